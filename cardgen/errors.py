@@ -1,0 +1,94 @@
+"""Findings and the project's own error type.
+
+Every stage reports problems as :class:`Finding` values; a stage that cannot go on
+raises :class:`CardgenError` carrying all findings collected so far, never one at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A place in a source file (1-based line and column)."""
+
+    file: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if not self.line:
+            return self.file
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem found in the input, with everything needed to fix it."""
+
+    severity: Severity
+    code: str
+    message: str
+    location: Location | None = None
+    card: str | None = None
+    lang: str | None = None
+    rule: str | None = None
+    hint: str | None = None
+    extra: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    def format(self) -> str:
+        where = f"{self.location}: " if self.location else ""
+        parts = [f"{where}{self.severity.value}[{self.code}]"]
+        if self.card:
+            parts.append(f"card {self.card}")
+        if self.lang:
+            parts.append(f"({self.lang})")
+        head = " ".join(parts)
+        rule = f" [rule {self.rule}]" if self.rule else ""
+        text = f"{head}: {self.message}{rule}"
+        if self.hint:
+            text += f"\n    fix: {self.hint}"
+        return text
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "severity": self.severity.value,
+            "code": self.code,
+            "message": self.message,
+            "file": self.location.file if self.location else None,
+            "line": self.location.line if self.location else None,
+            "column": self.location.col if self.location else None,
+            "card": self.card,
+            "lang": self.lang,
+            "rule": self.rule,
+            "hint": self.hint,
+            **({"extra": self.extra} if self.extra else {}),
+        }
+
+
+def error(code: str, message: str, **kw: object) -> Finding:
+    return Finding(Severity.ERROR, code, message, **kw)  # type: ignore[arg-type]
+
+
+def warning(code: str, message: str, **kw: object) -> Finding:
+    return Finding(Severity.WARNING, code, message, **kw)  # type: ignore[arg-type]
+
+
+class CardgenError(Exception):
+    """Raised when a stage cannot continue; carries every finding collected."""
+
+    def __init__(self, findings: list[Finding] | Finding):
+        self.findings = [findings] if isinstance(findings, Finding) else list(findings)
+        super().__init__("\n".join(f.format() for f in self.findings))
+
+
+def has_errors(findings: list[Finding]) -> bool:
+    return any(f.severity is Severity.ERROR for f in findings)

@@ -1,0 +1,109 @@
+"""Declarative checks for the shape of YAML records: known keys, types, required fields.
+
+Each problem becomes a Finding with the value's file:line:col and, for an unknown key,
+the nearest valid key.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import Finding, Location, error
+from .yamlsrc import LocList, LocMap
+
+TYPE_NAMES = {
+    int: "a whole number",
+    str: "a text",
+    bool: "true or false",
+    list: "a list",
+    dict: "a mapping",
+}
+
+
+@dataclass(frozen=True)
+class Field:
+    type: type | tuple[type, ...]
+    required: bool = False
+    choices: tuple[str, ...] | None = None
+
+
+def suggest(word: str, options: Iterable[str]) -> str | None:
+    match = difflib.get_close_matches(str(word), list(options), n=1, cutoff=0.6)
+    return match[0] if match else None
+
+
+def type_name(t: type | tuple[type, ...]) -> str:
+    if isinstance(t, tuple):
+        return " or ".join(TYPE_NAMES.get(x, x.__name__) for x in t)
+    return TYPE_NAMES.get(t, t.__name__)
+
+
+def is_type(value: Any, t: type | tuple[type, ...]) -> bool:
+    types = t if isinstance(t, tuple) else (t,)
+    if isinstance(value, bool) and bool not in types:
+        return False
+    return isinstance(value, types)
+
+
+def check_record(
+    record: Any,
+    spec: dict[str, Field],
+    where: Location,
+    what: str,
+    card: str | None = None,
+) -> list[Finding]:
+    """Check one mapping against ``spec``; return findings (empty when the shape is right)."""
+    if not isinstance(record, LocMap):
+        return [error("shape", f"{what} must be a mapping of keys to values", location=where, card=card)]
+    findings: list[Finding] = []
+    for key in record:
+        if key not in spec:
+            near = suggest(key, spec)
+            hint = f"did you mean '{near}'?" if near else f"valid keys: {', '.join(sorted(spec))}"
+            findings.append(
+                error("unknown-key", f"unknown key '{key}' in {what}",
+                      location=record.key_locs.get(key, record.loc), card=card, hint=hint)
+            )
+    for key, field in spec.items():
+        if key not in record:
+            if field.required:
+                findings.append(
+                    error("missing-key", f"{what} needs '{key}' ({type_name(field.type)})",
+                          location=record.loc, card=card, hint=f"add '{key}:'")
+                )
+            continue
+        value = record[key]
+        if value is None and not field.required:
+            continue
+        if not is_type(value, field.type):
+            findings.append(
+                error("wrong-type",
+                      f"'{key}' in {what} must be {type_name(field.type)}, not {value!r}",
+                      location=record.at(key), card=card)
+            )
+        elif field.choices is not None and value not in field.choices:
+            near = suggest(value, field.choices)
+            findings.append(
+                error("bad-value",
+                      f"'{key}' must be one of: {', '.join(field.choices)}; got '{value}'",
+                      location=record.at(key), card=card,
+                      hint=f"did you mean '{near}'?" if near else None)
+            )
+    return findings
+
+
+def bilingual_shape(value: Any, where: Location, what: str, langs: tuple[str, ...],
+                    card: str | None = None) -> list[Finding]:
+    """A {en: ..., cs: ...} mapping of strings; a missing language is reported elsewhere."""
+    spec = {lang: Field(str) for lang in langs}
+    return check_record(value, spec, where, what, card)
+
+
+def items(value: Any) -> list[tuple[Any, Location]]:
+    """(item, location) pairs of a LocList, or of nothing."""
+    if isinstance(value, LocList):
+        return list(zip(value, value.locs, strict=True))
+    return []

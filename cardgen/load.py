@@ -1,0 +1,405 @@
+"""Load stage: card_data/ YAML → typed :class:`~cardgen.model.GameData`.
+
+Shape problems (unknown keys, wrong types, missing fields) are collected as findings for
+every file in one pass; a YAML syntax error skips only that file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from . import model as m
+from .errors import CardgenError, Finding, Location, error, has_errors
+from .fields import Field, bilingual_shape, check_record, items
+from .yamlsrc import LocList, LocMap, load_yaml_file
+
+LINE_SPEC = {
+    "name": Field(dict),
+    "effects": Field(list),
+    "text": Field(dict),
+    "cost": Field(list),
+    "mode": Field(str, choices=("adds", "replaces")),
+    "uncounterable": Field(bool),
+}
+
+CARD_SPEC = {
+    "id": Field(str, required=True),
+    "number": Field(int, required=True),
+    "deck": Field(str, required=True, choices=m.DECKS),
+    "kind": Field(str, required=True, choices=m.KINDS),
+    "side": Field(str, choices=("luxembourg", "wittelsbach")),
+    "copies": Field(int),
+    "name": Field(dict, required=True),
+    "political": Field(int),
+    "military": Field(int),
+    "yield": Field(list),
+    "cost": Field(list),
+    "use_cost": Field(int),
+    "shield": Field(str),
+    "crown": Field(bool),
+    "year": Field(int),
+    "art": Field(str),
+    "prototype": Field(bool),
+    "exceptions": Field(list),
+    "note": Field(str),
+    **{kind: Field(dict) for kind in m.LINE_KINDS},
+}
+
+EXCEPTION_SPEC = {
+    "line": Field(str, required=True, choices=m.LINE_KINDS),
+    "lang": Field(str, required=True, choices=m.LANGS),
+    "reason": Field(str, required=True),
+}
+
+
+class _Loader:
+    def __init__(self, project: Path):
+        self.project = project
+        self.root = project / "card_data"
+        self.findings: list[Finding] = []
+        self.files: list[Path] = []
+
+    def rel(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(self.project))
+        except ValueError:
+            return str(path)
+
+    def read(self, path: Path) -> Any:
+        self.files.append(path)
+        try:
+            return load_yaml_file(path, self.rel(path))
+        except CardgenError as exc:
+            self.findings.extend(exc.findings)
+            return None
+
+    def mapping(self, value: Any, where: Location, what: str) -> LocMap:
+        if isinstance(value, LocMap):
+            return value
+        if value is not None:
+            self.findings.append(error("shape", f"{what} must be a mapping", location=where))
+        empty = LocMap()
+        empty.loc, empty.locs, empty.key_locs = where, {}, {}
+        return empty
+
+    def bilingual(self, value: Any, where: Location, what: str, card: str | None = None
+                  ) -> m.Bilingual:
+        found = bilingual_shape(value, where, what, m.LANGS, card)
+        self.findings.extend(found)
+        if not isinstance(value, LocMap):
+            return m.Bilingual({}, where)
+        values = {k: v for k, v in value.items() if isinstance(v, str) and k in m.LANGS}
+        return m.Bilingual(values, value.loc, {k: value.at(k) for k in values})
+
+    # shared data -----------------------------------------------------------------
+
+    def game(self) -> m.GameInfo:
+        path = self.root / "game.yaml"
+        data = self.mapping(self.read(path), Location(self.rel(path)), "game.yaml")
+        self.findings.extend(check_record(data, {
+            "rules_version": Field(str, required=True),
+            "data_version": Field(str, required=True),
+            "prototype": Field(bool),
+            "counts": Field(dict, required=True),
+            "sides": Field(dict, required=True),
+            "phases": Field(list, required=True),
+        }, data.loc, "game.yaml"))
+        counts = data.get("counts") if isinstance(data.get("counts"), LocMap) else LocMap()
+        return m.GameInfo(
+            rules_version=str(data.get("rules_version", "?")),
+            data_version=str(data.get("data_version", "?")),
+            prototype=bool(data.get("prototype", False)),
+            counts={k: v for k, v in counts.items() if isinstance(v, int)},
+            loc=data.loc,
+            locs={k: counts.at(k) for k in counts} if counts else {},
+        ), data
+
+    def sides(self, data: LocMap) -> dict[str, m.Side]:
+        out = {}
+        sides = self.mapping(data.get("sides"), data.at("sides"), "sides")
+        for sid, rec in sides.items():
+            where = sides.at(sid)
+            self.findings.extend(check_record(rec, {"name": Field(dict, True),
+                                                    "colour": Field(str, True)}, where, f"side {sid}"))
+            if isinstance(rec, LocMap):
+                out[sid] = m.Side(sid, self.bilingual(rec.get("name"), rec.at("name"), "name"),
+                                  str(rec.get("colour", "#000000")), where)
+        return out
+
+    def phases(self, data: LocMap) -> tuple[m.Phase, ...]:
+        out = []
+        for rec, where in items(data.get("phases")):
+            spec = {"id": Field(str, True), "rounds": Field(list, True),
+                    "plays": Field(int, True), "hand": Field(int, True)}
+            found = check_record(rec, spec, where, "phase")
+            self.findings.extend(found)
+            if not found:
+                out.append(m.Phase(rec["id"], tuple(rec["rounds"]), rec["plays"], rec["hand"], where))
+        return tuple(out)
+
+    def forms(self, value: Any, where: Location, what: str) -> dict[str, dict[str, str]]:
+        rec = self.mapping(value, where, what)
+        out: dict[str, dict[str, str]] = {}
+        for lang, table in rec.items():
+            if lang not in m.LANGS:
+                self.findings.append(error("unknown-key", f"unknown language '{lang}' in {what}",
+                                           location=rec.key_locs[lang],
+                                           hint=f"use one of: {', '.join(m.LANGS)}"))
+                continue
+            if isinstance(table, LocMap):
+                out[lang] = {str(k): str(v) for k, v in table.items()}
+        return out
+
+    def places(self) -> dict[str, m.Place]:
+        path = self.root / "places.yaml"
+        data = self.mapping(self.read(path), Location(self.rel(path)), "places.yaml")
+        self.findings.extend(check_record(data, {"countries": Field(dict, True),
+                                                 "battlegrounds": Field(dict, True),
+                                                 "locations": Field(dict, True)},
+                                          data.loc, "places.yaml"))
+        specs = {
+            "countries": ("country", {"kind": Field(str, True, ("ecclesiastical", "secular")),
+                                      "stability": Field(int, True)}),
+            "battlegrounds": ("battleground", {"bonus": Field(str, True, ("card", "play")),
+                                               "links": Field(list, True)}),
+            "locations": ("location", {"city": Field(dict), "side": Field(str)}),
+        }
+        out: dict[str, m.Place] = {}
+        for group, (category, extra) in specs.items():
+            table = self.mapping(data.get(group), data.at(group), group)
+            for pid, rec in table.items():
+                where = table.at(pid)
+                spec = {"name": Field(dict, True), "forms": Field(dict, True), **extra}
+                found = check_record(rec, spec, where, f"{category} {pid}")
+                self.findings.extend(found)
+                if not isinstance(rec, LocMap):
+                    continue
+                attrs = {k: rec[k] for k in extra if k in rec}
+                if "city" in attrs:
+                    attrs["city"] = self.bilingual(rec["city"], rec.at("city"), "city")
+                out[pid] = m.Place(
+                    pid, category, self.bilingual(rec.get("name"), rec.at("name"), "name"),
+                    self.forms(rec.get("forms"), rec.at("forms"), f"forms of {pid}"),
+                    where, attrs, {k: rec.at(k) for k in rec})
+        return out
+
+    def currencies(self) -> tuple[dict[str, m.Currency], dict[str, dict[str, dict[str, str]]]]:
+        path = self.root / "currencies.yaml"
+        data = self.mapping(self.read(path), Location(self.rel(path)), "currencies.yaml")
+        out, plurals = {}, {}
+        for cid, rec in data.items():
+            where = data.at(cid)
+            spec = {"name": Field(dict, True), "colour": Field(str, True),
+                    "mark": Field(str, True), "plural": Field(dict, True)}
+            self.findings.extend(check_record(rec, spec, where, f"currency {cid}"))
+            if isinstance(rec, LocMap):
+                out[cid] = m.Currency(cid, self.bilingual(rec.get("name"), rec.at("name"), "name"),
+                                      str(rec.get("colour", "#888888")), str(rec.get("mark", "blank")),
+                                      where)
+                plurals[cid] = self.forms(rec.get("plural"), rec.at("plural"), f"plural of {cid}")
+        return out, plurals
+
+    def shields(self) -> dict[str, m.Shield]:
+        path = self.root / "shields.yaml"
+        data = self.mapping(self.read(path), Location(self.rel(path)), "shields.yaml")
+        out = {}
+        for sid, rec in data.items():
+            where = data.at(sid)
+            spec = {"name": Field(dict, True), "forms": Field(dict, True),
+                    "colour": Field(str, True), "charge": Field(str, True),
+                    "holder": Field(str, True)}
+            self.findings.extend(check_record(rec, spec, where, f"shield {sid}"))
+            if isinstance(rec, LocMap):
+                out[sid] = m.Shield(sid, self.bilingual(rec.get("name"), rec.at("name"), "name"),
+                                    self.forms(rec.get("forms"), rec.at("forms"), f"forms of {sid}"),
+                                    str(rec.get("colour", "#888888")), str(rec.get("charge", "")),
+                                    str(rec.get("holder", "")), where)
+        return out
+
+    def glossary(self) -> tuple[tuple[m.GlossaryTerm, ...], dict[str, dict[str, dict[str, str]]]]:
+        path = self.root / "glossary.yaml"
+        data = self.mapping(self.read(path), Location(self.rel(path)), "glossary.yaml")
+        self.findings.extend(check_record(data, {"terms": Field(list, True),
+                                                 "nouns": Field(dict, True)}, data.loc, "glossary.yaml"))
+        terms = []
+        for rec, where in items(data.get("terms")):
+            spec = {"id": Field(str, True), "en": Field(list, True), "cs": Field(list, True),
+                    "forbidden": Field(dict), "note": Field(str)}
+            found = check_record(rec, spec, where, "glossary term")
+            self.findings.extend(found)
+            if found:
+                continue
+            forbidden: dict[str, tuple[tuple[str, str], ...]] = {}
+            fb = rec.get("forbidden") or {}
+            for lang, entries in fb.items():
+                pairs = []
+                for entry, eloc in items(entries):
+                    ef = check_record(entry, {"pattern": Field(str, True), "use": Field(str, True)},
+                                      eloc, "forbidden variant")
+                    self.findings.extend(ef)
+                    if not ef:
+                        pairs.append((entry["pattern"], entry["use"]))
+                forbidden[lang] = tuple(pairs)
+            terms.append(m.GlossaryTerm(
+                rec["id"], {lang: tuple(str(x) for x in rec[lang]) for lang in m.LANGS},
+                forbidden, {}, rec.get("note"), where))
+        nouns = self.mapping(data.get("nouns"), data.at("nouns"), "nouns")
+        noun_forms = {k: self.forms(v, nouns.at(k), f"noun {k}") for k, v in nouns.items()}
+        return tuple(terms), noun_forms
+
+    def schema(self) -> dict[str, Any]:
+        path = self.root / "rules" / "schema.yaml"
+        data = self.read(path)
+        return data if isinstance(data, LocMap) else {}
+
+    def templates(self) -> dict[str, dict[str, Any]]:
+        out = {}
+        for lang in m.LANGS:
+            path = self.root / "text" / f"{lang}.yaml"
+            data = self.read(path)
+            out[lang] = data if isinstance(data, LocMap) else {}
+        return out
+
+    # cards --------------------------------------------------------------------------
+
+    def effects(self, value: Any, where: Location, card: str) -> tuple[m.Effect, ...]:
+        if value is None:
+            return ()
+        if not isinstance(value, LocList):
+            self.findings.append(error("wrong-type", "'effects' must be a list of effects",
+                                       location=where, card=card))
+            return ()
+        out = []
+        for rec, loc in items(value):
+            if not isinstance(rec, LocMap) or not isinstance(rec.get("op"), str):
+                self.findings.append(error("missing-key", "an effect needs 'op: <name>'",
+                                           location=loc, card=card,
+                                           hint="see card_data/rules/schema.yaml for the ops"))
+                continue
+            params: dict[str, Any] = {}
+            for key, val in rec.items():
+                if key == "op":
+                    continue
+                if isinstance(val, LocList) and val and all(
+                        isinstance(x, LocMap) and "op" in x for x in val):
+                    params[key] = self.effects(val, rec.at(key), card)
+                else:
+                    params[key] = val
+            out.append(m.Effect(rec["op"], params, loc, {k: rec.at(k) for k in rec}))
+        return tuple(out)
+
+    def line(self, kind: str, rec: LocMap, where: Location, card: str) -> m.CardLine:
+        self.findings.extend(check_record(rec, LINE_SPEC, where, f"{kind} line", card))
+        name = rec.get("name")
+        text = rec.get("text")
+        attrs = {k: rec[k] for k in ("mode", "uncounterable") if k in rec}
+        return m.CardLine(
+            kind=kind,
+            effects=self.effects(rec.get("effects"), rec.at("effects"), card),
+            text=self.bilingual(text, rec.at("text"), f"{kind} text", card) if text is not None else None,
+            loc=where,
+            name=self.bilingual(name, rec.at("name"), "deed name", card) if name is not None else None,
+            cost=tuple(str(x) for x in rec.get("cost") or ()),
+            attrs=attrs,
+            locs={k: rec.at(k) for k in rec},
+        )
+
+    def card(self, rec: Any, where: Location) -> m.Card | None:
+        cid = rec.get("id") if isinstance(rec, LocMap) else None
+        card = cid if isinstance(cid, str) else None
+        found = check_record(rec, CARD_SPEC, where, f"card {cid or '?'}", card)
+        self.findings.extend(found)
+        if not isinstance(rec, LocMap) or any(f.code in ("missing-key", "shape") for f in found):
+            return None
+        lines = tuple(
+            self.line(kind, rec[kind], rec.at(kind), card) for kind in rec
+            if kind in m.LINE_KINDS and isinstance(rec[kind], LocMap)
+        )
+        exceptions = []
+        for ex, eloc in items(rec.get("exceptions")):
+            ef = check_record(ex, EXCEPTION_SPEC, eloc, "exception", card)
+            self.findings.extend(ef)
+            if not ef:
+                exceptions.append(m.ReviewedException(ex["line"], ex["lang"], ex["reason"], eloc))
+
+        def opt_int(key: str) -> int | None:
+            v = rec.get(key)
+            return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+        return m.Card(
+            id=card or "?",
+            number=rec["number"] if isinstance(rec["number"], int) else 0,
+            deck=rec["deck"],
+            kind=rec["kind"],
+            side=rec.get("side"),
+            copies=opt_int("copies") or 1,
+            name=self.bilingual(rec.get("name"), rec.at("name"), "card name", card),
+            political=opt_int("political"),
+            military=opt_int("military"),
+            yields=tuple(str(x) for x in rec.get("yield") or ()),
+            cost=tuple(str(x) for x in rec.get("cost") or ()),
+            use_cost=opt_int("use_cost"),
+            shield=rec.get("shield"),
+            crown=bool(rec.get("crown", False)),
+            year=opt_int("year"),
+            lines=lines,
+            art=rec.get("art"),
+            exceptions=tuple(exceptions),
+            prototype=bool(rec.get("prototype", True)),
+            loc=where,
+            locs={k: rec.at(k) for k in rec} | {f"key:{k}": rec.key_locs[k] for k in rec},
+        )
+
+    def cards(self) -> tuple[m.Card, ...]:
+        out = []
+        folder = self.root / "cards"
+        for path in sorted(folder.glob("*.yaml")):
+            data = self.read(path)
+            if data is None:
+                continue
+            if not isinstance(data, LocMap) or not isinstance(data.get("cards"), LocList):
+                where = data.loc if hasattr(data, "loc") else Location(self.rel(path))
+                self.findings.append(error("shape", "a card file holds 'cards:' with a list of cards",
+                                           location=where))
+                continue
+            for rec, where in items(data["cards"]):
+                card = self.card(rec, where)
+                if card is not None:
+                    out.append(card)
+        return tuple(out)
+
+
+def load(project: Path) -> tuple[m.GameData, list[Finding]]:
+    """Load card_data/ under ``project``; return the model and every shape finding."""
+    loader = _Loader(project)
+    if not loader.root.is_dir():
+        raise CardgenError(error("no-card-data", f"no card_data/ folder in {project}",
+                                 location=Location(str(project)),
+                                 hint="run cardgen in a project folder or pass --project DIR"))
+    game, gdata = loader.game()
+    currencies, currency_plurals = loader.currencies()
+    terms, nouns = loader.glossary()
+    data = m.GameData(
+        root=project,
+        game=game,
+        cards=loader.cards(),
+        places=loader.places(),
+        currencies=currencies,
+        shields=loader.shields(),
+        sides=loader.sides(gdata),
+        phases=loader.phases(gdata),
+        glossary=terms,
+        schema=loader.schema(),
+        templates=loader.templates(),
+        files=tuple(loader.files),
+        nouns=nouns | {f"currency:{k}": v for k, v in currency_plurals.items()},
+    )
+    return data, loader.findings
+
+
+def load_or_raise(project: Path) -> m.GameData:
+    data, findings = load(project)
+    if has_errors(findings):
+        raise CardgenError(findings)
+    return data

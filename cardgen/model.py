@@ -1,0 +1,224 @@
+"""The typed game model that the load stage produces and every later stage reads.
+
+Every object keeps the :class:`~cardgen.errors.Location` it was loaded from, and
+``locs`` maps its field names to the location of each field's value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import Location
+
+LANGS: tuple[str, ...] = ("en", "cs")
+
+#: Text line kinds in the printed order of rule 2.36 (events have their own line).
+LINE_KINDS: tuple[str, ...] = ("deed", "boost", "counter", "writing_history", "acquire", "passive", "event")
+
+#: Card kinds.
+KINDS: tuple[str, ...] = ("card", "king", "retinue", "john", "event", "battle_event", "end_event")
+EVENT_KINDS: frozenset[str] = frozenset({"event", "battle_event", "end_event"})
+
+#: Decks a card can belong to; the printed number is unique within each.
+DECKS: tuple[str, ...] = ("luxembourg", "wittelsbach", "market")
+
+
+@dataclass(frozen=True)
+class Bilingual:
+    """A string per language; a missing language is simply absent (and a finding later)."""
+
+    values: dict[str, str]
+    loc: Location
+    locs: dict[str, Location] = field(default_factory=dict)
+
+    def get(self, lang: str) -> str | None:
+        return self.values.get(lang)
+
+    def at(self, lang: str) -> Location:
+        return self.locs.get(lang, self.loc)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One structured effect: an op of the rule schema with its parameters.
+
+    Parameters whose value is a list of effects (``then``, ``else``) hold ``tuple[Effect, ...]``.
+    """
+
+    op: str
+    params: dict[str, Any]
+    loc: Location
+    locs: dict[str, Location] = field(default_factory=dict)
+
+    def at(self, param: str) -> Location:
+        return self.locs.get(param, self.loc)
+
+
+@dataclass(frozen=True)
+class CardLine:
+    """A text line of a card (rule 2.36): its structured effects and its written text."""
+
+    kind: str
+    effects: tuple[Effect, ...]
+    text: Bilingual | None
+    loc: Location
+    name: Bilingual | None = None  # the Deed's bold name
+    cost: tuple[str, ...] = ()  # the boost's cost coins
+    attrs: dict[str, Any] = field(default_factory=dict)  # e.g. shield/location, mode
+    locs: dict[str, Location] = field(default_factory=dict)
+
+    def at(self, key: str) -> Location:
+        return self.locs.get(key, self.loc)
+
+
+@dataclass(frozen=True)
+class ReviewedException:
+    """A reviewed difference between written and canonical text, with its reason."""
+
+    line: str
+    lang: str
+    reason: str
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    number: int
+    deck: str
+    kind: str
+    side: str | None
+    copies: int
+    name: Bilingual
+    political: int | None
+    military: int | None
+    yields: tuple[str, ...]
+    cost: tuple[str, ...]
+    use_cost: int | None
+    shield: str | None
+    crown: bool
+    year: int | None
+    lines: tuple[CardLine, ...]
+    art: str | None
+    exceptions: tuple[ReviewedException, ...]
+    prototype: bool
+    loc: Location
+    locs: dict[str, Location] = field(default_factory=dict)
+
+    def at(self, key: str) -> Location:
+        return self.locs.get(key, self.loc)
+
+    def line(self, kind: str) -> CardLine | None:
+        return next((ln for ln in self.lines if ln.kind == kind), None)
+
+    @property
+    def is_event(self) -> bool:
+        return self.kind in EVENT_KINDS
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        """Card types from the printed yield (rules 5.5, 5.51)."""
+        if self.kind in ("retinue", "john") or "any" in self.yields:
+            return ()
+        return tuple(dict.fromkeys(self.yields))
+
+
+@dataclass(frozen=True)
+class Place:
+    """An elector country, battleground or shield location, with its Czech case forms."""
+
+    id: str
+    category: str  # country | battleground | location
+    name: Bilingual
+    forms: dict[str, dict[str, str]]  # lang -> form name -> text (e.g. cs: {in: "v Mohuči"})
+    loc: Location
+    attrs: dict[str, Any] = field(default_factory=dict)  # stability, kind, bonus, links …
+    locs: dict[str, Location] = field(default_factory=dict)
+
+    def form(self, lang: str, form: str) -> str | None:
+        return self.forms.get(lang, {}).get(form)
+
+
+@dataclass(frozen=True)
+class Currency:
+    id: str
+    name: Bilingual  # the adjective used on cards: Church / církevní
+    colour: str
+    mark: str  # greyscale-safe mark drawn on the coin
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Shield:
+    id: str
+    name: Bilingual
+    forms: dict[str, dict[str, str]]
+    colour: str
+    charge: str
+    holder: str  # card id that places it
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Side:
+    id: str
+    name: Bilingual
+    colour: str
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Phase:
+    id: str
+    rounds: tuple[int, ...]
+    plays: int
+    hand: int
+    loc: Location
+
+
+@dataclass(frozen=True)
+class GlossaryTerm:
+    """A term pair: allowed forms per language and forbidden variants with the fix."""
+
+    id: str
+    forms: dict[str, tuple[str, ...]]
+    forbidden: dict[str, tuple[tuple[str, str], ...]]  # lang -> (variant, suggestion)
+    plural: dict[str, dict[str, str]]  # lang -> CLDR category -> form (nouns after numbers)
+    note: str | None
+    loc: Location
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    rules_version: str
+    data_version: str
+    prototype: bool
+    counts: dict[str, int]
+    loc: Location
+    locs: dict[str, Location] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameData:
+    """Everything under card_data/, loaded and typed."""
+
+    root: Path
+    game: GameInfo
+    cards: tuple[Card, ...]
+    places: dict[str, Place]
+    currencies: dict[str, Currency]
+    shields: dict[str, Shield]
+    sides: dict[str, Side]
+    phases: tuple[Phase, ...]
+    glossary: tuple[GlossaryTerm, ...]
+    schema: dict[str, Any]
+    templates: dict[str, dict[str, Any]]  # lang -> template tables
+    files: tuple[Path, ...]
+    #: noun phrases after a number: noun id -> lang -> CLDR category -> form.
+    #: Currencies appear as ``currency:<id>``.
+    nouns: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
+
+    def card(self, card_id: str) -> Card | None:
+        return next((c for c in self.cards if c.id == card_id), None)
