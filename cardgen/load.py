@@ -104,6 +104,7 @@ class _Loader:
             "counts": Field(dict, required=True),
             "sides": Field(dict, required=True),
             "phases": Field(list, required=True),
+            "uncounterable_events": Field(list),
         }, data.loc, "game.yaml"))
         counts = data.get("counts") if isinstance(data.get("counts"), LocMap) else LocMap()
         return m.GameInfo(
@@ -111,6 +112,7 @@ class _Loader:
             data_version=str(data.get("data_version", "?")),
             prototype=bool(data.get("prototype", False)),
             counts={k: v for k, v in counts.items() if isinstance(v, int)},
+            uncounterable_events=tuple(str(x) for x in data.get("uncounterable_events") or ()),
             loc=data.loc,
             locs={k: counts.at(k) for k in counts} if counts else {},
         ), data

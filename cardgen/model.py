@@ -198,6 +198,7 @@ class GameInfo:
     counts: dict[str, int]
     loc: Location
     locs: dict[str, Location] = field(default_factory=dict)
+    uncounterable_events: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

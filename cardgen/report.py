@@ -1,0 +1,47 @@
+"""Formatting findings for people (grouped per card) and for tools (JSON)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from .errors import Finding, Severity
+
+_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+
+def sort_key(f: Finding) -> tuple:
+    loc = f.location
+    return (f.card or "", _ORDER[f.severity], loc.file if loc else "", loc.line if loc else 0,
+            loc.col if loc else 0, f.code, f.lang or "")
+
+
+def counts(findings: Iterable[Finding]) -> tuple[int, int]:
+    items = list(findings)
+    errors = sum(1 for f in items if f.severity is Severity.ERROR)
+    warnings = sum(1 for f in items if f.severity is Severity.WARNING)
+    return errors, warnings
+
+
+def summary_line(cards: int, findings: list[Finding], exceptions: int) -> str:
+    errors, warnings = counts(findings)
+    return (f"{cards} cards checked, {errors} error{'s' * (errors != 1)}, "
+            f"{warnings} warning{'s' * (warnings != 1)}, "
+            f"{exceptions} reviewed exception{'s' * (exceptions != 1)}")
+
+
+def format_text(findings: list[Finding]) -> str:
+    """Findings grouped per card (data-wide findings first), errors before warnings."""
+    lines: list[str] = []
+    current: str | None = "\0"
+    for f in sorted(findings, key=sort_key):
+        if f.card != current:
+            current = f.card
+            lines.append(f"\n== card {f.card} ==" if f.card else "\n== data ==")
+        lines.append(f.format())
+    return "\n".join(lines).lstrip("\n")
+
+
+def format_json(findings: list[Finding], summary: dict[str, object]) -> str:
+    payload = {"summary": summary, "findings": [f.to_json() for f in sorted(findings, key=sort_key)]}
+    return json.dumps(payload, ensure_ascii=False, indent=2)
