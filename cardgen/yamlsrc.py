@@ -75,6 +75,9 @@ def _check_expansion(root: Node, file: str) -> None:
     size(root)
 
 
+_PLAIN_TAGS = frozenset({"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map", "tag:yaml.org,2002:omap"})
+
+
 class _Constructor:
     """Turns a composed node tree into LocMap/LocList/scalars."""
 
@@ -90,6 +93,11 @@ class _Constructor:
             raise CardgenError(
                 error("yaml-recursive", "a recursive alias refers to itself",
                       location=_loc(self.file, node), hint="remove the recursive alias")
+            )
+        if node.tag not in _PLAIN_TAGS:
+            raise CardgenError(
+                error("yaml-tag", f"the tag {node.tag} is not allowed in card data",
+                      location=_loc(self.file, node), hint="remove the !tag")
             )
         self.active.add(id(node))
         try:

@@ -1,0 +1,34 @@
+"""Shared fixtures: a private copy of the shipped project that a test may break."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT_PARTS = ("card_data", "layouts", "fonts", "art")
+
+
+def copy_project(dest: Path) -> Path:
+    for part in PROJECT_PARTS:
+        src = ROOT / part
+        if src.is_dir():
+            shutil.copytree(src, dest / part)
+    return dest
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A copy of the shipped project folder in tmp_path."""
+    return copy_project(tmp_path / "project")
+
+
+def replace_in(path: Path, old: str, new: str, count: int = 1) -> int:
+    """Replace text in a file; return the 1-based line number of the first replacement."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not found in {path}"
+    line = text[: text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+    return line

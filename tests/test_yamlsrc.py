@@ -1,0 +1,58 @@
+"""The YAML layer: locations, duplicate keys, alias bombs, syntax errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardgen.errors import CardgenError
+from cardgen.yamlsrc import load_yaml_text
+
+
+def _error(text: str) -> CardgenError:
+    with pytest.raises(CardgenError) as info:
+        load_yaml_text(text, "cards.yaml")
+    return info.value
+
+
+def test_every_value_remembers_file_line_and_column():
+    data = load_yaml_text("a: 1\nb:\n  - x\n  - {c: 2}\n", "cards.yaml")
+    assert str(data.at("a")) == "cards.yaml:1:4"
+    assert str(data["b"].at(1)) == "cards.yaml:4:5"
+    assert str(data["b"][1].at("c")) == "cards.yaml:4:9"
+
+
+def test_duplicate_key_is_an_error_at_the_second_key():
+    exc = _error("id: a\nnumber: 1\nid: b\n")
+    [finding] = exc.findings
+    assert finding.code == "yaml-duplicate-key"
+    assert str(finding.location) == "cards.yaml:3:1"
+    assert "first defined at line 1" in finding.message
+
+
+def test_alias_bomb_is_refused_with_a_location():
+    rows = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    for prev, name in zip("abcde", "bcdef", strict=True):
+        rows.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 10) + "]")
+    exc = _error("\n".join(rows) + "\n")
+    assert exc.findings[0].code == "yaml-alias-bomb"
+    assert exc.findings[0].location.file == "cards.yaml"
+
+
+def test_small_aliases_are_fine():
+    data = load_yaml_text("base: &b {x: 1}\nother: *b\n", "f.yaml")
+    assert data["other"] == {"x": 1}
+
+
+def test_syntax_error_names_file_and_line():
+    exc = _error("cards:\n  - id: a\n    name: [unclosed\n")
+    [finding] = exc.findings
+    assert finding.code == "yaml-syntax"
+    assert finding.location.file == "cards.yaml"
+    assert finding.location.line >= 3
+
+
+def test_unsafe_tags_are_rejected():
+    exc = _error("a: !!python/object/apply:os.system ['true']\n")
+    assert exc.findings[0].code == "yaml-tag"
+    exc = _error("a: !!python/name:os.system\n")
+    assert exc.findings[0].code == "yaml-syntax"
