@@ -1,0 +1,540 @@
+"""Translation QA: every card text, English against Czech (Weblate/Xbench-style, tuned to Czech).
+
+Checks, per card and text (card name, each line, each Deed name):
+
+* ``lang-missing`` / ``lang-identical`` / ``lang-untranslated`` — Czech missing, equal to the
+  English, or still holding English glossary terms;
+* ``lang-numbers`` — the same numbers on both sides (parsed per locale with Babel, so the
+  Czech decimal comma is not a mismatch); ``lang-symbols`` — the same inline ``:tokens:``;
+* ``lang-glossary`` — a glossary term on one side needs its pair on the other (any listed
+  form); ``lang-forbidden`` — a forbidden variant (e.g. "cancel", bare "zrušit");
+* ``lang-name`` — a card, place, shield or currency named (or referenced by an effect) on
+  one side is named on the other, in the data's current form;
+* ``lang-plural`` — the noun after a number takes the form Babel's plural rules give;
+* ``typo-*`` — Czech typography (non-breaking spaces, „quotes“, en dash, spaces, doubled
+  words, "KAždý" capitals). The mechanical ones are exactly what :func:`fix_text` repairs.
+
+:func:`check_fit` turns the renderer's fit results into findings through a callable.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cache
+from typing import Any
+
+from babel import Locale
+from babel.numbers import NumberFormatError, parse_decimal
+
+from ..errors import Finding, Location, error, warning
+from ..model import Bilingual, Card, GameData
+
+LANG_NAMES = {"en": "English", "cs": "Czech"}
+OTHER = {"en": "cs", "cs": "en"}
+NBSP = "\u00a0"
+
+# --------------------------------------------------------------------------------------
+# The texts of a card
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardText:
+    """One translatable text of a card: its key (``name``, ``deed``, ``deed.name`` …)."""
+
+    card: Card
+    key: str
+    text: Bilingual
+
+    @property
+    def context(self) -> str:
+        """The PO ``msgctxt``: ``<card id>:<key>``."""
+        return f"{self.card.id}:{self.key}"
+
+
+def card_texts(card: Card) -> Iterator[CardText]:
+    """Every translatable text of ``card``, in printed order."""
+    yield CardText(card, "name", card.name)
+    for line in card.lines:
+        if line.name is not None:
+            yield CardText(card, f"{line.kind}.name", line.name)
+        if line.text is not None:
+            yield CardText(card, line.kind, line.text)
+
+
+def all_texts(data: GameData) -> Iterator[CardText]:
+    for card in data.cards:
+        yield from card_texts(card)
+
+
+# --------------------------------------------------------------------------------------
+# Inline symbols and word matching
+# --------------------------------------------------------------------------------------
+
+TOKEN = re.compile(r":[a-z][a-z0-9-]*:")
+
+
+def strip_tokens(text: str) -> str:
+    """``text`` with every ``:token:`` replaced by spaces of the same length."""
+    return TOKEN.sub(lambda m: " " * len(m.group()), text)
+
+
+@cache
+def _phrase_re(phrase: str) -> re.Pattern[str]:
+    body = r"[\s\u00a0]+".join(re.escape(p) for p in phrase.split())
+    return re.compile(rf"(?<![\w]){body}(?![\w])", re.IGNORECASE)
+
+
+def find_phrase(phrase: str, text: str) -> re.Match[str] | None:
+    """``phrase`` as whole words in ``text``, case-insensitively, any space matching NBSP."""
+    return _phrase_re(phrase).search(text)
+
+
+def _stem_re(phrase: str) -> re.Pattern[str]:
+    """A Czech name allowing case endings: long words match on all but their last 2 letters."""
+    parts = []
+    for word in phrase.split():
+        core = word.rstrip(".")
+        if len(core) >= 4 and core.isalpha():
+            parts.append(re.escape(core[:-2]) + r"\w{0,4}")
+        else:
+            parts.append(re.escape(word))
+    return re.compile(r"(?<![\w])" + r"[\s\u00a0]+".join(parts) + r"(?![\w])", re.IGNORECASE)
+
+
+# --------------------------------------------------------------------------------------
+# Typography: one table drives both the check and the fixer
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TypoRule:
+    code: str
+    langs: tuple[str, ...]
+    pattern: re.Pattern[str]
+    repl: str | Callable[[re.Match[str]], str] | None  # None: not mechanical, only reported
+    message: str  # may use {found}
+    hint: str
+
+
+def _title_fix(m: re.Match[str]) -> str:
+    word = m.group()
+    return word[0] + word[1:].lower()
+
+
+_PREP = "vkszouaiVKSZOUAI"
+TYPO_RULES: tuple[TypoRule, ...] = (
+    TypoRule("typo-space-edge", ("en", "cs"), re.compile(r"^[ \t\u00a0]+|[ \t\u00a0]+$"), "",
+             "leading or trailing space", "remove the space"),
+    TypoRule("typo-double-space", ("en", "cs"), re.compile(r"[ \u00a0]{2,}"),
+             lambda m: NBSP if NBSP in m.group() else " ",
+             "double space", "write one space"),
+    TypoRule("typo-dash-range", ("en", "cs"), re.compile(r"(?<=\d)[ \u00a0]?[-\u2014][ \u00a0]?(?=\d)"),
+             "\u2013", "a range needs an en dash: '{found}'", "write '–' between the numbers"),
+    TypoRule("typo-dash", ("en", "cs"), re.compile(r"(?<=\S) [-\u2014] (?=\S)"), " \u2013 ",
+             "a dash between words is an en dash with spaces: '{found}'", "write ' – '"),
+    TypoRule("typo-quotes", ("cs",),
+             re.compile(r"[\"\u201c\u201d]([^\"\u201c\u201d\u201e]*)[\"\u201c\u201d]"),
+             "\u201e\\1\u201c", "Czech quotation marks are „…“: {found}", "write „…“"),
+    TypoRule("typo-nbsp-prep", ("cs",),
+             re.compile(rf"(?<![\w.:\-\u2013])([{_PREP}]) (?=\S)"), rf"\1{NBSP}",
+             "a one-letter word needs a non-breaking space after it: '{found}'",
+             "write U+00A0 instead of the space (cardgen check --fix does it)"),
+    TypoRule("typo-nbsp-number", ("cs",), re.compile(r"(?<![\w.,])(\d+(?:,\d+)?) (?=[^\W\d_])"),
+             rf"\1{NBSP}",
+             "a number and its noun need a non-breaking space: '{found}'",
+             "write U+00A0 instead of the space (cardgen check --fix does it)"),
+    TypoRule("typo-doubled-word", ("en", "cs"), re.compile(r"(?<!\w)([^\W\d_]+)[ \u00a0]+\1(?!\w)",
+                                                            re.IGNORECASE),
+             None, "doubled word: '{found}'", "delete one of them"),
+    TypoRule("typo-caps", ("en", "cs"), re.compile(r"(?<!\w)[^\W\d_]{3,}"),
+             None, "stray capital: '{found}'", "write it with one capital letter"),
+)
+
+
+def _rule_applies(rule: TypoRule, match: re.Match[str]) -> bool:
+    if rule.code == "typo-caps":
+        word = match.group()
+        return word[0].isupper() and word[1].isupper() and any(c.islower() for c in word[2:])
+    return True
+
+
+def fix_text(text: str, lang: str) -> str:
+    """``text`` with every mechanical typography rule applied, until nothing changes."""
+    for _ in range(5):
+        before = text
+        for rule in TYPO_RULES:
+            if rule.repl is None or lang not in rule.langs:
+                continue
+            text = rule.pattern.sub(rule.repl, text)
+        if text == before:
+            break
+    return text
+
+
+def typography(text: str, lang: str) -> list[tuple[TypoRule, str]]:
+    """(rule, offending text) for each typography problem in ``text``."""
+    out = []
+    plain = text
+    for rule in TYPO_RULES:
+        if lang not in rule.langs:
+            continue
+        for m in rule.pattern.finditer(plain):
+            if _rule_applies(rule, m):
+                found = m.group()
+                if found.endswith(" "):  # show the word the space leads to
+                    found += re.match(r"[^\s\u00a0]*", plain[m.end():]).group()
+                out.append((rule, found.replace(NBSP, "\u2423")))
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Numbers and plurals
+# --------------------------------------------------------------------------------------
+
+NUMBER_RE = {
+    "en": re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)|(?<![\w.,])\d+(?:\.\d+)?(?!\d)"),
+    "cs": re.compile(r"(?<![\w.,])\d+(?:,\d+)?(?!\d)"),
+}
+LOCALE = {"en": "en", "cs": "cs"}
+
+
+def numbers(text: str, lang: str) -> list[tuple[Decimal, re.Match[str]]]:
+    """Every number in ``text`` with its match, parsed with the language's locale."""
+    out = []
+    for m in NUMBER_RE[lang].finditer(strip_tokens(text)):
+        token = m.group().rstrip(".,")
+        try:
+            out.append((parse_decimal(token, locale=LOCALE[lang]), m))
+        except NumberFormatError:
+            continue
+    return out
+
+
+def _fmt(values: Iterable[Decimal]) -> str:
+    return ", ".join(str(v.normalize()) if v % 1 else str(int(v)) for v in values) or "none"
+
+
+@cache
+def _plural(lang: str) -> Any:
+    return Locale.parse(LOCALE[lang]).plural_form
+
+
+def plural_category(number: Decimal | int, lang: str) -> str:
+    """The CLDR plural category (one, few, many, other) of ``number`` in ``lang``."""
+    return _plural(lang)(number)
+
+
+# --------------------------------------------------------------------------------------
+# The checks
+# --------------------------------------------------------------------------------------
+
+
+def _rule_of(note: str | None) -> str | None:
+    m = re.search(r"\b(\d+\.\d+)\b", note or "")
+    return m.group(1) if m else None
+
+
+def _loc(t: CardText, lang: str) -> Location:
+    return t.text.at(lang)
+
+
+class _Checker:
+    def __init__(self, data: GameData):
+        self.data = data
+        self.findings: list[Finding] = []
+        self.names = _name_table(data)
+        self.ids = {n.id: n for n in self.names}
+        self.en_terms = {form.lower() for term in data.glossary for form in term.forms.get("en", ())}
+        self.cs_terms = {form.lower() for term in data.glossary for form in term.forms.get("cs", ())}
+
+    def add(self, severity: Callable[..., Finding], code: str, t: CardText, lang: str,
+            message: str, hint: str | None = None, rule: str | None = None) -> None:
+        self.findings.append(severity(code, f"{t.key}: {message}", location=_loc(t, lang),
+                                      card=t.card.id, lang=lang, rule=rule, hint=hint))
+
+    # -- one text --------------------------------------------------------------------
+    def text(self, t: CardText) -> None:
+        en, cs = t.text.get("en"), t.text.get("cs")
+        for lang in ("en", "cs"):
+            value = t.text.get(lang)
+            if value is not None:
+                self.typography(t, lang, value)
+                self.forbidden(t, lang, value)
+        if not en:
+            return
+        if not cs or not cs.strip():
+            self.add(error, "lang-missing", t, "cs", "the Czech text is missing",
+                     f"translate: {en!r}")
+            return
+        if t.key != "name" and not t.key.endswith(".name") and _norm(cs) == _norm(en) \
+                and re.search(r"[^\W\d_]", strip_tokens(en)):
+            self.add(error, "lang-identical", t, "cs", "the Czech text is the same as the English",
+                     "translate it")
+            return
+        self.untranslated(t, cs)
+        self.numbers(t, en, cs)
+        self.symbols(t, en, cs)
+        self.glossary(t, en, cs)
+        self.names_(t, en, cs)
+        for lang, value in (("en", en), ("cs", cs)):
+            self.plural(t, lang, value)
+
+    def typography(self, t: CardText, lang: str, value: str) -> None:
+        for rule, found in typography(value, lang):
+            self.add(warning, rule.code, t, lang, rule.message.format(found=found), rule.hint)
+
+    def forbidden(self, t: CardText, lang: str, value: str) -> None:
+        plain = strip_tokens(value)
+        for term in self.data.glossary:
+            for pattern, use in term.forbidden.get(lang, ()):
+                for m in re.finditer(pattern, plain, re.IGNORECASE):
+                    note = f" ({term.note})" if term.note else ""
+                    self.add(error, "lang-forbidden", t, lang,
+                             f"'{m.group()}' is a forbidden variant of the glossary term "
+                             f"'{term.id}'", f"write '{use}'{note}", _rule_of(term.note))
+
+    def untranslated(self, t: CardText, cs: str) -> None:
+        plain = strip_tokens(cs)
+        for term in self.data.glossary:
+            for form in term.forms.get("en", ()):
+                if form.lower() in self.cs_terms:
+                    continue
+                m = find_phrase(form, plain)
+                if m:
+                    self.add(error, "lang-untranslated", t, "cs",
+                             f"the English term '{m.group()}' is left in the Czech text",
+                             f"write one of: {', '.join(term.forms['cs'])}")
+                    break
+
+    def numbers(self, t: CardText, en: str, cs: str) -> None:
+        a = Counter(v for v, _ in numbers(en, "en"))
+        b = Counter(v for v, _ in numbers(cs, "cs"))
+        if a == b:
+            return
+        missing = list((a - b).elements())
+        extra = list((b - a).elements())
+        parts = []
+        if missing:
+            parts.append(f"missing in Czech: {_fmt(missing)}")
+        if extra:
+            parts.append(f"only in Czech: {_fmt(extra)}")
+        self.add(error, "lang-numbers", t, "cs",
+                 f"the numbers differ: English {_fmt(sorted(a.elements()))}, "
+                 f"Czech {_fmt(sorted(b.elements()))}", "; ".join(parts))
+
+    def symbols(self, t: CardText, en: str, cs: str) -> None:
+        a, b = Counter(TOKEN.findall(en)), Counter(TOKEN.findall(cs))
+        if a != b:
+            self.add(error, "lang-symbols", t, "cs",
+                     f"the symbols differ: English {' '.join(sorted(a.elements())) or 'none'}, "
+                     f"Czech {' '.join(sorted(b.elements())) or 'none'}",
+                     "use the same :symbols: on both sides")
+
+    def glossary(self, t: CardText, en: str, cs: str) -> None:
+        texts = {"en": strip_tokens(en), "cs": strip_tokens(cs)}
+        for term in self.data.glossary:
+            found = {lang: next((m.group() for f in term.forms.get(lang, ())
+                                 if (m := find_phrase(f, texts[lang]))), None)
+                     for lang in ("en", "cs")}
+            for lang in ("en", "cs"):
+                other = OTHER[lang]
+                if found[lang] and not found[other]:
+                    self.add(warning, "lang-glossary", t, other,
+                             f"the {LANG_NAMES[lang]} text uses the term '{found[lang]}' "
+                             f"but the {LANG_NAMES[other]} text has no '{term.forms[other][0]}'",
+                             f"use one of: {', '.join(term.forms[other])}", _rule_of(term.note))
+                    break
+
+    def names_(self, t: CardText, en: str, cs: str) -> None:
+        if t.key == "name" or t.key.endswith(".name"):
+            return
+        hits = {"en": _find_names(self.names, strip_tokens(en), "en"),
+                "cs": _find_names(self.names, strip_tokens(cs), "cs")}
+        line = t.card.line(t.key)
+        referenced = _referenced_ids(line.effects if line else (), self.ids) - {t.card.id}
+        for name in self.names:
+            if name.id == t.card.id:
+                continue
+            on = {lang: name.id in hits[lang] for lang in ("en", "cs")}
+            if name.id in referenced:
+                for lang in ("en", "cs"):
+                    if not on[lang]:
+                        self.add(warning, "lang-name", t, lang,
+                                 f"the effect refers to {name.what} '{name.id}' but the text "
+                                 f"does not name it as '{name.forms[lang][0]}'",
+                                 f"write its current name: {' / '.join(name.forms[lang][:4])}")
+                continue
+            for lang in ("en", "cs"):
+                other = OTHER[lang]
+                if on[lang] and not on[other]:
+                    self.add(warning, "lang-name", t, other,
+                             f"the {LANG_NAMES[lang]} text names {name.what} "
+                             f"'{name.forms[lang][0]}' but the {LANG_NAMES[other]} text does not",
+                             f"write: {' / '.join(name.forms[other][:4])}")
+
+    def plural(self, t: CardText, lang: str, value: str) -> None:
+        plain = strip_tokens(value)
+        for number, m in numbers(value, lang):
+            rest = plain[m.end():]
+            if not rest[:1].isspace():
+                continue
+            rest = rest.lstrip(" \u00a0")
+            noun, written = _noun_at(self.data.nouns, lang, rest)
+            if noun is None:
+                continue
+            category = plural_category(number, lang)
+            table = self.data.nouns[noun][lang]
+            expected = table.get(category) or table.get("other")
+            if expected and written.lower() != expected.lower():
+                self.add(error, "lang-plural", t, lang,
+                         f"after {m.group()} write '{expected}', not '{written}'",
+                         f"{LANG_NAMES[lang]} plural '{category}' of '{noun}': "
+                         + ", ".join(f"{k}: {v}" for k, v in table.items()))
+
+
+def _norm(s: str) -> str:
+    return " ".join(s.replace(NBSP, " ").split()).casefold()
+
+
+def _noun_at(nouns: Mapping[str, Mapping[str, Mapping[str, str]]], lang: str, rest: str
+             ) -> tuple[str | None, str]:
+    """The noun (id, written form) that ``rest`` starts with, longest form first."""
+    best: tuple[str | None, str] = (None, "")
+    for noun, by_lang in nouns.items():
+        for form in set(by_lang.get(lang, {}).values()):
+            m = _phrase_re(form).match(rest)
+            if m and len(m.group()) > len(best[1]):
+                best = (noun, m.group())
+    return best
+
+
+# --------------------------------------------------------------------------------------
+# Names
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Named:
+    id: str
+    what: str  # card | place | shield | currency
+    forms: dict[str, tuple[str, ...]]  # lang -> names and case forms, the name first
+
+
+def _name_table(data: GameData) -> list[Named]:
+    out: list[Named] = []
+    seen: set[tuple[str, str]] = set()
+
+    def add(nid: str, what: str, name: Bilingual, forms: Mapping[str, Mapping[str, str]]) -> None:
+        by_lang = {}
+        for lang in ("en", "cs"):
+            first = name.get(lang)
+            if not first:
+                return
+            rest = [v for v in forms.get(lang, {}).values() if v != first]
+            by_lang[lang] = (first, *dict.fromkeys(rest))
+        key = (by_lang["en"][0], by_lang["cs"][0])
+        if key in seen:
+            return
+        seen.add(key)
+        out.append(Named(nid, what, by_lang))
+
+    for card in data.cards:
+        add(card.id, "card", card.name, {})
+    for place in data.places.values():
+        add(place.id, "place", place.name, place.forms)
+    for shield in data.shields.values():
+        add(shield.id, "shield", shield.name, shield.forms)
+    return out
+
+
+def _find_names(names: Sequence[Named], text: str, lang: str) -> set[str]:
+    """Ids of the names in ``text``; the longest match wins, shorter names inside it do not."""
+    spans: list[tuple[int, int, str]] = []
+    for name in names:
+        for form in name.forms[lang]:
+            pattern = _stem_re(form) if lang == "cs" else _phrase_re(form)
+            spans.extend((m.start(), m.end(), name.id) for m in pattern.finditer(text))
+    spans.sort(key=lambda s: (s[0] - s[1], s[0]))
+    taken: list[tuple[int, int]] = []
+    found: set[str] = set()
+    for start, end, nid in spans:
+        if any(start < e and s < end for s, e in taken):
+            continue
+        taken.append((start, end))
+        found.add(nid)
+    return found
+
+
+def _referenced_ids(effects: Iterable[Any], ids: Mapping[str, Named]) -> set[str]:
+    out: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            if value in ids and ids[value].what == "card":
+                out.add(value)
+        elif isinstance(value, Mapping):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                walk(v)
+        elif hasattr(value, "params"):
+            walk(value.params)
+
+    for effect in effects:
+        walk(effect)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Entry points
+# --------------------------------------------------------------------------------------
+
+
+def check_language(data: GameData) -> list[Finding]:
+    """Every translation finding for every card, English against Czech."""
+    checker = _Checker(data)
+    for t in all_texts(data):
+        checker.text(t)
+    return checker.findings
+
+
+def is_untranslated(f: Finding) -> bool:
+    return f.code in ("lang-missing", "lang-identical", "lang-untranslated")
+
+
+def check_fit(faces_by_lang: Mapping[str, Sequence[Any]], fit_fn: Callable[[Any], Any],
+              data: GameData | None = None) -> list[Finding]:
+    """Fit findings: ``fit_fn(face)`` returns a fit result per face (the renderer's FitResult).
+
+    A result fits when its ``fits`` (or ``ok``) attribute is true; ``message`` and the
+    smallest size tried (``size``) go into the finding. With ``data``, the finding points
+    at the card's longest text in that language.
+    """
+    findings = []
+    for lang, faces in faces_by_lang.items():
+        for face in faces:
+            result = fit_fn(face)
+            fits = getattr(result, "fits", getattr(result, "ok", result))
+            if fits:
+                continue
+            card = data.card(face.card_id) if data else None
+            where = None
+            if card is not None:
+                longest = max(card_texts(card), key=lambda t: len(t.text.get(lang) or ""))
+                where = longest.text.at(lang)
+            detail = getattr(result, "message", None)
+            size = getattr(result, "size", None)
+            text = "the text does not fit the card at the minimum size"
+            if size is not None:
+                text += f" ({size} pt)"
+            if detail:
+                text += f": {detail}"
+            findings.append(error("lang-fit", text, location=where, card=face.card_id, lang=lang,
+                                  rule="2.36", hint="shorten the text"))
+    return findings
