@@ -1,0 +1,17 @@
+"""Imposition: place rendered cards on home print sheets and print-shop files.
+
+The stage takes card faces and two drawers (``draw_front(canvas, face, origin)`` and
+``draw_back(canvas, origin)``, origin = lower-left corner of the card's bleed box) and
+returns file bytes; it never imports the renderer, and writing is the caller's job.
+"""
+
+from .canvas import CardForms, PrintCanvas, to_cmyk
+from .geometry import CardSize, duplex_geometry, gutterfold_geometry, outer_bleed
+from .sheets import Page, Placement, SheetPlan, build_sheets, plan_sheets, render_plan
+from .spec import Profile, SheetSpec, load_profiles, load_sheet_spec, select_profile
+
+__all__ = [
+    "CardForms", "CardSize", "Page", "Placement", "PrintCanvas", "Profile", "SheetPlan",
+    "SheetSpec", "build_sheets", "duplex_geometry", "gutterfold_geometry", "load_profiles",
+    "load_sheet_spec", "outer_bleed", "plan_sheets", "render_plan", "select_profile", "to_cmyk",
+]

@@ -1,0 +1,257 @@
+"""Pure sheet geometry in millimetres: grids, outer bleed, crop marks, duplex mirroring.
+
+Coordinates follow PDF: origin at the lower-left corner of the page, y up. Nothing here
+draws; :mod:`.sheets` turns these numbers into pages.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..errors import CardgenError, error
+from .spec import Paper, SheetSpec
+
+FLIPS = ("long", "short")
+
+
+@dataclass(frozen=True)
+class CardSize:
+    """A card's trim size and the bleed its drawer paints around the trim (mm)."""
+
+    width: float
+    height: float
+    bleed: float
+
+    @property
+    def bleed_width(self) -> float:
+        return self.width + 2 * self.bleed
+
+    @property
+    def bleed_height(self) -> float:
+        return self.height + 2 * self.bleed
+
+
+@dataclass(frozen=True)
+class Box:
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def top(self) -> float:
+        return self.y + self.h
+
+    def grow(self, left: float = 0, bottom: float = 0, right: float = 0, top: float = 0) -> Box:
+        return Box(self.x - left, self.y - bottom, self.w + left + right, self.h + bottom + top)
+
+    def contains(self, other: Box, tol: float = 1e-9) -> bool:
+        return (other.x >= self.x - tol and other.y >= self.y - tol
+                and other.right <= self.right + tol and other.top <= self.top + tol)
+
+    def overlaps(self, other: Box, tol: float = 1e-9) -> bool:
+        return (other.x < self.right - tol and self.x < other.right - tol
+                and other.y < self.top - tol and self.y < other.top - tol)
+
+
+@dataclass(frozen=True)
+class Segment:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+    @property
+    def length(self) -> float:
+        return math.hypot(self.x2 - self.x1, self.y2 - self.y1)
+
+    def box(self) -> Box:
+        return Box(min(self.x1, self.x2), min(self.y1, self.y2),
+                   abs(self.x2 - self.x1), abs(self.y2 - self.y1))
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One card position: grid row/column (0-based, row 0 at the top) and its trim box."""
+
+    row: int
+    col: int
+    trim: Box
+
+
+@dataclass(frozen=True)
+class SheetGeometry:
+    """Where fronts and backs go on one paper, and the marks that guide the cuts."""
+
+    paper: Paper
+    page_w: float
+    page_h: float
+    outer_bleed: float
+    fronts: tuple[Slot, ...]  # fill order
+    backs: tuple[Slot, ...]  # backs[i] lies exactly behind fronts[i]
+    marks: tuple[Segment, ...]  # for the fronts' page
+    back_marks: tuple[Segment, ...]  # for the backs' page (same page when gutterfolded)
+    fold: Segment | None = None
+    gutterfold: bool = False
+
+
+def _floor(value: float, step: float = 0.1) -> float:
+    return math.floor(value / step + 1e-9) * step
+
+
+def _room(spec: SheetSpec, free: float) -> float:
+    """Bleed that fits in ``free`` mm between a grid edge and the paper edge."""
+    m = spec.marks
+    return free - spec.printer_margin - m.offset - m.min_printable
+
+
+def outer_bleed(spec: SheetSpec, card: CardSize) -> float:
+    """The narrow outer bleed shared by every paper and both arrangements (0.1 mm steps).
+
+    It leaves the printer margin plus a printable piece of every crop mark on every paper,
+    never exceeds ``max_outer_bleed`` nor the bleed the card drawer paints.
+    """
+    grid_w, grid_h = spec.columns * card.width, spec.rows * card.height
+    fold_w = 2 * (spec.fold_columns * card.width + spec.fold_gap)
+    fold_h = spec.fold_rows * card.height
+    rooms = [spec.max_outer_bleed, card.bleed, spec.fold_gap - spec.marks.offset]
+    worst = ""
+    for paper in spec.papers.values():
+        short, long_ = sorted((paper.width, paper.height))
+        for label, free in (
+            ("width", (paper.width - grid_w) / 2), ("height", (paper.height - grid_h) / 2),
+            ("gutterfold width", (long_ - fold_w) / 2),
+            ("gutterfold height", (short - fold_h) / 2),
+        ):
+            room = _room(spec, free)
+            if room < min(rooms):
+                worst = f"{paper.name} {label}"
+            rooms.append(room)
+    bleed = round(_floor(min(rooms)), 1)
+    if bleed < 0:
+        raise CardgenError(error(
+            "sheet-too-small",
+            f"the card grid does not fit the {worst} with a {spec.printer_margin} mm printer "
+            f"margin and room for crop marks ({card.width} × {card.height} mm cards)",
+            location=spec.loc, hint="use fewer rows or columns, or a smaller margin"))
+    return bleed
+
+
+def _grid(origin_x: float, top: float, card: CardSize, cols: int, rows: int) -> list[Slot]:
+    return [Slot(r, c, Box(origin_x + c * card.width, top - (r + 1) * card.height,
+                           card.width, card.height))
+            for r in range(rows) for c in range(cols)]
+
+
+def mirror_box(box: Box, page_w: float, page_h: float, flip: str) -> Box:
+    """Where the reverse side of ``box`` lies on the back page of a duplex sheet.
+
+    Long-edge flip (portrait) turns the sheet about a vertical axis: x mirrors.
+    Short-edge flip turns it about a horizontal axis: y mirrors.
+    """
+    if flip == "long":
+        return Box(page_w - box.x - box.w, box.y, box.w, box.h)
+    if flip == "short":
+        return Box(box.x, page_h - box.y - box.h, box.w, box.h)
+    raise ValueError(f"flip must be one of {FLIPS}, not {flip!r}")
+
+
+def mirror_segment(seg: Segment, page_w: float, page_h: float, flip: str) -> Segment:
+    if flip == "long":
+        return Segment(page_w - seg.x1, seg.y1, page_w - seg.x2, seg.y2)
+    return Segment(seg.x1, page_h - seg.y1, seg.x2, page_h - seg.y2)
+
+
+def _marks(spec: SheetSpec, page_w: float, page_h: float, xs: list[float],
+           ys_left: list[float], ys_right: list[float], bottom: float, top: float,
+           left: float, right: float, bleed: float) -> list[Segment]:
+    """Crop marks on the cut lines ``xs`` (above and below) and ``ys`` (left and right).
+
+    Each mark starts ``offset`` beyond the outer bleed and runs outward for ``length``,
+    stopping ``edge_clearance`` short of the paper edge.
+    """
+    m = spec.marks
+    gap = bleed + m.offset
+    out = []
+    for x in xs:
+        y0 = top + gap
+        out.append(Segment(x, y0, x, min(y0 + m.length, page_h - m.edge_clearance)))
+        y0 = bottom - gap
+        out.append(Segment(x, y0, x, max(y0 - m.length, m.edge_clearance)))
+    for y in ys_left:
+        x0 = left - gap
+        out.append(Segment(x0, y, max(x0 - m.length, m.edge_clearance), y))
+    for y in ys_right:
+        x0 = right + gap
+        out.append(Segment(x0, y, min(x0 + m.length, page_w - m.edge_clearance), y))
+    return out
+
+
+def duplex_geometry(spec: SheetSpec, card: CardSize, paper_id: str, flip: str = "long"
+                    ) -> SheetGeometry:
+    """Portrait sheets: a centred grid of fronts; the next page holds the mirrored backs."""
+    if flip not in FLIPS:
+        raise CardgenError(error("bad-value", f"flip must be one of: {', '.join(FLIPS)}; "
+                                 f"got '{flip}'"))
+    paper = spec.paper(paper_id)
+    bleed = outer_bleed(spec, card)
+    pw, ph = paper.width, paper.height
+    gw, gh = spec.columns * card.width, spec.rows * card.height
+    left, bottom = (pw - gw) / 2, (ph - gh) / 2
+    fronts = _grid(left, bottom + gh, card, spec.columns, spec.rows)
+    backs = []
+    for slot in fronts:
+        box = mirror_box(slot.trim, pw, ph, flip)
+        row, col = ((slot.row, spec.columns - 1 - slot.col) if flip == "long"
+                    else (spec.rows - 1 - slot.row, slot.col))
+        backs.append(Slot(row, col, box))
+    xs = [left + c * card.width for c in range(spec.columns + 1)]
+    ys = [bottom + r * card.height for r in range(spec.rows + 1)]
+    marks = _marks(spec, pw, ph, xs, ys, ys, bottom, bottom + gh, left, left + gw, bleed)
+    back_marks = [mirror_segment(s, pw, ph, flip) for s in marks]
+    return SheetGeometry(paper, pw, ph, bleed, tuple(fronts), tuple(backs), tuple(marks),
+                         tuple(back_marks))
+
+
+def gutterfold_geometry(spec: SheetSpec, card: CardSize, paper_id: str) -> SheetGeometry:
+    """Landscape sheets: fronts left of a vertical fold line, their backs mirrored right."""
+    paper = spec.paper(paper_id)
+    bleed = outer_bleed(spec, card)
+    pw, ph = max(paper.width, paper.height), min(paper.width, paper.height)
+    cols, rows = spec.fold_columns, spec.fold_rows
+    fold_x = pw / 2
+    block_w, gh = cols * card.width, rows * card.height
+    left, bottom = fold_x - spec.fold_gap - block_w, (ph - gh) / 2
+    fronts = _grid(left, bottom + gh, card, cols, rows)
+    backs = [Slot(s.row, cols - 1 - s.col, mirror_box(s.trim, pw, ph, "long")) for s in fronts]
+    right0 = fold_x + spec.fold_gap
+    xs = ([left + c * card.width for c in range(cols + 1)]
+          + [right0 + c * card.width for c in range(cols + 1)])
+    ys = [bottom + r * card.height for r in range(rows + 1)]
+    marks = _marks(spec, pw, ph, xs, ys, ys, bottom, bottom + gh, left, right0 + block_w, bleed)
+    m = spec.marks
+    fold = Segment(fold_x, m.edge_clearance, fold_x, ph - m.edge_clearance)
+    paper_l = Paper(paper.id, paper.name, pw, ph)
+    return SheetGeometry(paper_l, pw, ph, bleed, tuple(fronts), tuple(backs), tuple(marks),
+                         tuple(marks), fold, gutterfold=True)
+
+
+def visible_box(slot: Slot, occupied: set[tuple[int, int]], card: CardSize, bleed: float
+                ) -> Box:
+    """The part of a card printed on a sheet: its trim, plus the outer bleed on each side
+    where no card of the same page is its neighbour (shared cut lines need none)."""
+    r, c = slot.row, slot.col
+
+    def free(dr: int, dc: int) -> float:
+        return 0.0 if (r + dr, c + dc) in occupied else bleed
+
+    return slot.trim.grow(left=free(0, -1), right=free(0, 1), top=free(-1, 0), bottom=free(1, 0))
+
+
+def printable_area(page_w: float, page_h: float, margin: float) -> Box:
+    return Box(margin, margin, page_w - 2 * margin, page_h - 2 * margin)

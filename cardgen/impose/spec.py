@@ -1,0 +1,254 @@
+"""Sheet and print-shop specifications: ``layouts/sheets.yaml`` and ``layouts/profiles.yaml``.
+
+Both files are data; this module checks their shape (all findings in one pass, each with
+file:line:col) and freezes them into the typed values the imposition stage reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ..errors import CardgenError, Finding, Location, error, has_errors
+from ..fields import Field, check_record, suggest
+from ..yamlsrc import LocMap, load_yaml_file
+
+NUM = (int, float)
+PAGE_ORDERS = ("fronts-then-backs", "back-front", "front-back", "images")
+COLOUR_SPACES = ("rgb", "cmyk")
+#: Instruction strings every language must define (plural tables: ``count``, ``sheet``).
+STRING_KEYS = ("title", "contents", "actual_size", "duplex_long", "duplex_short",
+               "gutterfold", "blank_back", "ruler", "cut")
+PLURAL_KEYS = ("count", "sheet")
+
+
+@dataclass(frozen=True)
+class Paper:
+    id: str
+    name: str
+    width: float  # mm
+    height: float
+
+
+@dataclass(frozen=True)
+class MarkSpec:
+    length: float
+    offset: float
+    min_printable: float
+    edge_clearance: float
+    width_pt: float
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    papers: Mapping[str, Paper]
+    columns: int
+    rows: int
+    printer_margin: float
+    max_outer_bleed: float
+    marks: MarkSpec
+    fold_columns: int
+    fold_rows: int
+    fold_gap: float
+    font: Path
+    bold_font: Path
+    #: lang -> key -> text, or lang -> plural key -> CLDR category -> text
+    strings: Mapping[str, Mapping[str, Any]]
+    loc: Location
+
+    def paper(self, paper_id: str) -> Paper:
+        if paper_id not in self.papers:
+            near = suggest(paper_id, self.papers)
+            raise CardgenError(error(
+                "unknown-paper",
+                f"paper '{paper_id}' is not in sheets.yaml; expected one of: "
+                f"{', '.join(self.papers)}", location=self.loc,
+                hint=f"did you mean '{near}'?" if near else None))
+        return self.papers[paper_id]
+
+
+@dataclass(frozen=True)
+class Profile:
+    id: str
+    description: str
+    card_width: float
+    card_height: float
+    bleed: float  # mm
+    page_order: str
+    colour_space: str
+    resolution: int  # dpi
+    bleed_px: int | None
+    loc: Location
+
+
+def _num(record: LocMap, key: str, default: float = 0.0) -> float:
+    value = record.get(key, default)
+    return float(value) if isinstance(value, NUM) and not isinstance(value, bool) else default
+
+
+def _sub(record: LocMap, key: str) -> LocMap:
+    value = record.get(key)
+    if isinstance(value, LocMap):
+        return value
+    empty = LocMap()
+    empty.loc, empty.locs, empty.key_locs = record.loc, {}, {}
+    return empty
+
+
+def _positive(record: LocMap, keys: tuple[str, ...], what: str) -> list[Finding]:
+    out = []
+    for key in keys:
+        value = record.get(key)
+        if isinstance(value, NUM) and not isinstance(value, bool) and value <= 0:
+            out.append(error("bad-value", f"'{key}' in {what} must be greater than 0, not {value}",
+                             location=record.at(key)))
+    return out
+
+
+def load_sheet_spec(project: Path) -> SheetSpec:
+    """Load ``layouts/sheets.yaml``; raise CardgenError with every finding at once."""
+    path = Path(project) / "layouts" / "sheets.yaml"
+    name = "layouts/sheets.yaml"
+    raw = load_yaml_file(path, name)
+    findings = check_record(raw, {
+        "papers": Field(dict, required=True),
+        "grid": Field(dict, required=True),
+        "printer_margin": Field(NUM, required=True),
+        "max_outer_bleed": Field(NUM, required=True),
+        "crop_marks": Field(dict, required=True),
+        "gutterfold": Field(dict, required=True),
+        "font": Field(str, required=True),
+        "bold_font": Field(str, required=True),
+        "strings": Field(dict, required=True),
+    }, Location(name), name)
+    if not isinstance(raw, LocMap):
+        raise CardgenError(findings)
+    papers = {}
+    for pid, prec in _sub(raw, "papers").items():
+        what = f"paper '{pid}'"
+        found = check_record(prec, {"name": Field(str, required=True),
+                                    "width": Field(NUM, required=True),
+                                    "height": Field(NUM, required=True)},
+                             _sub(raw, "papers").at(pid), what)
+        findings += found
+        if not found:
+            findings += _positive(prec, ("width", "height"), what)
+            papers[pid] = Paper(pid, prec["name"], float(prec["width"]), float(prec["height"]))
+    grid = _sub(raw, "grid")
+    findings += check_record(grid, {"columns": Field(int, required=True),
+                                    "rows": Field(int, required=True)}, grid.loc, "grid")
+    findings += _positive(grid, ("columns", "rows"), "grid")
+    marks = _sub(raw, "crop_marks")
+    mark_keys = ("length", "offset", "min_printable", "edge_clearance", "width_pt")
+    findings += check_record(marks, {k: Field(NUM, required=True) for k in mark_keys},
+                             marks.loc, "crop_marks")
+    findings += _positive(marks, ("length", "min_printable", "width_pt"), "crop_marks")
+    fold = _sub(raw, "gutterfold")
+    findings += check_record(fold, {"columns": Field(int, required=True),
+                                    "rows": Field(int, required=True),
+                                    "fold_gap": Field(NUM, required=True)}, fold.loc, "gutterfold")
+    findings += _positive(fold, ("columns", "rows", "fold_gap"), "gutterfold")
+    strings = _check_strings(_sub(raw, "strings"), findings)
+    base = path.parent
+    fonts = {}
+    for key in ("font", "bold_font"):
+        value = raw.get(key)
+        if isinstance(value, str):
+            fonts[key] = (base / value).resolve()
+            if not fonts[key].is_file():
+                findings.append(error("font-missing", f"font file not found: {value}",
+                                      location=raw.at(key), hint="paths are relative to layouts/"))
+    if has_errors(findings):
+        raise CardgenError(findings)
+    return SheetSpec(
+        papers=MappingProxyType(papers),
+        columns=grid["columns"], rows=grid["rows"],
+        printer_margin=_num(raw, "printer_margin"),
+        max_outer_bleed=_num(raw, "max_outer_bleed"),
+        marks=MarkSpec(*(_num(marks, k) for k in mark_keys)),
+        fold_columns=fold["columns"], fold_rows=fold["rows"], fold_gap=_num(fold, "fold_gap"),
+        font=fonts["font"], bold_font=fonts["bold_font"],
+        strings=MappingProxyType(strings), loc=raw.loc,
+    )
+
+
+def _check_strings(raw: LocMap, findings: list[Finding]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    spec = {k: Field(str, required=True) for k in STRING_KEYS}
+    spec.update({k: Field(dict, required=True) for k in PLURAL_KEYS})
+    for lang, table in raw.items():
+        what = f"strings.{lang}"
+        found = check_record(table, spec, raw.at(lang), what)
+        findings += found
+        if found:
+            continue
+        entry: dict[str, Any] = {k: table[k] for k in STRING_KEYS}
+        for key in PLURAL_KEYS:
+            forms = table[key]
+            if "other" not in forms:
+                findings.append(error("missing-key", f"{what}.{key} needs the 'other' form",
+                                      location=table.at(key), hint="add 'other:'"))
+            entry[key] = {k: str(v) for k, v in forms.items()}
+        out[lang] = entry
+    return out
+
+
+PROFILE_SPEC = {
+    "description": Field(str, required=True),
+    "card": Field(dict, required=True),
+    "bleed": Field(NUM),
+    "bleed_px": Field(int),
+    "page_order": Field(str, required=True, choices=PAGE_ORDERS),
+    "colour_space": Field(str, required=True, choices=COLOUR_SPACES),
+    "resolution": Field(int, required=True),
+}
+
+
+def load_profiles(project: Path) -> dict[str, Profile]:
+    """Load ``layouts/profiles.yaml``; raise CardgenError with every finding at once."""
+    name = "layouts/profiles.yaml"
+    raw = load_yaml_file(Path(project) / "layouts" / "profiles.yaml", name)
+    findings = check_record(raw, {"profiles": Field(dict, required=True)}, Location(name), name)
+    if findings:
+        raise CardgenError(findings)
+    out: dict[str, Profile] = {}
+    table = raw["profiles"]
+    for pid, rec in table.items():
+        what = f"profile '{pid}'"
+        found = check_record(rec, PROFILE_SPEC, table.at(pid), what)
+        if not found:
+            card = rec["card"]
+            found += check_record(card, {"width": Field(NUM, required=True),
+                                         "height": Field(NUM, required=True)}, card.loc,
+                                  f"{what} card")
+            found += _positive(rec, ("bleed", "bleed_px", "resolution"), what)
+            if ("bleed" in rec) == ("bleed_px" in rec):
+                found.append(error("missing-key", f"{what} needs exactly one of 'bleed' (mm) "
+                                   "or 'bleed_px' (pixels at its resolution)", location=rec.loc))
+        findings += found
+        if found:
+            continue
+        res = rec["resolution"]
+        bleed_px = rec.get("bleed_px")
+        bleed = bleed_px * 25.4 / res if bleed_px is not None else float(rec["bleed"])
+        out[pid] = Profile(pid, rec["description"], float(rec["card"]["width"]),
+                           float(rec["card"]["height"]), bleed, rec["page_order"],
+                           rec["colour_space"], res, bleed_px, rec.loc)
+    if has_errors(findings):
+        raise CardgenError(findings)
+    return out
+
+
+def select_profile(profiles: Mapping[str, Profile], name: str) -> Profile:
+    """The profile called ``name``, or an error listing the ones that exist."""
+    if name in profiles:
+        return profiles[name]
+    near = suggest(name, profiles)
+    raise CardgenError(error(
+        "unknown-profile",
+        f"print-shop profile '{name}' is not in layouts/profiles.yaml; expected one of: "
+        f"{', '.join(profiles)}", location=Location("layouts/profiles.yaml"),
+        hint=f"did you mean '{near}'?" if near else None))
