@@ -48,7 +48,10 @@ cards:
 
 
 def make_project(tmp_path: Path, cards: str = CARDS, name: str = "test.yaml") -> Path:
-    project = tmp_path / "project"
+    n = 0
+    while (tmp_path / f"project{n}").exists():
+        n += 1
+    project = tmp_path / f"project{n}"
     data = project / "card_data"
     (data / "cards").mkdir(parents=True)
     for file in SHARED:

@@ -1,0 +1,217 @@
+"""Translation QA: each check with a broken card and its exact message."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from test_lang_fixtures import CARDS, load_cards
+
+from cardgen.check.lang import (
+    check_fit,
+    check_language,
+    fix_text,
+    numbers,
+    plural_category,
+)
+from cardgen.errors import Severity
+
+NB = "\u00a0"
+CLEAN = (CARDS.replace("Lízni 2 karty. Posuň Jana o 1 pole", f"Lízni 2{NB}karty. Posuň Jana o{NB}1{NB}pole")
+         .replace("Blanka z Valois", f"Blanka z{NB}Valois")
+         .replace("Umísti 2 vlivy v Mohuči.", f"Umísti 2{NB}vlivy v{NB}Mohuči."))
+
+
+def run(tmp_path, cards):
+    return check_language(load_cards(tmp_path, cards))
+
+
+def only(findings, code):
+    return [f for f in findings if f.code == code]
+
+
+def test_clean_cards_have_no_findings(tmp_path):
+    assert run(tmp_path, CLEAN) == []
+
+
+def test_numbers_differ(tmp_path):
+    (f,) = only(run(tmp_path, CLEAN.replace(f"Lízni 2{NB}karty", f"Lízni 3{NB}karty")),
+                "lang-numbers")
+    assert f.message == "deed: the numbers differ: English 1, 2, Czech 1, 3"
+    assert f.hint == "missing in Czech: 2; only in Czech: 3"
+    assert (f.card, f.lang, f.severity) == ("philip-vi", "cs", Severity.ERROR)
+    assert str(f.location) == "card_data/cards/test.yaml:16:13"
+
+
+def test_decimal_comma_is_not_a_mismatch():
+    assert [v for v, _ in numbers("1,5 vlivu", "cs")] == [Decimal("1.5")]
+    assert [v for v, _ in numbers("1.5 influence, 1,000 votes", "en")] == [Decimal("1.5"),
+                                                                           Decimal("1000")]
+
+
+def test_forbidden_variant_cs(tmp_path):
+    cards = CLEAN.replace(f"Posuň Jana o{NB}1{NB}pole ke Karlovi.",
+                          f"Posuň Jana o{NB}1{NB}pole ke Karlovi. Zruš čin.")
+    (f,) = only(run(tmp_path, cards), "lang-forbidden")
+    assert f.message == "deed: 'Zruš' is a forbidden variant of the glossary term 'counter'"
+    assert f.hint.startswith("write 'zrušit kontrou' (VLA-61, 5.6")
+    assert f.rule == "5.6"
+
+
+def test_forbidden_variant_en(tmp_path):
+    cards = CLEAN.replace("toward Charles.", "toward Charles. Cancel a Deed.")
+    found = only(run(tmp_path, cards), "lang-forbidden")
+    assert [f.message for f in found] == [
+        "deed: 'Cancel' is a forbidden variant of the glossary term 'counter'"]
+    assert found[0].lang == "en"
+
+
+def test_zrusit_kontrou_is_allowed(tmp_path):
+    cards = CLEAN.replace("toward Charles.", "toward Charles. Counter it.").replace(
+        "ke Karlovi.", f"ke Karlovi. Můžeš ho zrušit kontrou.")
+    assert only(run(tmp_path, cards), "lang-forbidden") == []
+    assert only(run(tmp_path, cards), "lang-glossary") == []
+
+
+def test_glossary_term_needs_its_pair(tmp_path):
+    cards = CLEAN.replace("toward Charles.", "toward Charles. Use its Deed.")
+    (f,) = only(run(tmp_path, cards), "lang-glossary")
+    assert f.message == ("deed: the English text uses the term 'Deed' "
+                         "but the Czech text has no 'čin'")
+    assert f.hint == "use one of: čin, činu, činem, činy, činů, činech"
+    assert f.lang == "cs"
+
+
+def test_glossary_other_direction(tmp_path):
+    cards = CLEAN.replace("ke Karlovi.", "ke Karlovi. Zahraj čin.")
+    (f,) = only(run(tmp_path, cards), "lang-glossary")
+    assert f.message == ("deed: the Czech text uses the term 'čin' "
+                         "but the English text has no 'Deed'")
+    assert f.lang == "en"
+
+
+def test_place_named_on_one_side_only(tmp_path):
+    f, g = only(run(tmp_path, CLEAN.replace(f"v{NB}Mohuči", f"v{NB}Trevíru")), "lang-name")
+    assert f.message == "deed: the English text names place 'Mainz' but the Czech text does not"
+    assert f.hint == "write: Mohuč / v Mohuči / do Mohuče / z Mohuče"
+    assert f.lang == "cs"
+    assert g.message == "deed: the Czech text names place 'Trevír' but the English text does not"
+    assert g.lang == "en"
+
+
+def test_card_referenced_by_effect_uses_current_name(tmp_path):
+    cards = CLEAN.replace(
+        "      name: {en: Auld Alliance, cs: Starý spolek}\n",
+        "      name: {en: Auld Alliance, cs: Starý spolek}\n"
+        "      effects: [{op: boost_card, card: blanche-de-valois}]\n")
+    cards = cards.replace("toward Charles.", "toward Charles. Blanche of Valois gets +2.")
+    cards = cards.replace("ke Karlovi.", "ke Karlovi. Blanka z\u00a0Valois dostane +2.")
+    data = load_cards(tmp_path, cards)
+    assert data.card("philip-vi").line("deed").effects
+    (f,) = only(check_language(data), "lang-name")
+    assert f.message == ("deed: the effect refers to card 'blanche-de-valois' but the text "
+                         "does not name it as 'Blanche de Valois'")
+    assert f.lang == "en"
+
+
+def test_czech_name_in_another_case_matches(tmp_path):
+    cards = CLEAN.replace("toward Charles.", "toward Charles. Blanche de Valois gets +2.")
+    cards = cards.replace("ke Karlovi.", "ke Karlovi. Blance z\u00a0Valois přidej +2.")
+    assert only(run(tmp_path, cards), "lang-name") == []
+
+
+@pytest.mark.parametrize(("n", "written", "expected"), [
+    ("1", "karty", "kartu"), ("2", "karet", "karty"), ("5", "karty", "karet"),
+])
+def test_plural_agreement_cs(tmp_path, n, written, expected):
+    cards = CLEAN.replace("Draw 2 cards", f"Draw {n} cards").replace(
+        f"Lízni 2{NB}karty", f"Lízni {n}{NB}{written}")
+    (f,) = [f for f in only(run(tmp_path, cards), "lang-plural") if f.lang == "cs"]
+    assert f.message == f"deed: after {n} write '{expected}', not '{written}'"
+    assert f.lang == "cs"
+
+
+def test_plural_agreement_en(tmp_path):
+    (f,) = only(run(tmp_path, CLEAN.replace("Draw 2 cards", "Draw 2 card")), "lang-plural")
+    assert f.message == "deed: after 2 write 'cards', not 'card'"
+
+
+def test_plural_categories():
+    assert [plural_category(n, "cs") for n in (1, 2, 4, 5, Decimal("1.5"))] == [
+        "one", "few", "few", "other", "many"]
+
+
+def test_czech_missing(tmp_path):
+    cards = CLEAN.replace(f"        cs: Lízni 2{NB}karty. Posuň Jana o{NB}1{NB}pole ke Karlovi.\n",
+                          "")
+    (f,) = only(run(tmp_path, cards), "lang-missing")
+    assert f.message == "deed: the Czech text is missing"
+    assert f.location.line == 15  # the text mapping
+
+
+def test_czech_identical(tmp_path):
+    cards = CLEAN.replace(f"Lízni 2{NB}karty. Posuň Jana o{NB}1{NB}pole ke Karlovi.",
+                          "Draw 2 cards. Move John 1 step toward Charles.")
+    (f,) = only(run(tmp_path, cards), "lang-identical")
+    assert f.message == "deed: the Czech text is the same as the English"
+
+
+def test_english_term_left_in_czech(tmp_path):
+    cards = CLEAN.replace("ke Karlovi.", "ke Karlovi. Deed.")
+    found = run(tmp_path, cards)
+    (f,) = only(found, "lang-untranslated")
+    assert f.message == "deed: the English term 'Deed' is left in the Czech text"
+
+
+def test_symbols_must_match(tmp_path):
+    cards = CLEAN.replace("toward Charles.", "toward Charles. Gain :church:.").replace(
+        "ke Karlovi.", "ke Karlovi. Získej :german:.")
+    (f,) = only(run(tmp_path, cards), "lang-symbols")
+    assert f.message == "deed: the symbols differ: English :church:, Czech :german:"
+
+
+@pytest.mark.parametrize(("text", "code", "message"), [
+    ("Lízni 2 karty.", "typo-nbsp-number",
+     "a number and its noun need a non-breaking space: '2 karty.'"),
+    ("Jdi v Mohuči.", "typo-nbsp-prep",
+     "a one-letter word needs a non-breaking space after it: 'v Mohuči.'"),
+    ('Je to \\"Maultasch\\".', "typo-quotes", 'Czech quotation marks are „…“: "Maultasch"'),
+    ("Kola 1-3.", "typo-dash-range", "a range needs an en dash: '-'"),
+    ("Jdi  dál.", "typo-double-space", "double space"),
+    (" Jdi.", "typo-space-edge", "leading or trailing space"),
+    ("Jdi jdi dál.", "typo-doubled-word", "doubled word: 'Jdi jdi'"),
+    ("KAždý hráč.", "typo-caps", "stray capital: 'KAždý'"),
+])
+def test_typography(tmp_path, text, code, message):
+    cards = CLEAN.replace(f"Umísti 2{NB}vlivy v{NB}Mohuči.", text)
+    found = [f for f in run(tmp_path, cards) if f.code.startswith("typo-")]
+    assert [(f.code, f.message) for f in found] == [(code, f"deed: {message}")]
+    assert found[0].severity is Severity.WARNING
+
+
+def test_fix_text_is_idempotent():
+    text = ' Lízni 2 karty v Mohuči  a "Maultasch" 1 - 3 - tak. '
+    fixed = fix_text(text, "cs")
+    assert fixed == f"Lízni 2{NB}karty v{NB}Mohuči a{NB}„Maultasch“ 1–3 – tak."
+    assert fix_text(fixed, "cs") == fixed
+    assert fix_text("Draw  2 cards, 1-3 ", "en") == "Draw 2 cards, 1–3"
+
+
+class Fit:
+    def __init__(self, fits, size=None, message=None):
+        self.fits, self.size, self.message = fits, size, message
+
+
+def test_check_fit(tmp_path):
+    data = load_cards(tmp_path, CLEAN)
+
+    class Face:
+        def __init__(self, card_id):
+            self.card_id = card_id
+
+    faces = {"cs": [Face("philip-vi"), Face("blanche-de-valois")]}
+    found = check_fit(faces, lambda face: Fit(face.card_id != "philip-vi", 6.5, "2 lines over"),
+                      data)
+    (f,) = found
+    assert f.message == "the text does not fit the card at the minimum size (6.5 pt): 2 lines over"
+    assert (f.card, f.lang, str(f.location)) == ("philip-vi", "cs", "card_data/cards/test.yaml:16:13")
