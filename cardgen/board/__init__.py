@@ -1,0 +1,1 @@
+"""Board, tokens and player aid: print-and-play components besides the cards."""

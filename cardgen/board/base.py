@@ -1,0 +1,294 @@
+"""Shared pieces of the board, token and aid generators: layouts, labels, fonts, drawing.
+
+Layout files (``layouts/board.yaml`` …) hold geometry in millimetres with y measured down
+from the top trim edge; ``card_data/components.yaml`` holds quantities and every printed
+word that is not a place, side, currency or shield name. Problems are collected as
+findings and raised together in one :class:`~cardgen.errors.CardgenError`.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen import canvas as rl_canvas
+
+from .. import fonts as shared_fonts
+from ..errors import CardgenError, Finding, Location, error, has_errors
+from ..model import LANGS, GameData
+from ..yamlsrc import LocList, LocMap, load_yaml_file
+
+FONT_ROLES = ("body", "bold", "italic", "bold_italic", "display", "display_italic")
+
+PAPERS: dict[str, tuple[float, float]] = {  # portrait, mm
+    "a4": (210.0, 297.0),
+    "letter": (215.9, 279.4),
+}
+
+
+def plain(value: Any) -> Any:
+    """LocMap/LocList → plain dict/list (locations dropped)."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+@dataclass
+class Source:
+    """A loaded YAML file: its plain data and its located form, for findings."""
+
+    path: Path
+    raw: LocMap
+    data: dict[str, Any]
+
+    def at(self, *keys: str) -> Location:
+        node: Any = self.raw
+        loc = self.raw.loc
+        for key in keys:
+            if isinstance(node, LocMap) and key in node:
+                loc = node.at(key)
+                node = node[key]
+            else:
+                break
+        return loc
+
+
+def read_yaml(path: Path, project: Path, findings: list[Finding]) -> Source | None:
+    try:
+        rel = str(path.relative_to(project))
+    except ValueError:
+        rel = str(path)
+    if not path.is_file():
+        findings.append(error("file-missing", f"{rel} not found", location=Location(rel)))
+        return None
+    try:
+        raw = load_yaml_file(path, rel)
+    except CardgenError as exc:
+        findings.extend(exc.findings)
+        return None
+    if not isinstance(raw, LocMap):
+        findings.append(error("shape", f"{rel} must be a mapping", location=Location(rel)))
+        return None
+    return Source(path, raw, plain(raw))
+
+
+# --- labels and components -------------------------------------------------------------
+
+
+@dataclass
+class Components:
+    """card_data/components.yaml: token quantities, reminder kinds, labels, aid text."""
+
+    source: Source
+    tokens: dict[str, Any]
+    labels: dict[str, dict[str, str]]
+    aid: dict[str, Any]
+
+    def label(self, key: str, lang: str) -> str:
+        return self.labels[key][lang]
+
+
+def _bilingual_findings(value: Any, where: Location, what: str) -> list[Finding]:
+    if not isinstance(value, dict):
+        return [error("shape", f"{what} must be a mapping {{en: …, cs: …}}", location=where)]
+    return [error("missing-translation", f"{what} has no '{lang}' text", location=where,
+                  lang=lang, hint=f"add '{lang}: …'")
+            for lang in LANGS if not isinstance(value.get(lang), str) or not value.get(lang)]
+
+
+def _walk_bilingual(node: Any, where: Location, path: str) -> list[Finding]:
+    """Every {en, cs} leaf under the aid table must have both languages."""
+    out: list[Finding] = []
+    if isinstance(node, LocMap):
+        if set(node) & set(LANGS) or not node:
+            return _bilingual_findings(node, where, path)
+        for key, value in node.items():
+            out += _walk_bilingual(value, node.at(key), f"{path}.{key}")
+    elif isinstance(node, LocList):
+        for i, value in enumerate(node):
+            out += _walk_bilingual(value, node.at(i), f"{path}[{i}]")
+    return out
+
+
+def load_components(project: Path) -> tuple[Components | None, list[Finding]]:
+    findings: list[Finding] = []
+    src = read_yaml(project / "card_data" / "components.yaml", project, findings)
+    if src is None:
+        return None, findings
+    for key in ("tokens", "labels", "aid"):
+        if not isinstance(src.data.get(key), dict):
+            findings.append(error("missing-key", f"components.yaml needs '{key}:' (a mapping)",
+                                  location=src.raw.loc, hint=f"add '{key}:'"))
+    if has_errors(findings):
+        return None, findings
+    labels_raw = src.raw["labels"]
+    for key, value in labels_raw.items():
+        findings += _bilingual_findings(value, labels_raw.at(key), f"label '{key}'")
+    findings += _walk_bilingual(src.raw["aid"], src.at("aid"), "aid")
+    for i, rem in enumerate(src.data["tokens"].get("reminders") or []):
+        where = src.raw["tokens"]["reminders"].at(i)
+        for part in ("text", "note"):
+            findings += _bilingual_findings(rem.get(part), where, f"reminder {i + 1} {part}")
+    return Components(src, src.data["tokens"], src.data["labels"], src.data["aid"]), findings
+
+
+def display_name(name: str, lang: str) -> str:
+    """A place name as a heading: English drops a leading article; first letter upper."""
+    if lang == "en" and name.lower().startswith("the "):
+        name = name[4:]
+    return name[:1].upper() + name[1:]
+
+
+# --- fonts -------------------------------------------------------------------------------
+
+
+def register_fonts(files: dict[str, Path]) -> dict[str, str]:
+    """Register TTFs by role through the shared :mod:`cardgen.fonts`; role → font name."""
+    return shared_fonts.register_fonts(files)
+
+
+# --- layouts ------------------------------------------------------------------------------
+
+
+@dataclass
+class Layout:
+    source: Source
+    fonts: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.source.data
+
+    def colour(self, key: str) -> HexColor:
+        return HexColor(self.data["colours"][key])
+
+
+def load_layout(project: Path, name: str, findings: list[Finding]) -> Layout | None:
+    src = read_yaml(project / "layouts" / f"{name}.yaml", project, findings)
+    if src is None:
+        return None
+    fonts = src.data.get("fonts")
+    if not isinstance(fonts, dict):
+        findings.append(error("missing-key", f"layouts/{name}.yaml needs 'fonts:'",
+                              location=src.raw.loc))
+        return None
+    files: dict[str, Path] = {}
+    for role in FONT_ROLES:
+        rel = fonts.get(role)
+        path = (src.path.parent / str(rel)).resolve() if rel else None
+        if path is None or not path.is_file():
+            findings.append(error("font-missing", f"font for '{role}' not found: {rel}",
+                                  location=src.at("fonts", role) if rel else src.at("fonts"),
+                                  hint="paths are relative to the layout file"))
+        else:
+            files[role] = path
+    if len(files) != len(FONT_ROLES):
+        return None
+    return Layout(src, register_fonts(files))
+
+
+@dataclass
+class Ctx:
+    """Everything a generator needs for one language."""
+
+    data: GameData
+    lang: str
+    project: Path
+    layout: Layout
+    comp: Components
+
+    def label(self, key: str) -> str:
+        return self.comp.label(key, self.lang)
+
+    def font(self, role: str) -> str:
+        return self.layout.fonts[role]
+
+    def side_name(self, side: str) -> str:
+        return self.data.sides[side].name.values[self.lang]
+
+    def place_name(self, pid: str) -> str:
+        return display_name(self.data.places[pid].name.values[self.lang], self.lang)
+
+
+def make_ctx(data: GameData, lang: str, project: Path, layout_name: str) -> Ctx:
+    """Load the layout and components; raise one CardgenError with every finding."""
+    findings: list[Finding] = []
+    if lang not in LANGS:
+        raise CardgenError(error("bad-lang", f"unknown language '{lang}'",
+                                 hint=f"use one of: {', '.join(LANGS)}"))
+    layout = load_layout(project, layout_name, findings)
+    comp, found = load_components(project)
+    findings += found
+    if has_errors(findings) or layout is None or comp is None:
+        raise CardgenError(findings)
+    return Ctx(data, lang, project, layout, comp)
+
+
+# --- canvas helpers ------------------------------------------------------------------------
+
+
+def new_canvas(size_mm: tuple[float, float], title: str, font: str
+               ) -> tuple[io.BytesIO, rl_canvas.Canvas]:
+    """A deterministic canvas whose initial font is ``font`` (no stray Helvetica)."""
+    buf = io.BytesIO()
+    c = rl_canvas.Canvas(buf, pagesize=(size_mm[0] * mm, size_mm[1] * mm), invariant=1,
+                         pageCompression=1, initialFontName=font, initialFontSize=10)
+    c.setTitle(title)
+    c.setAuthor("cardgen")
+    c.setCreator("cardgen")
+    return buf, c
+
+
+@contextmanager
+def saved(c: rl_canvas.Canvas) -> Iterator[None]:
+    c.saveState()
+    try:
+        yield
+    finally:
+        c.restoreState()
+
+
+def fit_size(text: str, font: str, size: float, width_mm: float, min_size: float = 5) -> float:
+    """The largest size ≤ ``size`` at which ``text`` fits ``width_mm``."""
+    w = pdfmetrics.stringWidth(text, font, size)
+    if w <= width_mm * mm or w == 0:
+        return size
+    return max(min_size, size * width_mm * mm / w)
+
+
+def text(c: rl_canvas.Canvas, x: float, y: float, s: str, font: str, size: float,
+         align: str = "left", width: float | None = None) -> None:
+    """Draw ``s`` with its baseline at (x, y) in mm (PDF coordinates: y up)."""
+    if width is not None:
+        size = fit_size(s, font, size, width)
+    c.setFont(font, size)
+    if align == "centre":
+        c.drawCentredString(x * mm, y * mm, s)
+    elif align == "right":
+        c.drawRightString(x * mm, y * mm, s)
+    else:
+        c.drawString(x * mm, y * mm, s)
+
+
+def wrap(s: str, font: str, size: float, width_mm: float) -> list[str]:
+    lines: list[str] = []
+    line = ""
+    for word in s.split():
+        trial = f"{line} {word}".strip()
+        if pdfmetrics.stringWidth(trial, font, size) <= width_mm * mm or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return lines
