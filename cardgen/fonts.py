@@ -1,0 +1,54 @@
+"""Register the layout's TrueType fonts with ReportLab (embedded, subset) and check glyphs.
+
+ReportLab silently draws a box for a character its font lacks, so every printed string is
+checked with :func:`missing_glyphs` before drawing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+from .errors import CardgenError, Location, error
+
+#: Resolved font file → registered ReportLab font name (one registration per process).
+_REGISTERED: dict[Path, str] = {}
+
+#: Characters never drawn as glyphs (line breaks) or drawn as a plain space (U+00A0).
+_NOT_DRAWN = {"\n", "\r", "\t", "\u00a0", "\u00ad"}
+
+
+def register_font(path: Path) -> str:
+    """Register one TTF file (once per process) and return its ReportLab font name."""
+    path = Path(path).resolve()
+    name = _REGISTERED.get(path)
+    if name is not None:
+        return name
+    if not path.is_file():
+        raise CardgenError(error("font-missing", f"font file not found: {path}",
+                                 location=Location(str(path)),
+                                 hint="check the 'fonts:' section of the layout"))
+    name = f"cardgen-{path.stem}"
+    try:
+        font = TTFont(name, str(path), subfontIndex=0)
+    except (TTFError, OSError) as exc:
+        raise CardgenError(error("font-invalid", f"cannot read font file {path.name}: {exc}",
+                                 location=Location(str(path)))) from None
+    pdfmetrics.registerFont(font)
+    _REGISTERED[path] = name
+    return name
+
+
+def register_fonts(files: Mapping[str, Path]) -> dict[str, str]:
+    """Register every role's font; return role → ReportLab font name."""
+    return {role: register_font(path) for role, path in files.items()}
+
+
+def missing_glyphs(font: str, text: str) -> set[str]:
+    """Characters of ``text`` that the registered font ``font`` has no glyph for."""
+    face = pdfmetrics.getFont(font).face
+    cmap = face.charToGlyph
+    return {ch for ch in set(text) if ch not in _NOT_DRAWN and ord(ch) not in cmap}

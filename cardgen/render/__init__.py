@@ -1,0 +1,17 @@
+"""Drawing: vector icons, text setting, art, one card, PDFs and PNGs."""
+
+from .card import CardReport, check_face, draw_back, draw_card
+from .pdf import RenderReport, write_back_pdf, write_cards_pdf, write_pngs
+from .textflow import FitResult
+
+__all__ = [
+    "CardReport",
+    "FitResult",
+    "RenderReport",
+    "check_face",
+    "draw_back",
+    "draw_card",
+    "write_back_pdf",
+    "write_cards_pdf",
+    "write_pngs",
+]

@@ -1,0 +1,454 @@
+"""Draw one card face or the shared back (rules 2.3x) from a CardFace and a Layout.
+
+The origin passed in is the lower-left corner of the BLEED box, so a print sheet can place
+a card anywhere (also inside a form XObject). Every length comes from the layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from ..errors import CardgenError, Finding, Location, error, warning
+from ..face import CardFace, CurrencyStyle, ShieldStyle
+from ..fonts import missing_glyphs, register_fonts
+from ..layout import Layout, Rect
+from . import icons, textflow
+from .art import draw_placeholder, prepare_art, resolution_findings
+from .colour import darker, hex_colour, lighter
+from .textflow import FitResult, IconSet, Para
+
+GENERIC_SHIELD = ShieldStyle("unknown", "", "#8a8a8a", "blank")
+
+
+@dataclass
+class CardReport:
+    """What drawing one face found: the text fit and any findings (warnings, overflow)."""
+
+    card: str
+    lang: str
+    fit: FitResult
+    findings: list[Finding] = field(default_factory=list)
+
+
+# --- text of a face ---------------------------------------------------------------------
+
+def paragraphs(face: CardFace, layout: Layout) -> list[Para]:
+    """The face's text lines (2.36) in order, as paragraphs ready to set."""
+    out: list[Para] = []
+    for line in face.lines:
+        italic = line.kind in layout.text_box.italic_kinds
+        role, title_role = ("italic", "bold_italic") if italic else ("body", "bold")
+        text = line.text
+        if line.kind == "boost" or line.cost:
+            coins = "".join(f":{c}:" for c in line.cost)
+            if text.startswith(":boost:"):
+                text = ":boost:" + coins + text[len(":boost:"):]
+            else:
+                text = f":boost:{coins}: {text}" if coins else f":boost: {text}"
+        out.append(textflow.paragraph(text, role, line.title, title_role, kind=line.kind))
+    return out
+
+
+class _Icons:
+    """Inline icons for one face: coins with the face's currency styles, its shields."""
+
+    def __init__(self, face: CardFace):
+        self.face = face
+        self.currencies = {c.id: c for c in face.currencies}
+        self.unknown: set[str] = set()
+
+    def currency(self, cid: str) -> CurrencyStyle:
+        style = self.currencies.get(cid)
+        if style is None:
+            raise CardgenError(error(
+                "render-currency", f"currency '{cid}' is used but the face carries no style for it",
+                card=self.face.card_id, lang=self.face.lang,
+                hint="compose must list every shown currency in CardFace.currencies"))
+        return style
+
+    def shield(self, sid: str) -> ShieldStyle:
+        if self.face.shield and self.face.shield.id == sid:
+            return self.face.shield
+        self.unknown.add(sid)
+        return GENERIC_SHIELD
+
+    def width(self, token: str, size: float) -> float:
+        if token.startswith("shield-"):
+            return size * 1.05
+        if token == "crown":
+            return size * 1.45
+        return size * 1.18
+
+    def draw(self, c: Canvas, token: str, x: float, base: float, size: float) -> None:
+        d = size * 1.02
+        y = base - size * 0.2
+        pad = (self.width(token, size) - d) / 2
+        if token == "boost":
+            icons.draw_boost(c, x + pad, y, d, d)
+        elif token == "crown":
+            icons.draw_crown(c, x + pad / 2, y, d * 1.3, d)
+        elif token.startswith("shield-"):
+            s = self.shield(token[len("shield-"):])
+            icons.draw_heraldic_shield(c, x, y - size * 0.05, size * 1.05, size * 1.15,
+                                       s.colour, s.charge)
+        else:
+            style = self.currency(token)
+            icons.draw_coin(c, x + pad, y, d, d, style.colour, style.mark)
+
+    def iconset(self) -> IconSet:
+        return IconSet(self.width, self.draw)
+
+
+# --- checks -----------------------------------------------------------------------------
+
+def _glyph_findings(face: CardFace, layout: Layout, fonts: dict[str, str],
+                    paras: list[Para]) -> list[Finding]:
+    strings: list[tuple[str, str, str]] = [
+        ("name", layout.name_bar.font, face.name),
+        ("deck label", layout.bottom_strip.font, face.deck_label),
+        ("version", layout.bottom_strip.font, face.version),
+        ("number", layout.bottom_strip.font, str(face.number)),
+    ]
+    if face.kind_label:
+        strings.append(("kind label", layout.coin_row.event_font, face.kind_label))
+    if face.use_cost_label:
+        strings += [("use cost", a.role, a.text)
+                    for a in textflow.parse(face.use_cost_label, layout.coin_row.label_font)]
+    for i, p in enumerate(paras):
+        strings += [(f"text line {i + 1}", a.role, a.text) for a in p.atoms if a.text]
+    out = []
+    for what, role, text in strings:
+        for ch in sorted(missing_glyphs(fonts[role], text)):
+            out.append(error(
+                "missing-glyph",
+                f"{what}: character {ch!r} (U+{ord(ch):04X}) is not in font "
+                f"'{layout.fonts[role].name}' and would print as a box",
+                card=face.card_id, lang=face.lang, location=Location(layout.source),
+                hint="replace the character or choose a font that has it"))
+    return out
+
+
+def _fit(face: CardFace, layout: Layout, fonts: dict[str, str], paras: list[Para],
+         iconset: IconSet) -> FitResult:
+    tb = layout.text_box
+    return textflow.fit(paras, tb.text.w * mm, tb.text.h * mm, fonts=fonts, icons=iconset,
+                        size=tb.size, min_size=tb.min_size, leading=tb.leading,
+                        para_gap=tb.paragraph_gap, lang=tb.lang_hyphen.get(face.lang),
+                        hyphen_min=tb.hyphen_min)
+
+
+def _fit_finding(face: CardFace, fit: FitResult) -> list[Finding]:
+    if fit.fits:
+        return []
+    if fit.too_wide:
+        what = f"word(s) too wide for the text box: {', '.join(fit.too_wide)}"
+    else:
+        what = (f"text needs {fit.height / mm:.1f} mm at {fit.size:.1f} pt but the box has "
+                f"{fit.available / mm:.1f} mm")
+    return [error("text-overflow", f"card text does not fit: {what}", card=face.card_id,
+                  lang=face.lang, hint="shorten the text or split a line", rule="2.36")]
+
+
+def check_face(face: CardFace, layout: Layout) -> tuple[FitResult, list[Finding]]:
+    """Fit and glyph checks for one face without drawing (for a `check` command)."""
+    fonts = register_fonts(layout.fonts)
+    paras = paragraphs(face, layout)
+    findings = _glyph_findings(face, layout, fonts, paras)
+    fit = _fit(face, layout, fonts, paras, _Icons(face).iconset())
+    return fit, findings + _fit_finding(face, fit)
+
+
+# --- drawing ----------------------------------------------------------------------------
+
+def draw_card(c: Canvas, face: CardFace, layout: Layout, origin: tuple[float, float] = (0, 0)
+              ) -> CardReport:
+    """Draw one face with the lower-left corner of its bleed box at ``origin`` (points)."""
+    fonts = register_fonts(layout.fonts)
+    paras = paragraphs(face, layout)
+    glyphs = _glyph_findings(face, layout, fonts, paras)
+    if glyphs:
+        raise CardgenError(glyphs)
+    ic = _Icons(face)
+    fit = _fit(face, layout, fonts, paras, ic.iconset())
+    report = CardReport(face.card_id, face.lang, fit, _fit_finding(face, fit))
+    side = layout.side_colour(face.side, face.kind)
+
+    c.saveState()
+    c.translate(*origin)
+    w, h = layout.page_size
+    c.setFillColor(hex_colour(side))
+    c.rect(0, 0, w, h, fill=1, stroke=0)
+    report.findings += _draw_art(c, face, layout, fonts, side)
+    _draw_name_bar(c, face, layout, fonts, side, report)
+    _draw_values(c, face, layout, fonts)
+    _draw_text_panel(c, face, layout, fonts, ic, fit, side)
+    _draw_coin_row(c, face, layout, fonts, ic, side)
+    if face.shield:
+        icons.draw_heraldic_shield(c, *layout.rect(layout.shield_corner), face.shield.colour,
+                                   face.shield.charge)
+    if face.crown:
+        icons.draw_crown(c, *layout.rect(layout.crown_corner))
+    _draw_bottom_strip(c, face, layout, fonts)
+    c.restoreState()
+    for sid in sorted(ic.unknown):
+        report.findings.append(warning(
+            "render-shield-style", f"inline shield '{sid}' is not this card's own shield; "
+            "drawn as a plain grey shield", card=face.card_id, lang=face.lang))
+    return report
+
+
+def _draw_art(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str],
+              side: str) -> list[Finding]:
+    box = layout.art_box
+    x, y, bw, bh = layout.rect(box)
+    c.setFillColor(darker(layout.colours.background, 0.55))
+    c.rect(x, y, bw, bh, fill=1, stroke=0)
+    if face.art is None:
+        draw_placeholder(c, x, y, bw, bh, colour=side, light=layout.colours.placeholder_light,
+                         name=face.name, font=fonts[layout.art.placeholder_font],
+                         size=layout.art.placeholder_size)
+        return [warning("art-placeholder", "no art: a placeholder is printed",
+                        card=face.card_id, lang=face.lang)]
+    art = prepare_art(face.art, box.w, box.h, ppi=layout.art.min_ppi, card=face.card_id)
+    aw, ah = art.w_mm * mm, art.h_mm * mm
+    c.drawImage(art.reader(), x + (bw - aw) / 2, y + (bh - ah) / 2, aw, ah, mask="auto")
+    return resolution_findings(art, layout.art.min_ppi, face.art, face.card_id, face.lang)
+
+
+def _draw_name_bar(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str], side: str,
+                   report: CardReport) -> None:
+    nb, col = layout.name_bar, layout.colours
+    x, y, bw, bh = layout.rect(nb.box)
+    c.setFillColor(hex_colour(side, col.name_panel_opacity))
+    c.rect(x, y, bw, bh, fill=1, stroke=0)
+    c.setStrokeColor(lighter(side, 0.45))
+    c.setLineWidth(0.5)
+    c.line(x, y + 0.6, x + bw, y + 0.6)
+    area = (nb.box.w - 2 * nb.padding) * mm
+    font = fonts[nb.font]
+    size = nb.size
+    tw = c.stringWidth(face.name, font, size)
+    if tw > area:
+        size = max(nb.min_size, size * area / tw)
+        tw = c.stringWidth(face.name, font, size)
+    cx = layout.x(nb.box.x + nb.box.w / 2)
+    base = layout.y(nb.box.y + nb.baseline)
+    if tw > area + 0.01:
+        report.findings.append(warning(
+            "name-too-long", f"name is {tw / mm:.1f} mm at {size:.1f} pt, "
+            f"the name bar has {area / mm:.1f} mm: printed condensed", card=face.card_id,
+            lang=face.lang))
+    c.saveState()
+    c.translate(cx, base)
+    if tw > area:
+        c.scale(area / tw, 1)
+    c.setFillColor(hex_colour(col.text_light))
+    c.setFont(font, size)
+    c.drawCentredString(0, 0, face.name)
+    c.restoreState()
+
+
+def _halo_text(c: Canvas, x: float, y: float, text: str, font: str, size: float,
+               fill: str, halo: str | None, width: float) -> None:
+    """A centred figure, optionally with an outline (halo) so it reads over any emblem."""
+    tw = c.stringWidth(text, font, size)
+    if halo:
+        c.saveState()  # the text render mode is graphics state: Q restores fill-only text
+        c.setStrokeColor(hex_colour(halo))
+        c.setLineWidth(width * 2)
+        c.setLineJoin(1)
+        t = c.beginText(x - tw / 2, y)
+        t.setFont(font, size)
+        t.setTextRenderMode(1)
+        t.textOut(text)
+        c.drawText(t)
+        c.restoreState()
+    c.setFillColor(hex_colour(fill))
+    c.setFont(font, size)
+    c.drawString(x - tw / 2, y, text)
+
+
+def _draw_values(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str]) -> None:
+    """2.31 political on the scroll (dark figure), 2.32 military on steel (light figure)."""
+    v, col = layout.values, layout.colours
+    font = fonts[v.font]
+    if face.political is not None:
+        x, y, w, h = layout.rect(v.political)
+        icons.draw_scroll(c, x, y, w, h)
+        _halo_text(c, x + w * 0.46, y + h / 2 - v.size * 0.34, str(face.political), font,
+                   v.size, col.text, None, v.outline)
+    if face.military is not None:
+        x, y, w, h = layout.rect(v.military)
+        icons.draw_steel_shield(c, x, y, w, h)
+        _halo_text(c, x + w / 2, y + h / 2 - v.size * 0.3, str(face.military), font,
+                   v.size, col.text_light, col.text, v.outline)
+
+
+def _draw_text_panel(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str],
+                     ic: _Icons, fit: FitResult, side: str) -> None:
+    tb, col = layout.text_box, layout.colours
+    x, y, w, h = layout.rect(tb.panel)
+    c.setFillColor(hex_colour(col.panel, col.panel_opacity))
+    c.setStrokeColor(hex_colour(col.rule))
+    c.setLineWidth(0.6)
+    c.roundRect(x, y, w, h, 1.2 * mm, fill=1, stroke=1)
+    tx, ty, tw, th = layout.rect(tb.text)
+    if not fit.paras:
+        _ornament(c, tx + tw / 2, ty + th * 0.45, side, col.rule)
+        return
+    top = ty + th - max(0.0, th - fit.height) * 0.12  # nearer the top than the bottom
+    c.saveState()
+    p = c.beginPath()
+    p.rect(tx, ty, tw, th)
+    c.clipPath(p, stroke=0, fill=0)  # never outside the text box (and so the safe zone)
+
+    def between(yy: float, i: int) -> None:
+        if tb.divider and fit.paras[i - 1].kind == "deed":
+            c.setStrokeColor(hex_colour(col.rule))
+            c.setLineWidth(0.4)
+            c.line(tx + tw * 0.2, yy, tx + tw * 0.8, yy)
+
+    textflow.draw(c, fit, tx, top, fonts=fonts, icons=ic.iconset(), colour=hex_colour(col.text),
+                  para_gap=tb.paragraph_gap, between=between)
+    c.restoreState()
+
+
+def _ornament(c: Canvas, cx: float, cy: float, side: str, rule: str) -> None:
+    """A quiet centre piece for cards without text (Retinues, 2.37)."""
+    c.setStrokeColor(hex_colour(rule))
+    c.setLineWidth(0.5)
+    c.line(cx - 16 * mm, cy, cx - 2.6 * mm, cy)
+    c.line(cx + 2.6 * mm, cy, cx + 16 * mm, cy)
+    c.setFillColor(hex_colour(side))
+    p = c.beginPath()
+    d = 1.8 * mm
+    p.moveTo(cx, cy + d)
+    p.lineTo(cx + d, cy)
+    p.lineTo(cx, cy - d)
+    p.lineTo(cx - d, cy)
+    p.close()
+    c.drawPath(p, fill=1, stroke=0)
+
+
+def _draw_coin_row(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str],
+                   ic: _Icons, side: str) -> None:
+    cr, col = layout.coin_row, layout.colours
+    d, step = cr.diameter * mm, (cr.diameter + cr.gap) * mm
+    cy = layout.y(cr.centre_y)
+    x = layout.x(cr.left)
+    for cid in face.yields:
+        s = ic.currency(cid)
+        icons.draw_coin(c, x, cy - d / 2, d, d, s.colour, s.mark)
+        x += step
+    if face.use_cost_label:
+        para = textflow.paragraph(face.use_cost_label, cr.label_font)
+        textflow.draw_inline(c, para, layout.x(cr.left), cy - cr.label_size * 0.33,
+                             fonts=fonts, icons=ic.iconset(), size=cr.label_size,
+                             colour=hex_colour(col.text))
+    x = layout.x(cr.right) - d
+    for cid in reversed(face.cost):
+        s = ic.currency(cid)
+        icons.draw_coin(c, x, cy - d / 2, d, d, s.colour, s.mark)
+        x -= step
+    if face.kind_label or face.year is not None:
+        font, size = fonts[cr.event_font], cr.event_size
+        if face.kind_label:
+            _label_pill(c, layout.x(cr.left), cy, face.kind_label.upper(), font, size,
+                        col.text_light, side, side, align="left", tracking=0.6)
+        if face.year is not None:
+            _label_pill(c, layout.x(cr.right), cy, str(face.year), font, size + 1,
+                        col.text_light, side, side, align="right")
+
+
+def _label_pill(c: Canvas, x: float, cy: float, text: str, font: str, size: float, ink: str,
+                fill: str, stroke: str, *, align: str, tracking: float = 0.0) -> None:
+    tw = c.stringWidth(text, font, size) + tracking * max(0, len(text) - 1)
+    pad, h = size * 0.7, size * 1.75
+    left = x if align == "left" else x - tw - 2 * pad
+    c.setFillColor(hex_colour(fill))
+    c.setStrokeColor(darker(stroke, 0.3))
+    c.setLineWidth(0.5)
+    c.roundRect(left, cy - h / 2, tw + 2 * pad, h, h / 2, fill=1, stroke=1)
+    t = c.beginText(left + pad, cy - size * 0.33)
+    t.setFont(font, size)
+    t.setCharSpace(tracking)
+    t.setFillColor(hex_colour(ink))
+    t.textOut(text)
+    c.drawText(t)
+
+
+def _draw_bottom_strip(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str]) -> None:
+    bs, col = layout.bottom_strip, layout.colours
+    font = fonts[bs.font]
+    y = layout.y(bs.baseline)
+    c.setFillColor(hex_colour(col.text_light))
+    c.setFont(font, bs.size)
+    c.drawString(layout.x(bs.left), y, f"{face.deck_label} · {face.number}")
+    c.drawRightString(layout.x(bs.right), y, face.version)
+
+
+# --- the back ----------------------------------------------------------------------------
+
+def draw_back(c: Canvas, layout: Layout, origin: tuple[float, float] = (0, 0),
+              lang: str = "en") -> None:
+    """The one back all cards share (2.1): both houses and the title."""
+    fonts = register_fonts(layout.fonts)
+    b = layout.back
+    title = b.title.get(lang)
+    if title is None:
+        raise CardgenError(error("render-back-lang", f"layout has no back title for '{lang}'",
+                                 location=Location(layout.source), lang=lang,
+                                 hint=f"add '{lang}:' under back.title"))
+    subtitle = b.subtitle.get(lang, "")
+    font = fonts[b.title_font]
+    for what, text in (("back title", title), ("back subtitle", subtitle)):
+        bad = missing_glyphs(font, text)
+        if bad:
+            raise CardgenError(error("missing-glyph", f"{what}: characters {sorted(bad)} are "
+                                     "missing from the font", lang=lang))
+    w, h = layout.page_size
+    card = layout.card
+    c.saveState()
+    c.translate(*origin)
+    c.setFillColor(hex_colour(b.colour))
+    c.rect(0, 0, w, h, fill=1, stroke=0)
+    inner = Rect(card.frame + 1.2, card.frame + 1.2, card.width - 2 * (card.frame + 1.2),
+                 card.height - 2 * (card.frame + 1.2))
+    x, y, iw, ih = layout.rect(inner)
+    c.setFillColor(hex_colour(b.inner))
+    c.setStrokeColor(hex_colour(icons.GOLD))
+    c.setLineWidth(1.2)
+    c.roundRect(x, y, iw, ih, 2 * mm, fill=1, stroke=1)
+    c.setLineWidth(0.4)
+    c.roundRect(x + 1.2 * mm, y + 1.2 * mm, iw - 2.4 * mm, ih - 2.4 * mm, 1.4 * mm,
+                fill=0, stroke=1)
+    cx = x + iw / 2
+    icons.draw_crown(c, cx - 7 * mm, layout.y(25), 14 * mm, 10 * mm)
+    sw, sh = 17 * mm, 20 * mm
+    icons.draw_house_arms(c, cx - sw - 2 * mm, layout.y(50), sw, sh, "luxembourg")
+    icons.draw_house_arms(c, cx + 2 * mm, layout.y(50), sw, sh, "wittelsbach")
+    c.setFillColor(hex_colour(b.colour))
+    _centred_lines(c, cx, layout.y(59), title, font, b.title_size, iw - 8 * mm)
+    c.setFont(fonts["display_italic"], b.subtitle_size)
+    c.drawCentredString(cx, layout.y(77), subtitle)
+    c.restoreState()
+
+
+def _centred_lines(c: Canvas, cx: float, top_base: float, text: str, font: str, size: float,
+                   width: float) -> None:
+    """Break a title into centred lines no wider than ``width``."""
+    words, lines, cur = text.split(), [], ""
+    for word in words:
+        trial = f"{cur} {word}".strip()
+        if cur and c.stringWidth(trial, font, size) > width:
+            lines.append(cur)
+            cur = word
+        else:
+            cur = trial
+    lines.append(cur)
+    c.setFont(font, size)
+    for i, line in enumerate(lines):
+        c.drawCentredString(cx, top_base - i * size * 1.15, line)

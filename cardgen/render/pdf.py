@@ -1,0 +1,118 @@
+"""Card PDFs and PNGs: one page per physical card, page = card + bleed, deterministic bytes.
+
+Every page carries TrimBox (the card) and BleedBox (the whole page). The same inputs give
+byte-identical files (ReportLab ``invariant`` mode: fixed dates and document id).
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+from ..errors import CardgenError, Finding, error
+from ..face import CardFace
+from ..fonts import register_fonts
+from ..layout import Layout
+from ..write import atomic_move, atomic_write
+from .card import CardReport, draw_back, draw_card
+
+
+@dataclass
+class RenderReport:
+    pages: int = 0
+    cards: list[CardReport] = field(default_factory=list)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for r in self.cards for f in r.findings]
+
+
+def _canvas(buf: io.BytesIO, layout: Layout, title: str) -> Canvas:
+    fonts = register_fonts(layout.fonts)
+    w, h = layout.page_size
+    c = Canvas(buf, pagesize=(w, h), invariant=1, pageCompression=1,
+               initialFontName=fonts["body"], initialFontSize=8,
+               trimBox=layout.trim_box, bleedBox=(0, 0, w, h))
+    c.setTitle(title)
+    c.setCreator("cardgen")
+    c.setProducer("cardgen (ReportLab)")
+    return c
+
+
+def render_cards_pdf(faces: Iterable[CardFace], layout: Layout, *, physical: bool = True
+                     ) -> tuple[bytes, RenderReport]:
+    """Draw the faces (each ``copies`` times when ``physical``) and return the PDF bytes."""
+    buf = io.BytesIO()
+    c = _canvas(buf, layout, "cards")
+    report = RenderReport()
+    for face in faces:
+        for copy in range(face.copies if physical else 1):
+            rep = draw_card(c, face, layout)
+            if copy == 0:
+                report.cards.append(rep)
+            c.showPage()
+            report.pages += 1
+    if report.pages == 0:
+        c.showPage()  # an empty document is still a valid PDF
+    c.save()
+    return buf.getvalue(), report
+
+
+def write_cards_pdf(faces: Iterable[CardFace], layout: Layout, path: Path | str) -> RenderReport:
+    """One page per physical card, in the order given; written atomically."""
+    data, report = render_cards_pdf(faces, layout)
+    atomic_write(path, data)
+    return report
+
+
+def write_back_pdf(layout: Layout, path: Path | str, lang: str = "en") -> None:
+    """The shared card back, one page (card + bleed)."""
+    buf = io.BytesIO()
+    c = _canvas(buf, layout, "card back")
+    draw_back(c, layout, lang=lang)
+    c.showPage()
+    c.save()
+    atomic_write(path, buf.getvalue())
+
+
+def png_name(face: CardFace) -> str:
+    return f"{face.number:03d}-{face.card_id}-{face.lang}.png"
+
+
+def rasterise(pdf: bytes, dpi: int, workdir: Path) -> list[Path]:
+    """Pages of a PDF as PNG files (pdftoppm from poppler-utils), in page order."""
+    exe = shutil.which("pdftoppm")
+    if exe is None:
+        raise CardgenError(error("tool-missing", "pdftoppm is needed to write PNGs",
+                                 hint="install poppler-utils (apt-get install poppler-utils)"))
+    src = workdir / "in.pdf"
+    src.write_bytes(pdf)
+    proc = subprocess.run([exe, "-r", str(dpi), "-png", str(src), str(workdir / "page")],
+                          capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise CardgenError(error("tool-failed", f"pdftoppm failed: {proc.stderr.strip()}"))
+    return sorted(workdir.glob("page-*.png"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
+
+
+def write_pngs(faces: Iterable[CardFace], layout: Layout, folder: Path | str, dpi: int = 300
+               ) -> tuple[list[Path], RenderReport]:
+    """One PNG (with bleed) per face, named ``NNN-card-lang.png``; each moved in atomically."""
+    faces = list(faces)
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    pdf, report = render_cards_pdf(faces, layout, physical=False)
+    out: list[Path] = []
+    with tempfile.TemporaryDirectory(dir=folder, prefix=".png-") as tmp:
+        pages = rasterise(pdf, dpi, Path(tmp))
+        for face, page in zip(faces, pages, strict=True):
+            target = folder / png_name(face)
+            atomic_move(page, target)
+            out.append(target)
+    return out, report

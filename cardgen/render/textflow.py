@@ -1,0 +1,283 @@
+"""Paragraph setting for card text: bold lead-ins, inline icons, hyphenation, shrink-to-fit.
+
+The module knows nothing about cards: it sets :class:`Para` values into a width and a
+height and reports a :class:`FitResult`. Inline ``:token:`` symbols become icon atoms whose
+width and drawing come from an :class:`IconSet` supplied by the caller.
+
+Line breaking is greedy (left aligned). A word that does not fit is hyphenated with pyphen
+in the face's language; U+00A0 never breaks and a word containing it is never hyphenated.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+import pyphen
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+#: Inline symbols (see cardgen.face). Anything else between colons is ordinary text.
+TOKEN = re.compile(r":(church|german|western|eastern|any|boost|crown|shield-[a-z0-9-]+):")
+NBSP = "\u00a0"
+HYPHEN = "-"
+
+
+@dataclass(frozen=True)
+class Atom:
+    """A text run in one font role, or an inline icon (``icon`` set, ``text`` empty)."""
+
+    text: str = ""
+    role: str = "body"
+    icon: str | None = None
+
+
+@dataclass(frozen=True)
+class Para:
+    """One paragraph: its atoms, with spaces between words as plain ' ' text."""
+
+    atoms: tuple[Atom, ...]
+    kind: str = "text"
+
+
+@dataclass
+class IconSet:
+    """How inline icons are measured and drawn, relative to the text size."""
+
+    width: Callable[[str, float], float]
+    draw: Callable[[Canvas, str, float, float, float], None]  # (canvas, token, x, base, size)
+
+
+@dataclass(frozen=True)
+class Placed:
+    x: float
+    atom: Atom
+
+
+@dataclass(frozen=True)
+class Line:
+    items: tuple[Placed, ...]
+    width: float
+
+
+@dataclass(frozen=True)
+class SetPara:
+    kind: str
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class FitResult:
+    """Outcome of shrink-to-fit: the size used, and whether the text fits at all."""
+
+    fits: bool
+    size: float
+    leading: float
+    height: float  # points used at `size`
+    available: float  # points available
+    paras: tuple[SetPara, ...] = field(default=(), repr=False)
+    too_wide: tuple[str, ...] = ()  # words wider than the line even after hyphenation
+
+    @property
+    def line_count(self) -> int:
+        return sum(len(p.lines) for p in self.paras)
+
+
+def parse(text: str, role: str) -> list[Atom]:
+    """Split ``text`` into text atoms of ``role`` and icon atoms."""
+    atoms: list[Atom] = []
+    pos = 0
+    for m in TOKEN.finditer(text):
+        if m.start() > pos:
+            atoms.append(Atom(text[pos:m.start()], role))
+        atoms.append(Atom(icon=m.group(1), role=role))
+        pos = m.end()
+    if pos < len(text):
+        atoms.append(Atom(text[pos:], role))
+    return atoms
+
+
+def paragraph(text: str, role: str = "body", title: str | None = None,
+              title_role: str = "bold", kind: str = "text", title_sep: str = ":") -> Para:
+    """A paragraph with an optional bold lead-in (``title`` + ``title_sep``)."""
+    atoms: list[Atom] = []
+    if title:
+        lead = title if title.rstrip().endswith((":", ".", "!", "?")) else title + title_sep
+        atoms += parse(lead, title_role)
+        atoms.append(Atom(" ", role))
+    atoms += parse(text, role)
+    return Para(tuple(atoms), kind)
+
+
+@functools.lru_cache(maxsize=8)
+def _hyphenator(lang: str) -> pyphen.Pyphen:
+    return pyphen.Pyphen(lang=lang)
+
+
+# --- words -----------------------------------------------------------------------------
+
+Word = tuple[Atom, ...]
+
+
+def _words(para: Para) -> list[Word]:
+    """Break a paragraph at ordinary spaces; U+00A0 stays inside its word."""
+    words: list[list[Atom]] = [[]]
+    for atom in para.atoms:
+        if atom.icon:
+            words[-1].append(atom)
+            continue
+        parts = atom.text.split(" ")
+        for i, part in enumerate(parts):
+            if i:
+                words.append([])
+            if part:
+                words[-1].append(Atom(part, atom.role))
+    return [tuple(w) for w in words if w]
+
+
+class _Measure:
+    def __init__(self, fonts: Mapping[str, str], icons: IconSet, size: float):
+        self.fonts, self.icons, self.size = fonts, icons, size
+
+    def atom(self, a: Atom) -> float:
+        if a.icon:
+            return self.icons.width(a.icon, self.size)
+        return stringWidth(a.text.replace(NBSP, " "), self.fonts[a.role], self.size)
+
+    def word(self, w: Word) -> float:
+        return sum(self.atom(a) for a in w)
+
+    def space(self, role: str) -> float:
+        return stringWidth(" ", self.fonts[role], self.size)
+
+
+def _split(word: Word, room: float, m: _Measure, lang: str | None, min_len: int
+           ) -> tuple[Word, Word] | None:
+    """Hyphenate the word's last text atom so the head (with '-') fits in ``room``."""
+    if not lang or not word or word[-1].icon:
+        return None
+    last = word[-1]
+    if NBSP in last.text or len(last.text) < min_len:
+        return None
+    head_w = m.word(word[:-1])
+    for left, right in _hyphenator(lang).iterate(last.text):
+        if left.endswith(HYPHEN):  # compound words already carry their own hyphen
+            piece, rest = left, right
+        else:
+            piece, rest = left + HYPHEN, right
+        if head_w + m.atom(Atom(piece, last.role)) <= room:
+            return (*word[:-1], Atom(piece, last.role)), (Atom(rest, last.role),)
+    return None
+
+
+def set_para(para: Para, width: float, m: _Measure, lang: str | None, min_len: int
+             ) -> tuple[list[Line], list[str]]:
+    lines: list[Line] = []
+    too_wide: list[str] = []
+    cur: list[Placed] = []
+    x = 0.0
+    pending = _words(para)
+    pending.reverse()
+    while pending:
+        word = pending.pop()
+        ww = m.word(word)
+        gap = m.space(word[0].role) if cur else 0.0
+        if x + gap + ww <= width + 0.01:
+            x += gap
+            for a in word:
+                cur.append(Placed(x, a))
+                x += m.atom(a)
+            continue
+        split = _split(word, width - x - gap, m, lang, min_len)
+        if split:
+            head, tail = split
+            x += gap
+            for a in head:
+                cur.append(Placed(x, a))
+                x += m.atom(a)
+            pending.append(tail)
+        elif not cur:  # alone on a line and still too wide: place it and report it
+            too_wide.append("".join(a.text or f":{a.icon}:" for a in word))
+            for a in word:
+                cur.append(Placed(x, a))
+                x += m.atom(a)
+        else:
+            pending.append(word)
+        lines.append(Line(tuple(cur), x))
+        cur, x = [], 0.0
+    if cur:
+        lines.append(Line(tuple(cur), x))
+    return lines, too_wide
+
+
+def fit(paras: Iterable[Para], width: float, height: float, *, fonts: Mapping[str, str],
+        icons: IconSet, size: float, min_size: float, leading: float, para_gap: float,
+        lang: str | None, hyphen_min: int = 5, step: float = 0.1) -> FitResult:
+    """Set ``paras`` at the largest size from ``size`` down to ``min_size`` that fits."""
+    paras = tuple(paras)
+    s = size
+    while True:
+        result = _set_all(paras, width, height, fonts, icons, s, leading, para_gap, lang,
+                          hyphen_min)
+        if result.fits or s <= min_size + 1e-9:
+            return result
+        s = max(min_size, round(s - step, 3))
+
+
+def _set_all(paras: tuple[Para, ...], width: float, height: float, fonts: Mapping[str, str],
+             icons: IconSet, size: float, leading: float, para_gap: float, lang: str | None,
+             hyphen_min: int) -> FitResult:
+    m = _Measure(fonts, icons, size)
+    out: list[SetPara] = []
+    wide: list[str] = []
+    for p in paras:
+        lines, too_wide = set_para(p, width, m, lang, hyphen_min)
+        out.append(SetPara(p.kind, tuple(lines)))
+        wide += too_wide
+    lead = size * leading
+    n = sum(len(p.lines) for p in out)
+    used = n * lead + max(0, len(out) - 1) * para_gap * size / 7.6 if n else 0.0
+    fits = used <= height + 0.01 and not wide
+    return FitResult(fits, size, lead, used, height, tuple(out), tuple(wide))
+
+
+def draw(c: Canvas, result: FitResult, x: float, top: float, *, fonts: Mapping[str, str],
+         icons: IconSet, colour: object, para_gap: float,
+         between: Callable[[float, int], None] | None = None) -> None:
+    """Draw a set text block with its first line's top at ``top`` (points, y up)."""
+    size, lead = result.size, result.leading
+    y = top
+    for i, p in enumerate(result.paras):
+        if i:
+            gap = para_gap * size / 7.6
+            if between:
+                between(y - gap / 2, i)
+            y -= gap
+        for line in p.lines:
+            base = y - size * 0.86
+            for item in line.items:
+                a = item.atom
+                if a.icon:
+                    icons.draw(c, a.icon, x + item.x, base, size)
+                    continue
+                c.setFillColor(colour)
+                c.setFont(fonts[a.role], size)
+                c.drawString(x + item.x, base, a.text.replace(NBSP, " "))
+            y -= lead
+
+
+def draw_inline(c: Canvas, para: Para, x: float, base: float, *, fonts: Mapping[str, str],
+                icons: IconSet, size: float, colour: object) -> float:
+    """Draw a paragraph on one line from ``x`` on baseline ``base``; return its width."""
+    m = _Measure(fonts, icons, size)
+    for a in para.atoms:
+        if a.icon:
+            icons.draw(c, a.icon, x, base, size)
+        else:
+            c.setFillColor(colour)
+            c.setFont(fonts[a.role], size)
+            c.drawString(x, base, a.text.replace(NBSP, " "))
+        x += m.atom(a)
+    return x
