@@ -30,12 +30,20 @@ from typing import Any
 from babel import Locale
 from babel.numbers import NumberFormatError, parse_decimal
 
-from ..errors import Finding, Location, error, warning
+from ..errors import Finding, Location, Severity, error, warning
 from ..model import Bilingual, Card, GameData
+
+
+def info(code: str, message: str, **kw: Any) -> Finding:
+    """An INFO finding: the printed text is already right (compose adds non-breaking spaces
+    when it prints Czech), only the YAML source could say it too."""
+    return Finding(Severity.INFO, code, message, **kw)
+
 
 LANG_NAMES = {"en": "English", "cs": "Czech"}
 OTHER = {"en": "cs", "cs": "en"}
 NBSP = "\u00a0"
+MM = 72 / 25.4  # points per millimetre
 
 # --------------------------------------------------------------------------------------
 # The texts of a card
@@ -119,6 +127,7 @@ class TypoRule:
     repl: str | Callable[[re.Match[str]], str] | None  # None: not mechanical, only reported
     message: str  # may use {found}
     hint: str
+    severity: Callable[..., Finding] = warning
 
 
 def _title_fix(m: re.Match[str]) -> str:
@@ -143,11 +152,11 @@ TYPO_RULES: tuple[TypoRule, ...] = (
     TypoRule("typo-nbsp-prep", ("cs",),
              re.compile(rf"(?<![\w.:\-\u2013])([{_PREP}]) (?=\S)"), rf"\1{NBSP}",
              "a one-letter word needs a non-breaking space after it: '{found}'",
-             "write U+00A0 instead of the space (cardgen check --fix does it)"),
+             "write U+00A0 instead of the space (cardgen check --fix does it)", info),
     TypoRule("typo-nbsp-number", ("cs",), re.compile(r"(?<![\w.,])(\d+(?:,\d+)?) (?=[^\W\d_])"),
              rf"\1{NBSP}",
              "a number and its noun need a non-breaking space: '{found}'",
-             "write U+00A0 instead of the space (cardgen check --fix does it)"),
+             "write U+00A0 instead of the space (cardgen check --fix does it)", info),
     TypoRule("typo-doubled-word", ("en", "cs"), re.compile(r"(?<!\w)([^\W\d_]+)[ \u00a0]+\1(?!\w)",
                                                             re.IGNORECASE),
              None, "doubled word: '{found}'", "delete one of them"),
@@ -286,7 +295,7 @@ class _Checker:
 
     def typography(self, t: CardText, lang: str, value: str) -> None:
         for rule, found in typography(value, lang):
-            self.add(warning, rule.code, t, lang, rule.message.format(found=found), rule.hint)
+            self.add(rule.severity, rule.code, t, lang, rule.message.format(found=found), rule.hint)
 
     def forbidden(self, t: CardText, lang: str, value: str) -> None:
         plain = strip_tokens(value)
@@ -512,9 +521,11 @@ def check_fit(faces_by_lang: Mapping[str, Sequence[Any]], fit_fn: Callable[[Any]
               data: GameData | None = None) -> list[Finding]:
     """Fit findings: ``fit_fn(face)`` returns a fit result per face (the renderer's FitResult).
 
-    A result fits when its ``fits`` (or ``ok``) attribute is true; ``message`` and the
-    smallest size tried (``size``) go into the finding. With ``data``, the finding points
-    at the card's longest text in that language.
+    A result fits when its ``fits`` (or ``ok``) attribute is true; the size tried (``size``),
+    the words too wide (``too_wide``) or the height needed and available (``height``,
+    ``available``, in points) go into the finding. With ``data``, the finding points at the
+    card's longest text in that language. Wire it to the renderer with
+    ``check_fit(faces, lambda face: cardgen.render.card.check_face(face, layout)[0], data)``.
     """
     findings = []
     for lang, faces in faces_by_lang.items():
@@ -528,13 +539,18 @@ def check_fit(faces_by_lang: Mapping[str, Sequence[Any]], fit_fn: Callable[[Any]
             if card is not None:
                 longest = max(card_texts(card), key=lambda t: len(t.text.get(lang) or ""))
                 where = longest.text.at(lang)
-            detail = getattr(result, "message", None)
-            size = getattr(result, "size", None)
             text = "the text does not fit the card at the minimum size"
+            size = getattr(result, "size", None)
             if size is not None:
-                text += f" ({size} pt)"
-            if detail:
-                text += f": {detail}"
+                text += f" ({size:g} pt)"
+            too_wide = getattr(result, "too_wide", ())
+            height, available = getattr(result, "height", None), getattr(result, "available", None)
+            if too_wide:
+                text += f": words too wide for the text box: {', '.join(too_wide)}"
+            elif height is not None and available is not None:
+                text += f": needs {height / MM:.1f} mm, the box has {available / MM:.1f} mm"
+            elif getattr(result, "message", None):
+                text += f": {result.message}"
             findings.append(error("lang-fit", text, location=where, card=face.card_id, lang=lang,
                                   rule="2.36", hint="shorten the text"))
     return findings
