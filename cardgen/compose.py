@@ -1,0 +1,462 @@
+"""Compose stage: typed model → one :class:`~cardgen.face.CardFace` per card and language.
+
+Canonical card text is rendered from a line's structured effects through the per-language
+Jinja2 templates in ``card_data/text/<lang>.yaml``; the printed text is the line's WRITTEN
+text (``line.text``), which ``cardgen check`` compares with the canonical one. Card text is
+data and is never rendered as a template.
+
+Czech typography: the canonical Czech text and every printed Czech text get non-breaking
+spaces after one-letter prepositions and conjunctions and between a number and its noun.
+The YAML files keep plain spaces (readable for the designer); comparisons ignore the
+difference.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel import Locale
+from jinja2 import Environment, StrictUndefined, TemplateError
+
+from .errors import CardgenError, Location, error
+from .face import CardFace, CurrencyStyle, ShieldStyle, TextLine
+from .model import DECKS, LINE_KINDS, Card, CardLine, Effect, GameData
+
+NBSP = "\u00a0"
+_CS_ONE_LETTER = re.compile(r"(?<![\w\-:])([vkszouaiVKSZOUAI]) ")
+_NUMBER_NOUN = re.compile(r"(?<![\w:])(\d+) (?=\w)")
+_TOKEN = re.compile(r":([a-z0-9-]+):")
+
+
+@cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+def plural_category(lang: str, amount: int) -> str:
+    """CLDR plural category of ``amount`` in ``lang`` (cs: one / few / many / other)."""
+    return _locale(lang).plural_form(amount)
+
+
+def typography(text: str, lang: str) -> str:
+    """Language typography for printed text (Czech: non-breaking spaces)."""
+    if lang != "cs":
+        return text
+    text = _CS_ONE_LETTER.sub(lambda m: m.group(1) + NBSP, text)
+    return _NUMBER_NOUN.sub(lambda m: m.group(1) + NBSP, text)
+
+
+def normalize(text: str) -> str:
+    """Whitespace-insensitive form used to compare written and canonical text."""
+    return " ".join(text.replace(NBSP, " ").split())
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text[:1].isalpha() else text
+
+
+def _sentence(text: str) -> str:
+    text = _cap(text.strip())
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+class TextError(Exception):
+    """A template could not render an effect (unknown op, missing template, bad value)."""
+
+
+class Renderer:
+    """Renders effects in one language through the templates of ``data.templates[lang]``."""
+
+    def __init__(self, data: GameData, lang: str):
+        self.data = data
+        self.lang = lang
+        self.tables: dict[str, Any] = dict(data.templates.get(lang) or {})
+        self.labels: dict[str, Any] = dict(self.tables.get("labels") or {})
+        self.env = Environment(autoescape=False, undefined=StrictUndefined,
+                               keep_trailing_newline=False)
+        self.env.globals.update(
+            n=self.n, cur=self.cur, form=self.form, at=self.at, name=self.name,
+            names=self.names, genitives=self.genitives, card_name=self.card_name,
+            shield_icon=self.shield, elector_of=self.elector, linked=self.linked, verb=self.verb,
+            subject=self.subject, body=self.body, types=self.types, type_adj=self.type_adj,
+            labels=self.labels, directions=self.table("directions"),
+            deed_ops=self.table("deed_ops"), electors=self.table("electors"),
+            accusative=self.table("accusative"), numbers_adj=self.table("numbers_adj"),
+            pile_phrase=self.table("pile_phrase"),
+        )
+        self._compiled: dict[str, Any] = {}
+
+    def table(self, key: str) -> dict[str, Any]:
+        value = self.tables.get(key)
+        return dict(value) if isinstance(value, dict) else {}
+
+    # helpers exposed to templates ----------------------------------------------------
+
+    def form(self, noun: str, category: str) -> str:
+        forms = self.data.nouns.get(noun, {}).get(self.lang)
+        if forms is None:
+            forms = (self.table("nouns").get(noun) or {})
+        if not forms:
+            raise TextError(f"no plural forms for noun '{noun}' in {self.lang}")
+        return forms.get(category) or forms.get("other") or next(iter(forms.values()))
+
+    def n(self, amount: int, noun: str) -> str:
+        return f"{amount} {self.form(noun, plural_category(self.lang, int(amount)))}"
+
+    def cur(self, amount: int, currency: str) -> str:
+        return self.n(amount, f"currency:{currency}")
+
+    def place(self, pid: str):
+        place = self.data.places.get(pid)
+        if place is None:
+            raise TextError(f"unknown place '{pid}'")
+        return place
+
+    def name(self, pid: str) -> str:
+        return self.place(pid).name.get(self.lang) or pid
+
+    def at(self, target: Any, form: str, kind: str) -> str:
+        """A place phrase: one place, ``any``, or a list meaning one of them."""
+        if isinstance(target, str) and target == "any":
+            return self.labels[f"{kind}_any"][form]
+        if isinstance(target, str):
+            text = self.place(target).form(self.lang, form)
+            if text is None:
+                raise TextError(f"place '{target}' has no '{form}' form in {self.lang}")
+            return text
+        phrases = [self.at(t, form, kind) for t in target]
+        if self.lang == "en":
+            return f"{phrases[0].split(' ', 1)[0]} {self.labels['one_of']} " + self._join(
+                [self.name(t) for t in target], "or")
+        first = phrases[0].split(" ", 1)[0]
+        if all(p.split(" ", 1)[0] == first for p in phrases):
+            rest = [p.split(" ", 1)[1] for p in phrases[1:]]
+            return self._join([phrases[0], *rest], "or")
+        return self._join(phrases, "or")
+
+    def names(self, targets: Any, conj: str) -> str:
+        targets = [targets] if isinstance(targets, str) else list(targets)
+        return self._join([self.name(t) for t in targets], conj)
+
+    def genitives(self, targets: Any) -> str:
+        """Czech genitive from the `from` form ("z Čech" → "Čech"); English: the name."""
+        targets = [targets] if isinstance(targets, str) else list(targets)
+        if self.lang == "en":
+            return self._join([self.name(t) for t in targets], "or")
+        out = []
+        for t in targets:
+            phrase = self.place(t).form(self.lang, "from") or self.name(t)
+            out.append(phrase.split(" ", 1)[1] if " " in phrase else phrase)
+        return self._join(out, "or")
+
+    def _join(self, parts: list[str], conj: str) -> str:
+        word = self.labels.get(conj, conj)
+        if len(parts) <= 1:
+            return "".join(parts)
+        return ", ".join(parts[:-1]) + f" {word} " + parts[-1]
+
+    def card_name(self, cid: str) -> str:
+        card = self.data.card(cid)
+        if card is None:
+            raise TextError(f"unknown card '{cid}'")
+        return card.name.get(self.lang) or cid
+
+    def shield(self, sid: str) -> str:
+        if sid not in self.data.shields:
+            raise TextError(f"unknown shield '{sid}'")
+        return f":shield-{sid}:"
+
+    def elector(self, target: Any, who: str = "you") -> str:
+        if target == "any":
+            return self.labels["elector_any" if who == "you" else "elector_any_side"]
+        if isinstance(target, str):
+            return self.table("electors").get(target) or self.name(target)
+        return self._join([self.elector(t, who) for t in target], "or")
+
+    def linked(self, bg: str) -> str:
+        links = list(self.place(bg).attrs.get("links") or [])
+        text = self.elector(links)
+        return f"{text} {self.labels['linked_choice']}" if len(links) > 1 else text
+
+    def subject(self, who: str) -> str:
+        return self.table("subjects")[who]["text"]
+
+    def verb(self, verb: str, who: str = "you") -> str:
+        forms = self.table("verbs")[verb]
+        if who == "you":
+            return forms["imp"]
+        subj = self.table("subjects")[who]
+        return f"{subj['text']} {forms[subj['form']]}"
+
+    def types(self, ids: Any, form: str = "pl") -> str:
+        ids = [ids] if isinstance(ids, str) else list(ids or ())
+        return self._join([self.type_adj(t, form) for t in ids], "or")
+
+    def type_adj(self, cid: str, form: str = "sg") -> str:
+        entry = self.table("types").get(cid)
+        if entry is None:
+            raise TextError(f"no card-type wording for '{cid}' in {self.lang}")
+        return entry[form]
+
+    def body(self, effects: Any) -> str:
+        """Nested effects as one clause list: "a, b and c"."""
+        return self._join([self.clause(e) for e in effects or ()], "and")
+
+    # rendering -------------------------------------------------------------------------
+
+    def params(self, effect: Effect) -> dict[str, Any]:
+        spec = (self.data.schema.get("ops") or {}).get(effect.op)
+        if spec is None:
+            raise TextError(f"unknown op '{effect.op}'")
+        out: dict[str, Any] = {}
+        for pname, pspec in (spec.get("params") or {}).items():
+            out[pname] = effect.params.get(pname, (pspec or {}).get("default"))
+        out["poss"] = "you" if out.get("who", "you") == "you" else "other"
+        return out
+
+    def clause(self, effect: Effect) -> str:
+        source = (self.tables.get("ops") or {}).get(effect.op)
+        if not isinstance(source, str):
+            raise TextError(f"no {self.lang} template for op '{effect.op}'")
+        if effect.op not in self._compiled:
+            self._compiled[effect.op] = self.env.from_string(source)
+        try:
+            text = self._compiled[effect.op].render(**self.params(effect))
+        except TextError:
+            raise
+        except (TemplateError, KeyError, TypeError, ValueError) as exc:
+            raise TextError(f"op '{effect.op}' does not render in {self.lang}: {exc}") from None
+        return " ".join(text.split())
+
+    def line(self, line: CardLine) -> str:
+        clauses = [self.clause(e) for e in line.effects]
+        if not clauses:
+            return ""
+        prefix = None
+        if line.kind == "boost":
+            mode = line.attrs.get("mode", "adds")
+            prefix = self.labels["boost_adds" if mode == "adds" else "boost_replaces"]
+        elif line.kind == "acquire":
+            prefix = self.labels["when_acquired"]
+        if prefix:
+            clauses[0] = f"{prefix} {clauses[0]}"
+        return typography(" ".join(_sentence(c) for c in clauses), self.lang)
+
+    def label(self, key: str, **values: Any) -> str:
+        source = self.labels.get(key)
+        if not isinstance(source, str):
+            raise TextError(f"no {self.lang} label '{key}'")
+        return typography(self.env.from_string(source).render(**values), self.lang)
+
+
+_RENDERERS: dict[tuple[int, str], Renderer] = {}
+
+
+def renderer(data: GameData, lang: str) -> Renderer:
+    key = (id(data), lang)
+    found = _RENDERERS.get(key)
+    if found is None or found.data is not data:
+        found = _RENDERERS[key] = Renderer(data, lang)
+    return found
+
+
+def canonical_text(data: GameData, card: Card, line: CardLine, lang: str) -> str:
+    """The canonical text of ``line`` in ``lang``; raises :class:`TextError` if it can't."""
+    del card  # the text depends only on the line's effects; kept for the stable signature
+    return renderer(data, lang).line(line)
+
+
+# faces ---------------------------------------------------------------------------------
+
+
+def _art(project: Path, card: Card) -> Path | None:
+    stem = card.art or card.id
+    for ext in ("png", "jpg", "jpeg"):
+        path = project / "art" / f"{stem}.{ext}"
+        if path.is_file():
+            return path
+    return None
+
+
+def _currency_styles(data: GameData, lang: str, ids: set[str]) -> tuple[CurrencyStyle, ...]:
+    return tuple(CurrencyStyle(c.id, c.name.get(lang) or c.id, c.colour, c.mark)
+                 for c in data.currencies.values() if c.id in ids)
+
+
+def card_order(data: GameData) -> list[Card]:
+    return sorted(data.cards, key=lambda c: (DECKS.index(c.deck) if c.deck in DECKS else 99,
+                                             c.number, c.id))
+
+
+def _face(data: GameData, card: Card, lang: str, project: Path) -> CardFace:
+    r = renderer(data, lang)
+    lines: list[TextLine] = []
+    for kind in LINE_KINDS:
+        line = card.line(kind)
+        if line is None:
+            continue
+        text = line.text.get(lang) if line.text else None
+        if text is None:
+            continue  # a missing translation is a check finding, never an English fallback
+        title = None
+        if kind in ("deed", "writing_history") and line.name is not None:
+            title = line.name.get(lang)
+        elif kind == "counter":
+            title = r.labels.get("counter_title")
+        lines.append(TextLine(kind, typography(text, lang), title,
+                              line.cost if kind == "boost" else ()))
+        if kind == "event" and line.attrs.get("uncounterable"):
+            lines.append(TextLine("note", r.label("uncounterable")))
+    if card.kind == "john" and r.labels.get("john_note"):
+        lines.append(TextLine("note", r.label("john_note")))
+    shown = set(card.yields) | set(card.cost)
+    for ln in lines:
+        shown |= set(ln.cost) | {t for t in _TOKEN.findall(ln.text) if t in data.currencies}
+    shield = data.shields.get(card.shield or "")
+    kind_label = r.labels.get(f"kind_{card.kind}") if card.is_event else None
+    return CardFace(
+        card_id=card.id,
+        lang=lang,
+        kind=card.kind,
+        side=card.side,
+        name=card.name.get(lang) or "",
+        political=card.political,
+        military=card.military,
+        yields=card.yields,
+        cost=card.cost,
+        use_cost=card.use_cost,
+        use_cost_label=r.label("use_cost", n=card.use_cost) if card.use_cost else None,
+        shield=ShieldStyle(shield.id, shield.name.get(lang) or shield.id, shield.colour,
+                           shield.charge) if shield else None,
+        crown=card.crown,
+        year=card.year,
+        lines=tuple(lines),
+        deck_label=r.labels["deck_market" if card.deck == "market" else "deck_starter"],
+        number=card.number,
+        version=data.game.data_version,
+        art=_art(project, card),
+        currencies=_currency_styles(data, lang, shown),
+        kind_label=kind_label,
+        copies=card.copies,
+    )
+
+
+def compose_faces(data: GameData, lang: str, project: Path) -> list[CardFace]:
+    """One face per card record in ``lang``, in deck and number order."""
+    try:
+        return [_face(data, card, lang, project) for card in card_order(data)]
+    except (TextError, KeyError) as exc:
+        raise CardgenError(error("compose", f"cannot compose the {lang} faces: {exc}",
+                                 location=Location(f"card_data/text/{lang}.yaml"),
+                                 lang=lang)) from None
+
+
+# --fill --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TextChange:
+    """One canonical text written into a card file by ``cardgen check --fill``."""
+
+    file: Path
+    line: int
+    card: str
+    kind: str
+    lang: str
+    text: str
+
+    def format(self) -> str:
+        return f"{self.file}:{self.line}: card {self.card} {self.kind} ({self.lang}): {self.text}"
+
+
+def _yaml_str(text: str) -> str:
+    return json.dumps(text.replace(NBSP, " "), ensure_ascii=False)
+
+
+def _indent(s: str) -> int:
+    return len(s) - len(s.lstrip(" "))
+
+
+def _block_end(lines: list[str], start: int, indent: int) -> int:
+    """Index after the last content line of a block whose keys sit at ``indent``."""
+    end = start + 1
+    last = start
+    while end < len(lines):
+        raw = lines[end]
+        if raw.strip() and not raw.lstrip().startswith("#"):
+            if _indent(raw) < indent:
+                break
+            last = end
+        end += 1
+    return last + 1
+
+
+def fill_texts(data: GameData, project: Path) -> list[TextChange]:
+    """Write canonical text into card YAML wherever a line has no text in a language."""
+    edits: dict[Path, list[tuple[int, str, TextChange]]] = {}
+    changes: list[TextChange] = []
+    for card in data.cards:
+        for line in card.lines:
+            missing = [lang for lang in ("en", "cs")
+                       if line.effects and not (line.text and line.text.get(lang))]
+            if not missing:
+                continue
+            texts = {}
+            for lang in missing:
+                try:
+                    texts[lang] = canonical_text(data, card, line, lang)
+                except TextError:
+                    continue
+            if not texts:
+                continue
+            where = line.at("text") if line.text is not None else line.loc
+            path = project / where.file
+            if not path.is_file():
+                path = Path(where.file)
+            for lang, text in texts.items():
+                change = TextChange(path, where.line, card.id, line.kind, lang, text)
+                changes.append(change)
+                edits.setdefault(path, []).append((where.line, lang, change))
+            edits[path].append((where.line, "__line__", TextChange(
+                path, where.line, card.id, line.kind, "", "text" if line.text is None
+                else "merge")))
+    for path, items in edits.items():
+        lines = path.read_text(encoding="utf-8").split("\n")
+        by_line: dict[int, list[tuple[str, TextChange]]] = {}
+        for lineno, lang, change in items:
+            by_line.setdefault(lineno, []).append((lang, change))
+        for lineno in sorted(by_line, reverse=True):
+            group = by_line[lineno]
+            mode = next(c.text for lang, c in group if lang == "__line__")
+            texts = {lang: c.text for lang, c in group if lang != "__line__"}
+            _apply(lines, lineno - 1, mode, texts)
+        path.write_text("\n".join(lines), encoding="utf-8")
+    return changes
+
+
+def _apply(lines: list[str], idx: int, mode: str, texts: dict[str, str]) -> None:
+    raw = lines[idx]
+    if mode == "text":
+        # no text: mapping at lines[idx] (the line's first key); append `text:` to it
+        indent = _indent(raw)
+        end = _block_end(lines, idx, indent)
+        pairs = ", ".join(f"{lang}: {_yaml_str(t)}" for lang, t in texts.items())
+        lines.insert(end, " " * indent + f"text: {{{pairs}}}")
+        return
+    # merge into an existing text mapping: flow `{en: ...}` or a block under `text:`
+    stripped = raw.rstrip()
+    if stripped.endswith("}") and "{" in raw:
+        pairs = ", ".join(f"{lang}: {_yaml_str(t)}" for lang, t in texts.items())
+        inner = stripped[: -1].rstrip()
+        sep = "" if inner.endswith("{") else ", "
+        lines[idx] = f"{inner}{sep}{pairs}}}"
+        return
+    indent = _indent(raw)
+    end = _block_end(lines, idx, indent)
+    for lang, t in reversed(texts.items()):
+        lines.insert(end, " " * indent + f"{lang}: {_yaml_str(t)}")
