@@ -5,6 +5,7 @@
   RGB tuples, ReportLab colours) is converted by :func:`to_cmyk`; neutral colours become
   pure K. Every image drawn with ``drawImage`` is converted to CMYK (alpha flattened on
   white). The renderer needs no change as long as it sets colours through those calls.
+* Gradients (``linearGradient``/``radialGradient``) are converted the same way.
 * Each card is drawn once per file as a form XObject and placed many times.
 """
 
@@ -59,9 +60,14 @@ def _cmyk_enforcer(colour: Any) -> Any:
 def cmyk_image(image: Any) -> Image.Image:
     """Open ``image`` (path, PIL image or ImageReader) as a CMYK PIL image."""
     if isinstance(image, ImageReader):
-        pil = image._image if getattr(image, "_image", None) is not None else None
+        pil = getattr(image, "_image", None)
         if pil is None:
-            pil = Image.open(io.BytesIO(image.fp.read()))
+            name = getattr(image, "fileName", None)
+            if isinstance(name, (str, Path)):
+                pil = Image.open(name)
+            else:
+                image.fp.seek(0)
+                pil = Image.open(io.BytesIO(image.fp.read()))
     elif isinstance(image, Image.Image):
         pil = image
     else:
@@ -84,20 +90,31 @@ class PrintCanvas(Canvas):
                          pageCompression=1,
                          enforceColorSpace=_cmyk_enforcer if cmyk else None)
         self.cmyk = cmyk
-        self._cmyk_images: dict[int, ImageReader] = {}
+        #: id(original) -> (original, CMYK reader); the original is kept so ids stay unique
+        self._cmyk_images: dict[int, tuple[Any, ImageReader]] = {}
         if title:
             self.setTitle(title)
         self.setCreator("cardgen")
 
     def drawImage(self, image: Any, *args: Any, **kwargs: Any) -> Any:
         if self.cmyk:
-            key = id(image) if not isinstance(image, (str, Path)) else hash(str(image))
+            key = id(image)
             if key not in self._cmyk_images:
-                self._cmyk_images[key] = ImageReader(cmyk_image(image))
-            image = self._cmyk_images[key]
+                self._cmyk_images[key] = (image, ImageReader(cmyk_image(image)))
+            image = self._cmyk_images[key][1]
             if kwargs.get("mask") == "auto":
                 kwargs["mask"] = None
         return super().drawImage(image, *args, **kwargs)
+
+    def linearGradient(self, x0, y0, x1, y1, colors, positions=None, extend=True):
+        if self.cmyk:
+            colors = [_cmyk_enforcer(col) for col in colors]
+        return super().linearGradient(x0, y0, x1, y1, colors, positions, extend)
+
+    def radialGradient(self, x, y, radius, colors, positions=None, extend=True):
+        if self.cmyk:
+            colors = [_cmyk_enforcer(col) for col in colors]
+        return super().radialGradient(x, y, radius, colors, positions, extend)
 
     def ink(self, hex_colour: str) -> None:
         """Set fill and stroke to one colour (converted when CMYK)."""

@@ -1,0 +1,32 @@
+"""Look inside a finished PDF: colour operators and colour spaces (needs qpdf).
+
+Used by the tests and available to the pipeline to prove a ``--cmyk`` file holds no RGB.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+#: Three numbers then an RGB colour operator (fill ``rg`` / stroke ``RG``).
+RGB_OPERATOR = re.compile(rb"(?:^|\s)(?:-?[\d.]+\s+){3}(rg|RG)(?=\s|$)", re.MULTILINE)
+
+
+def uncompressed(pdf: bytes) -> bytes:
+    """The PDF with every stream uncompressed (qpdf QDF mode)."""
+    with tempfile.TemporaryDirectory(prefix="cardgen-scan-") as tmp:
+        src, dst = Path(tmp) / "in.pdf", Path(tmp) / "out.pdf"
+        src.write_bytes(pdf)
+        subprocess.run(["qpdf", "--qdf", "--object-streams=disable", str(src), str(dst)],
+                       check=True, capture_output=True)
+        return dst.read_bytes()
+
+
+def rgb_usage(pdf: bytes) -> list[str]:
+    """Every trace of RGB in ``pdf``: ``rg``/``RG`` operators and ``/DeviceRGB`` spaces."""
+    text = uncompressed(pdf)
+    found = [m.group(0).strip().decode("latin-1") for m in RGB_OPERATOR.finditer(text)]
+    found += ["/DeviceRGB"] * text.count(b"/DeviceRGB")
+    return found
