@@ -11,7 +11,6 @@ from cardgen.load import load
 from cardgen.po import export_po, import_po, po_bytes
 
 
-
 def files(project):
     return {p: p.read_bytes() for p in sorted((project / "card_data").rglob("*.yaml"))}
 
