@@ -72,14 +72,19 @@ def write_cards_pdf(faces: Iterable[CardFace], layout: Layout, path: Path | str)
     return report
 
 
-def write_back_pdf(layout: Layout, path: Path | str, lang: str = "en") -> None:
-    """The shared card back, one page (card + bleed)."""
+def render_back_pdf(layout: Layout, lang: str = "en") -> bytes:
+    """The shared card back as PDF bytes, one page (card + bleed)."""
     buf = io.BytesIO()
     c = _canvas(buf, layout, "card back")
     draw_back(c, layout, lang=lang)
     c.showPage()
     c.save()
-    atomic_write(path, buf.getvalue())
+    return buf.getvalue()
+
+
+def write_back_pdf(layout: Layout, path: Path | str, lang: str = "en") -> None:
+    """The shared card back, written atomically."""
+    atomic_write(path, render_back_pdf(layout, lang))
 
 
 def png_name(face: CardFace) -> str:
