@@ -180,7 +180,13 @@ class Renderer:
 
     def linked(self, bg: str) -> str:
         links = list(self.place(bg).attrs.get("links") or [])
-        text = self.elector(links)
+        names = [self.elector(t) for t in links]
+        tails = {x.rsplit(" ", 1)[-1] for x in names}
+        if len(names) > 1 and len(tails) == 1 and all(" " in x for x in names):
+            tail = tails.pop()
+            text = self._join([x.rsplit(" ", 1)[0] for x in names], "or") + f" {tail}"
+        else:
+            text = self._join(names, "or")
         return f"{text} {self.labels['linked_choice']}" if len(links) > 1 else text
 
     def subject(self, who: str) -> str:
@@ -445,8 +451,9 @@ def _apply(lines: list[str], idx: int, mode: str, texts: dict[str, str]) -> None
         # no text: mapping at lines[idx] (the line's first key); append `text:` to it
         indent = _indent(raw)
         end = _block_end(lines, idx, indent)
-        pairs = ", ".join(f"{lang}: {_yaml_str(t)}" for lang, t in texts.items())
-        lines.insert(end, " " * indent + f"text: {{{pairs}}}")
+        block = [" " * indent + "text:"]
+        block += [" " * (indent + 2) + f"{lang}: {_yaml_str(t)}" for lang, t in texts.items()]
+        lines[end:end] = block
         return
     # merge into an existing text mapping: flow `{en: ...}` or a block under `text:`
     stripped = raw.rstrip()
