@@ -186,3 +186,26 @@ def test_atomic_write(tmp_path: Path) -> None:
         raise RuntimeError("boom")
     assert target.read_bytes() == b"one"
     assert [p.name for p in target.parent.iterdir()] == ["a.bin"]
+
+
+def test_card_drawn_inside_a_form_xobject(layout) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardgen.render import draw_card
+
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(600, 800), invariant=1)
+    c.beginForm("card")
+    report = draw_card(c, samples()[0], layout)
+    c.endForm()
+    for x, y in ((20, 20), (250, 400)):
+        c.saveState()
+        c.translate(x, y)
+        c.doForm("card")
+        c.restoreState()
+    c.showPage()
+    c.save()
+    assert report.fit.fits
+    assert buf.getvalue().count(b"/Subtype /Form") == 1

@@ -116,12 +116,12 @@ def _mark_star(u: _Unit) -> None:
 
 
 def _mark_blank(u: _Unit) -> None:
-    """'Any' currency: no emblem, only a dotted inner ring (distinct from every mark)."""
+    """'Any' currency: no emblem, only a bold dashed inner ring (distinct from every mark)."""
     u.c.saveState()
-    u.lw(0.5)
-    u.c.setDash([0.06, 0.14])
+    u.c.setLineWidth(0.16)
+    u.c.setDash([0.22, 0.16])
     u.c.setStrokeColor(u.c._fillColorObj)
-    u.c.circle(0, 0, 0.55, fill=0, stroke=1)
+    u.c.circle(0, 0, 0.62, fill=0, stroke=1)
     u.c.restoreState()
 
 
