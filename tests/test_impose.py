@@ -204,6 +204,16 @@ def test_each_card_and_image_is_embedded_once(spec, faces, drawers, tmp_path):
     assert pdf.count(b"/Subtype /Form") == len(faces) + 1
 
 
+def test_forms_keep_transparency_and_gradients(spec, faces, drawers, tmp_path):
+    """ReportLab forms drop ExtGState and Shading resources unless PrintCanvas adds them."""
+    pdf = build_sheets(faces[:2], *drawers, CARD, spec, "a4", "en")
+    path = tmp_path / "g.pdf"
+    path.write_bytes(pdf)
+    run = subprocess.run(["pdftoppm", "-r", "20", "-png", "-f", "3", "-l", "3", str(path),
+                          str(tmp_path / "g")], capture_output=True, text=True, check=True)
+    assert run.stderr == ""
+
+
 def test_bytes_are_deterministic(spec, faces, drawers):
     one = build_sheets(faces[:10], *drawers, CARD, spec, "letter", "cs")
     two = build_sheets(faces[:10], *drawers, CARD, spec, "letter", "cs")

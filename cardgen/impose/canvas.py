@@ -20,6 +20,7 @@ from PIL import Image
 from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
 from ..face import CardFace
@@ -105,6 +106,25 @@ class PrintCanvas(Canvas):
             if kwargs.get("mask") == "auto":
                 kwargs["mask"] = None
         return super().drawImage(image, *args, **kwargs)
+
+    def endForm(self, **extra_attributes: Any) -> None:
+        """Close a form with complete resources.
+
+        ReportLab's form XObjects list only fonts and XObjects, so transparency (ExtGState),
+        gradients (Shading) and separation colours drawn inside a form would be lost; this
+        gives the form the same resource dictionary a page gets.
+        """
+        res = PDFResourceDictionary()
+        res.basicFonts()
+        res.allProcs()
+        if self._formsinuse:
+            res.XObject = self._doc.xobjDict(self._formsinuse)
+        states = self._extgstate.getState()
+        if states:
+            res.ExtGState = states
+        res.setShading(self._shadingUsed)
+        res.setColorSpace(self._colorsUsed)
+        super().endForm(Resources=res, **extra_attributes)
 
     def linearGradient(self, x0, y0, x1, y1, colors, positions=None, extend=True):
         if self.cmyk:

@@ -41,7 +41,15 @@ def fake_drawers(card: CardSize):
         c.setFillColor(tint)
         c.rect(x + b, y + b, bw - 2 * b, bh - 2 * b, stroke=0, fill=1)
         c.drawImage(ImageHolder.reader(), x + b + 4 * mm, y + bh / 2, 55 * mm, 36 * mm)
-        c.setFillColor("#000000")
+        c.saveState()  # a gradient and a see-through panel, as the real cards have
+        path = c.beginPath()
+        path.rect(x + b, y + b + 4 * mm, bw - 2 * b, 8 * mm)
+        c.clipPath(path, stroke=0, fill=0)
+        c.linearGradient(x, y, x + bw, y, ("#1f4b8a", "#efe6cf"))
+        c.restoreState()
+        c.setFillColor("#ffffff", alpha=0.6)
+        c.rect(x + b, y + b + 14 * mm, bw - 2 * b, 12 * mm, stroke=0, fill=1)
+        c.setFillColor("#000000", alpha=1)
         c.setFont("Helvetica", 9)
         c.drawCentredString(x + bw / 2, y + b + 20 * mm, face.card_id)
 
