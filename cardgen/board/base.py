@@ -267,7 +267,15 @@ def fit_size(text: str, font: str, size: float, width_mm: float, min_size: float
 
 def text(c: rl_canvas.Canvas, x: float, y: float, s: str, font: str, size: float,
          align: str = "left", width: float | None = None) -> None:
-    """Draw ``s`` with its baseline at (x, y) in mm (PDF coordinates: y up)."""
+    """Draw ``s`` with its baseline at (x, y) in mm (PDF coordinates: y up).
+
+    A character the font lacks is an error, never a silent box.
+    """
+    lost = shared_fonts.missing_glyphs(font, s)
+    if lost:
+        raise CardgenError(error("missing-glyph", f"font {font} has no glyph for "
+                                 f"{''.join(sorted(lost))!r} in {s!r}",
+                                 hint="change the text or the layout's font"))
     if width is not None:
         size = fit_size(s, font, size, width)
     c.setFont(font, size)

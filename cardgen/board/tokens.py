@@ -1,1 +1,218 @@
-"""placeholder"""
+"""Token sheets: shield markers, round, loyalty and card-play markers, vote markers,
+influence and military counters, currency stand-ins and reminder tokens (3.24, 11.0).
+
+Quantities and denominations come from ``card_data/components.yaml``, sizes from
+``layouts/tokens.yaml``. :func:`token_list` and :func:`pack` are the layout model; the
+back of a token sits at the long-edge mirror of its front (:func:`back_x`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor, white
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from ..errors import CardgenError, error
+from ..model import GameData
+from ..render import icons
+from . import glyphs
+from .base import PAPERS, Ctx, make_ctx, new_canvas, saved, text
+
+SIDES = ("luxembourg", "wittelsbach")
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # shield | round | loyalty | card_play | vote | influence | military | currency | reminder
+    key: str  # shield id, side, currency id or reminder id
+    size: float  # mm, square
+    value: int | None = None
+
+
+@dataclass(frozen=True)
+class Placed:
+    token: Token
+    page: int  # sheet index (front page 2·page, back page 2·page + 1)
+    x: float  # lower-left corner, mm, PDF coordinates
+    y: float
+
+
+def token_list(ctx: Ctx) -> list[Token]:
+    """Every token to print, in sheet order, with quantities from components.yaml."""
+    q, size = ctx.comp.tokens, ctx.layout.data["sizes"]
+    out: list[Token] = []
+    for sid in ctx.data.shields:
+        out += [Token("shield", sid, size["shield"])] * int(q.get("shield_markers", 1))
+    out += [Token("round", "round", size["round"])] * int(q.get("round_marker", 1))
+    out += [Token("loyalty", "john", size["loyalty"])] * int(q.get("loyalty_marker", 1))
+    out += [Token("card_play", "play", size["card_play"])] * int(q.get("card_play_marker", 1))
+    for rem in q.get("reminders") or []:
+        out += [Token("reminder", rem["id"], size["reminder"])] * int(rem.get("count", 1))
+    for side in SIDES:
+        out += [Token("vote", side, size["vote"])] * int(q.get("vote_markers", 0))
+    for kind in ("influence", "military"):
+        for side in SIDES:
+            for value, count in sorted((q.get(kind) or {}).items()):
+                out += [Token(kind, side, size[kind], int(value))] * int(count)
+    for cid in ctx.data.currencies:
+        if cid == "any":
+            continue
+        for value, count in sorted((q.get("currency") or {}).items()):
+            out += [Token("currency", cid, size["currency"], int(value))] * int(count)
+    return out
+
+
+def pack(tokens: list[Token], paper: tuple[float, float], margin: float, gutter: float
+         ) -> list[Placed]:
+    """Shelf packing, top-left first; a new row whenever the token size changes."""
+    pw, ph = paper
+    out: list[Placed] = []
+    page, x, top, row_h = 0, margin, ph - margin, 0.0
+    last_size: float | None = None
+    for t in tokens:
+        if t.size > min(pw, ph) - 2 * margin:
+            raise CardgenError(error("token-size", f"a {t.kind} token of {t.size} mm does not "
+                                     "fit the page"))
+        if x + t.size > pw - margin + 1e-6 or (last_size is not None and t.size != last_size):
+            if x > margin:
+                top -= row_h + gutter
+            x, row_h = margin, 0.0
+        if top - t.size < margin - 1e-6:
+            page, x, top, row_h = page + 1, margin, ph - margin, 0.0
+        out.append(Placed(t, page, x, top - t.size))
+        x += t.size + gutter
+        row_h = max(row_h, t.size)
+        last_size = t.size
+    return out
+
+
+def back_x(p: Placed, paper_w: float) -> float:
+    """Where the back of a token goes: mirrored across the page's vertical axis, so a
+    long-edge duplex flip puts it behind its front."""
+    return paper_w - p.x - p.token.size
+
+
+# --- drawing ------------------------------------------------------------------------------
+
+class Faces:
+    def __init__(self, ctx: Ctx, c: Canvas):
+        self.ctx, self.c = ctx, c
+        self.cols = ctx.layout.data["colours"]
+
+    def col(self, key: str) -> HexColor:
+        return HexColor(self.cols[key])
+
+    def tile(self, x: float, y: float, s: float, fill: HexColor) -> None:
+        with saved(self.c):
+            self.c.setFillColor(fill)
+            self.c.rect(x * mm, y * mm, s * mm, s * mm, 0, 1)
+
+    def draw(self, t: Token, x: float, y: float, back: bool) -> None:
+        c, ctx, s = self.c, self.ctx, t.size
+        cx, cy = x + s / 2, y + s / 2
+        bold = ctx.font("bold")
+        if t.kind == "shield":
+            sh = ctx.data.shields[t.key]
+            self.tile(x, y, s, self.col("paper"))
+            glyphs.shield(c, cx, cy + 1.2, s * 0.62, sh.colour, sh.charge)
+            with saved(c):
+                c.setFillColor(self.col("ink"))
+                name = sh.name.values[ctx.lang]
+                text(c, cx, y + 1.6, name, ctx.font("body"), 4.5, "centre", width=s - 2)
+        elif t.kind in ("round", "loyalty"):
+            self.tile(x, y, s, self.col("marker"))
+            if t.kind == "round":
+                icons.draw_crown(c, (cx - 5) * mm, (cy - 1) * mm, 10 * mm, 7 * mm)
+            else:
+                icons.draw_house_arms(c, (cx - 4) * mm, (cy - 2) * mm, 8 * mm, 9 * mm,
+                                      "luxembourg")
+            with saved(c):
+                c.setFillColor(self.col("ink"))
+                label = ctx.label("token_round" if t.kind == "round" else "token_john")
+                text(c, cx, y + 2.6, label, bold, 8, "centre", width=s - 2)
+        elif t.kind == "card_play":
+            side = "wittelsbach" if back else "luxembourg"
+            self.side_face(t, x, y, side, ctx.label("token_play"), arms=True)
+        elif t.kind == "vote":
+            self.side_face(t, x, y, t.key, ctx.label("token_vote"), arms=True)
+        elif t.kind in ("influence", "military"):
+            self.tile(x, y, s, self.col(t.key))
+            emblem = icons.draw_scroll if t.kind == "influence" else icons.draw_steel_shield
+            emblem(c, (x + 1) * mm, (y + s - 6) * mm, 5 * mm, 5 * mm)
+            with saved(c):
+                c.setFillColor(white)
+                text(c, cx + 1.5, cy - 3, str(t.value), bold, 17, "centre")
+        elif t.kind == "currency":
+            cu = ctx.data.currencies[t.key]
+            self.tile(x, y, s, self.col("paper"))
+            glyphs.coin(c, cx, cy + 0.8, s * 0.7, cu.colour, cu.mark)
+            with saved(c):
+                c.setFillColor(self.col("ink"))
+                text(c, x + s - 1, y + 1.2, str(t.value), bold, 7, "right")
+        elif t.kind == "reminder":
+            rem = next(r for r in ctx.comp.tokens["reminders"] if r["id"] == t.key)
+            self.tile(x, y, s, self.col("neutral"))
+            with saved(c):
+                c.setFillColor(self.col("ink"))
+                text(c, cx, cy + 1.5, rem["text"][ctx.lang], bold, 8, "centre", width=s - 2)
+                text(c, cx, cy - 3.5, rem["note"][ctx.lang], ctx.font("italic"), 6, "centre",
+                     width=s - 2)
+                text(c, cx, y + 1.6, rem.get("rule", ""), ctx.font("body"), 5, "centre")
+
+    def side_face(self, t: Token, x: float, y: float, side: str, label: str,
+                  arms: bool) -> None:
+        c, s = self.c, t.size
+        self.tile(x, y, s, self.col(side))
+        if arms:
+            icons.draw_house_arms(c, (x + s / 2 - s * 0.22) * mm, (y + s * 0.36) * mm,
+                                  s * 0.44 * mm, s * 0.5 * mm, side)
+        with saved(c):
+            c.setFillColor(white)
+            text(c, x + s / 2, y + 2.2, label, self.ctx.font("bold"), 6.5, "centre",
+                 width=s - 2)
+            text(c, x + s / 2, y + 2.2 + 6.5 * 0.3528 + 0.4, self.ctx.side_name(side),
+                 self.ctx.font("body"), 4.5, "centre", width=s - 2)
+
+
+def crop_marks(c: Canvas, x: float, y: float, s: float, length: float, offset: float) -> None:
+    with saved(c):
+        c.setStrokeColor(HexColor("#000000"))
+        c.setLineWidth(0.2 * mm)
+        for px in (x, x + s):
+            for py in (y, y + s):
+                dy = -1 if py == y else 1
+                dx = -1 if px == x else 1
+                c.line(px * mm, (py + dy * offset) * mm, px * mm, (py + dy * (offset + length)) * mm)
+                c.line((px + dx * offset) * mm, py * mm, (px + dx * (offset + length)) * mm, py * mm)
+
+
+def build_tokens(data: GameData, lang: str, project: Path, paper: str = "a4") -> bytes:
+    """Token sheets on A4 (or Letter): each front page followed by its mirrored back page."""
+    if paper not in PAPERS:
+        raise CardgenError(error("bad-paper", f"unknown paper '{paper}'",
+                                 hint=f"use one of: {', '.join(PAPERS)}"))
+    ctx = make_ctx(data, lang, project, "tokens")
+    pw, ph = PAPERS[paper]
+    sheet = ctx.layout.data["sheet"]
+    placed = pack(token_list(ctx), (pw, ph), sheet["margin"], sheet["gutter"])
+    buf, c = new_canvas((pw, ph), ctx.label("title"), ctx.font("body"))
+    faces = Faces(ctx, c)
+    pages = max((p.page for p in placed), default=0) + 1
+    for page in range(pages):
+        for back in (False, True):
+            c.setFont(ctx.font("body"), 8)
+            on = [p for p in placed if p.page == page]
+            for p in on:
+                x = back_x(p, pw) if back else p.x
+                faces.draw(p.token, x, p.y, back)
+                crop_marks(c, x, p.y, p.token.size, sheet["crop"], sheet["crop_offset"])
+            head = ctx.label("tokens_back" if back else "tokens_front")
+            text(c, pw / 2, ph - sheet["margin"] / 2 - 1,
+                 f"{ctx.label('title')} · {head} · {page + 1}/{pages}", ctx.font("italic"), 7,
+                 "centre")
+            c.showPage()
+    c.save()
+    return buf.getvalue()

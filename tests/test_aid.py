@@ -1,0 +1,40 @@
+"""Player aid: both sides, all four sections, in each language."""
+
+from __future__ import annotations
+
+import pytest
+from board_helpers import ROOT, game, page_sizes, pdf_fonts, pdf_text
+from reportlab.lib.units import mm
+
+from cardgen.board import build_player_aid
+from cardgen.board.base import load_components
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_aid_has_every_section_for_both_sides(lang):
+    pdf = build_player_aid(game(), lang, ROOT)
+    (w, h), = page_sizes(pdf)
+    assert w == pytest.approx(210 * mm, abs=0.1) and h == pytest.approx(297 * mm, abs=0.1)
+    assert all(emb == "yes" for _n, emb in pdf_fonts(pdf))
+    comp, findings = load_components(ROOT)
+    assert comp is not None and not findings
+    txt = pdf_text(pdf)
+    for key in ("sequence_title", "round_end_title", "exchange_title", "loyalty_title"):
+        assert txt.count(comp.aid[key][lang]) == 2, key  # once per side
+    for side in game().sides.values():
+        assert side.name.values[lang] in txt
+    for phase in game().phases:
+        assert f"{phase.plays}–{phase.hand}" in txt
+
+
+def test_aid_text_is_not_rulebook_prose():
+    comp, _ = load_components(ROOT)
+    rules = (ROOT.parent / "shared" / "rules" / "rules-v0.27.4-en.txt")
+    if not rules.is_file():
+        pytest.skip("rulebook not available")
+    prose = rules.read_text()
+    items = comp.aid["sequence"] + comp.aid["round_end"] + comp.aid["loyalty"]
+    for item in items:
+        words = item["en"].split()
+        for i in range(len(words) - 7):  # no 8-word run copied from the rulebook
+            assert " ".join(words[i:i + 8]) not in prose, item["en"]
