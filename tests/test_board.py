@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from board_helpers import ROOT, game, pdf_fonts, pdf_info, pdf_text, words
 from reportlab.lib.units import mm
+from test_board_helpers import ROOT, game, pdf_fonts, pdf_info, pdf_text, words
 
 from cardgen.board import build_board
 from cardgen.board.base import display_name, make_ctx

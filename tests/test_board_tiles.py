@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from board_helpers import ROOT, game, page_sizes, pdf_fonts
 from reportlab.lib.units import mm
+from test_board_helpers import ROOT, game, page_sizes, pdf_fonts
 
 from cardgen.board import build_board_tiles
 from cardgen.board.base import PAPERS

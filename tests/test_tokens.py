@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from board_helpers import ROOT, game, page_sizes, pdf_fonts, pdf_text
 from reportlab.lib.units import mm
+from test_board_helpers import ROOT, game, page_sizes, pdf_fonts, pdf_text
 
 from cardgen.board import build_tokens
 from cardgen.board.base import PAPERS, make_ctx

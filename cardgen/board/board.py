@@ -238,8 +238,10 @@ class Board:
         self.rect(r.box, self.col("panel"), colour, 0.8)
         # header band
         self.rect((x, y, w, hh), colour, colour, 0.8)
-        icon = glyphs.mitre if kind == "ecclesiastical" else glyphs.crown
-        icon(c, x + 6, self.y(y + hh / 2), 8, white)
+        if kind == "ecclesiastical":
+            glyphs.mitre(c, x + 6, self.y(y + hh / 2), 8, white, colour)
+        else:
+            glyphs.crown(c, x + 6, self.y(y + hh / 2), 8, white)
         with saved(c):
             c.setFillColor(white)
             text(c, x + 11.5, self.y(y + hh / 2 + 2), ctx.place_name(r.id), self.f("bold"),

@@ -65,14 +65,15 @@ def crown_shape(c: Canvas, cx: float, cy: float, s: float, fill: Color) -> None:
         c.rect((cx - 5 * u) * mm, (cy - 4.6 * u) * mm, 10 * u * mm, 1.2 * u * mm, 0, 1)
 
 
-def mitre(c: Canvas, cx: float, cy: float, s: float, fill: Color) -> None:
+def mitre(c: Canvas, cx: float, cy: float, s: float, fill: Color,
+          detail: Color | None = None) -> None:
     """Ecclesiastical elector: a bishop's mitre ``s`` mm tall."""
     u = s / 10
     with saved(c):
         c.setFillColor(fill)
         pts = [(-3.5, -5), (3.5, -5), (3.8, 1), (0, 5), (-3.8, 1)]
         c.drawPath(_path(c, [(cx + x * u, cy + y * u) for x, y in pts]), 0, 1)
-        c.setFillColor(white)
+        c.setFillColor(detail or white)
         c.rect((cx - 0.5 * u) * mm, (cy - 4.5 * u) * mm, 1 * u * mm, 7 * u * mm, 0, 1)
         c.rect((cx - 2.5 * u) * mm, (cy - 0.5 * u) * mm, 5 * u * mm, 1 * u * mm, 0, 1)
 
