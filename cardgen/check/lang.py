@@ -345,19 +345,39 @@ class _Checker:
                      "use the same :symbols: on both sides")
 
     def glossary(self, t: CardText, en: str, cs: str) -> None:
-        texts = {"en": strip_tokens(en), "cs": strip_tokens(cs)}
+        texts = {"en": self.mask_currency(strip_tokens(en), "en"),
+                 "cs": self.mask_currency(strip_tokens(cs), "cs")}
+        found = {lang: _find_terms(self.data.glossary, texts[lang], lang) for lang in texts}
         for term in self.data.glossary:
-            found = {lang: next((m.group() for f in term.forms.get(lang, ())
-                                 if (m := find_phrase(f, texts[lang]))), None)
-                     for lang in ("en", "cs")}
             for lang in ("en", "cs"):
                 other = OTHER[lang]
-                if found[lang] and not found[other]:
-                    self.add(warning, "lang-glossary", t, other,
-                             f"the {LANG_NAMES[lang]} text uses the term '{found[lang]}' "
-                             f"but the {LANG_NAMES[other]} text has no '{term.forms[other][0]}'",
-                             f"use one of: {', '.join(term.forms[other])}", _rule_of(term.note))
-                    break
+                word = found[lang].get(term.id)
+                if not word or term.id in found[other] or self.shared(word, lang, found[other]):
+                    continue
+                self.add(warning, "lang-glossary", t, other,
+                         f"the {LANG_NAMES[lang]} text uses the term '{word}' "
+                         f"but the {LANG_NAMES[other]} text has no '{term.forms[other][0]}'",
+                         f"use one of: {', '.join(term.forms[other])}", _rule_of(term.note))
+                break
+
+    def shared(self, word: str, lang: str, other_found: Mapping[str, str]) -> bool:
+        """Whether ``word`` is also a form of a term whose pair the other side has."""
+        return any(term.id in other_found for term in self.data.glossary
+                   if any(f.casefold() == _norm(word) for f in term.forms.get(lang, ())))
+
+    def mask_currency(self, text: str, lang: str) -> str:
+        """Blank out currency noun phrases ("2 církevní měny"): a currency, not the term."""
+        for noun, by_lang in self.data.nouns.items():
+            if not noun.startswith("currency:"):
+                continue
+            for form in sorted(set(by_lang.get(lang, {}).values()), key=len, reverse=True):
+                text = _phrase_re(form).sub(lambda m: " " * len(m.group()), text)
+        if lang == "cs":
+            adjectives = "|".join(re.escape((c.name.get("cs") or "")[:-2]) for c in
+                                  self.data.currencies.values() if c.name.get("cs"))
+            text = re.sub(rf"(?<!\w)(?:{adjectives})\w*[\s\u00a0]+měn\w*", lambda m: " " * len(
+                m.group()), text, flags=re.IGNORECASE)
+        return text
 
     def names_(self, t: CardText, en: str, cs: str) -> None:
         if t.key == "name" or t.key.endswith(".name"):
@@ -404,6 +424,21 @@ class _Checker:
                          f"after {m.group()} write '{expected}', not '{written}'",
                          f"{LANG_NAMES[lang]} plural '{category}' of '{noun}': "
                          + ", ".join(f"{k}: {v}" for k, v in table.items()))
+
+
+def _find_terms(terms: Iterable[Any], text: str, lang: str) -> dict[str, str]:
+    """Term id -> the form found; a longer match hides the shorter terms inside it."""
+    spans = [(m.start(), m.end(), term.id) for term in terms for form in term.forms.get(lang, ())
+             for m in _phrase_re(form).finditer(text)]
+    spans.sort(key=lambda s: (s[0] - s[1], s[0]))
+    taken: list[tuple[int, int]] = []
+    found: dict[str, str] = {}
+    for start, end, tid in spans:
+        if (start, end) not in taken and any(start < e and s < end for s, e in taken):
+            continue  # inside a longer match (the same span may serve several terms)
+        taken.append((start, end))
+        found.setdefault(tid, text[start:end])
+    return found
 
 
 def _norm(s: str) -> str:
