@@ -381,7 +381,7 @@ class TextChange:
 
 
 def _yaml_str(text: str) -> str:
-    return json.dumps(text.replace(NBSP, " "), ensure_ascii=False)
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _indent(s: str) -> int:

@@ -1,0 +1,141 @@
+"""Compose stage: canonical text in both languages, Czech plurals and cases, faces, --fill."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, replace_in
+
+from cardgen.compose import (
+    NBSP,
+    Renderer,
+    canonical_text,
+    compose_faces,
+    fill_texts,
+    normalize,
+    plural_category,
+)
+from cardgen.errors import Location
+from cardgen.load import load
+from cardgen.model import Effect
+
+
+@pytest.fixture(scope="module")
+def data():
+    loaded, findings = load(ROOT)
+    assert not findings, [f.format() for f in findings]
+    return loaded
+
+
+def effect(op: str, **params) -> Effect:
+    return Effect(op, params, Location("test.yaml", 1, 1))
+
+
+@pytest.mark.parametrize(("n", "category", "text"), [
+    (1, "one", "1 kartu"), (2, "few", "2 karty"), (4, "few", "4 karty"),
+    (5, "other", "5 karet"), (11, "other", "11 karet"),
+])
+def test_czech_card_plurals(data, n, category, text):
+    assert plural_category("cs", n) == category
+    assert Renderer(data, "cs").clause(effect("draw", amount=n)) == f"lízni {text}"
+
+
+def test_czech_currency_and_influence_plurals(data):
+    r = Renderer(data, "cs")
+    assert r.clause(effect("gain_currency", amount=1, currency="church")) == \
+        "získej 1 církevní měnu"
+    assert r.clause(effect("gain_currency", amount=3, currency="german")) == \
+        "získej 3 říšské měny"
+    assert r.clause(effect("gain_currency", amount=5, currency="eastern")) == \
+        "získej 5 východních měn"
+    assert r.clause(effect("place_influence", amount=2, where="mainz")) == \
+        "umísti 2 vlivy do Mohuče"
+
+
+@pytest.mark.parametrize(("op", "params", "cs"), [
+    ("place_influence", {"amount": 1, "where": "saxony"}, "umísti 1 vliv do Saska"),
+    ("remove_influence", {"amount": 2, "where": "cologne"},
+     "odstraň 2 vlivy soupeře z Kolína nad Rýnem"),
+    ("if_lead", {"country": "bohemia", "lead": False,
+                 "then": (effect("draw", amount=1),)}, "nevedeš-li v Čechách: lízni 1 kartu"),
+    ("place_military", {"amount": 3, "where": "lower-bavaria"},
+     "umísti 3 vojska do Dolního Bavorska"),
+])
+def test_czech_case_forms(data, op, params, cs):
+    assert Renderer(data, "cs").clause(effect(op, **params)) == cs
+
+
+def test_english_sentence(data):
+    card = data.card("charles-iv")
+    assert canonical_text(data, card, card.line("deed"), "en") == \
+        "Place 2 influence in Bohemia. Draw 1 card."
+
+
+def test_czech_nbsp(data):
+    card = data.card("charles-iv")
+    text = canonical_text(data, card, card.line("deed"), "cs")
+    assert text == f"Umísti 2{NBSP}vlivy do Čech. Lízni 1{NBSP}kartu."
+    card = data.card("pierre-de-rosieres")
+    assert f" v{NBSP}papežské" in canonical_text(data, card, card.line("deed"), "cs")
+
+
+def test_every_line_renders_in_both_languages(data):
+    for card in data.cards:
+        for line in card.lines:
+            for lang in ("en", "cs"):
+                text = canonical_text(data, card, line, lang)
+                assert text and "{" not in text and "None" not in text, (card.id, line.kind)
+
+
+def test_shipped_text_is_canonical(data):
+    for card in data.cards:
+        for line in card.lines:
+            for lang in ("en", "cs"):
+                assert normalize(line.text.get(lang)) == normalize(
+                    canonical_text(data, card, line, lang)), (card.id, line.kind, lang)
+
+
+def test_faces_one_per_record_in_order(data):
+    faces = compose_faces(data, "cs", ROOT)
+    assert len(faces) == len(data.cards)
+    assert sum(f.copies for f in faces) == 82
+    decks = [data.card(f.card_id).deck for f in faces]
+    assert decks == sorted(decks, key=["luxembourg", "wittelsbach", "market"].index)
+    peter = next(f for f in faces if f.card_id == "peter-of-zittau")
+    assert [ln.kind for ln in peter.lines] == ["deed", "writing_history"]
+    assert peter.lines[1].title == "Psaní dějin"
+    assert peter.deck_label == "Trh"
+    crecy = next(f for f in faces if f.card_id == "battle-of-crecy")
+    assert crecy.lines[-1].text == "Tuto událost nelze zrušit kontrou."
+    john = next(f for f in faces if f.card_id == "john-of-luxembourg-wit")
+    assert john.use_cost_label == "Použití stojí 3" and john.yields == ()
+
+
+def test_missing_translation_is_not_filled_from_english(project: Path):
+    path = project / "card_data" / "cards" / "luxembourg.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(f'        cs: "Umísti 3{NBSP}vlivy do Čech."\n', "", 1),
+                    encoding="utf-8")
+    data, _ = load(project)
+    face = next(f for f in compose_faces(data, "cs", project)
+                if f.card_id == "elizabeth-of-bohemia")
+    assert face.lines == ()
+
+
+def test_fill_writes_canonical_text_and_keeps_comments(project: Path):
+    path = project / "card_data" / "cards" / "wittelsbach.yaml"
+    replace_in(path, "cards:", "# a comment the fill keeps\ncards:")
+    text = path.read_text(encoding="utf-8")
+    old = ('      text:\n        en: "Place 3 influence in Brandenburg."\n'
+           f'        cs: "Umísti 3{NBSP}vlivy do Braniborska."\n')
+    assert old in text
+    path.write_text(text.replace(old, ""), encoding="utf-8")
+    data, _ = load(project)
+    changes = fill_texts(data, project)
+    assert {(c.card, c.lang) for c in changes} == {("louis-v-of-brandenburg", "en"),
+                                                   ("louis-v-of-brandenburg", "cs")}
+    after = path.read_text(encoding="utf-8")
+    assert "# a comment the fill keeps" in after
+    assert old in after
+    assert fill_texts(load(project)[0], project) == []
