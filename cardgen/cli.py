@@ -8,7 +8,7 @@ from pathlib import Path
 
 from . import __version__, pipeline
 from .errors import CardgenError
-from .report import format_json, format_text, summary_line
+from .report import counts, format_json, format_text, summary_line
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,10 +35,25 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--gutterfold", action="store_true", help="also write gutterfold sheets")
     b.add_argument("--flip", choices=("long", "short"), default="long", help="duplex flip edge")
     b.add_argument("--quiet", action="store_true", help="print only errors")
+
+    pr = sub.add_parser("proof", help="output/proof/cs-en.pdf: English and Czech side by side")
+    pr.add_argument("--only-problems", action="store_true", help="only cards with findings")
+
+    po = sub.add_parser("po", help="PO files for translation tools")
+    po_sub = po.add_subparsers(dest="po_command", required=True)
+    po_sub.add_parser("export", help="write output/po/cs.po")
+    imp = po_sub.add_parser("import", help="write the Czech texts of a PO file into card_data/")
+    imp.add_argument("file", type=Path)
     return p
 
 
 def _check(args: argparse.Namespace) -> int:
+    if args.fix:
+        for change in pipeline.fix(args.project):
+            print(f"fixed: {change}")
+    if args.fill:
+        for change in pipeline.fill(args.project):
+            print(f"filled: {change.format()}")
     report = pipeline.run_check(args.project, lang_only=args.lang_only)
     summary = summary_line(report.cards, report.findings, report.exceptions)
     if args.format == "json":
@@ -52,13 +67,51 @@ def _check(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _build(args: argparse.Namespace) -> int:
+    options = pipeline.BuildOptions(
+        langs=tuple(x.strip() for x in args.lang.split(",") if x.strip()),
+        png=args.png,
+        cards=tuple(x.strip() for x in args.cards.split(",") if x.strip()),
+        changed_since=args.changed_since,
+        profile=args.profile,
+        cmyk=args.cmyk,
+        gutterfold=args.gutterfold,
+        flip=args.flip,
+    )
+    log = (lambda _m: None) if args.quiet else (lambda m: print(f"  {m}", flush=True))
+    report = pipeline.build(args.project, options, log)
+    if not args.quiet:
+        for lang, ids in report.reprinted.items():
+            print(f"reprint ({lang}): {', '.join(ids) or 'no cards'}")
+        _errors, warnings = counts(report.findings)
+        print(f"wrote {len(report.written)} files, {len(report.skipped)} unchanged, "
+              f"{warnings} warnings (see cardgen check) in {args.project / 'output'}")
+    return 0
+
+
+def _proof(args: argparse.Namespace) -> int:
+    path = pipeline.proof(args.project, only_problems=args.only_problems)
+    print(f"wrote {path}")
+    return 0
+
+
+def _po(args: argparse.Namespace) -> int:
+    if args.po_command == "export":
+        print(f"wrote {pipeline.po_export(args.project)}")
+        return 0
+    report = pipeline.po_import(args.project, args.file)
+    print(report.format())
+    return 0 if report.ok else 1
+
+
+COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     args.project = args.project.resolve()
     try:
-        if args.command == "check":
-            return _check(args)
-        raise SystemExit(f"unknown command {args.command}")
+        return COMMANDS[args.command](args)
     except CardgenError as exc:
         print(format_text(exc.findings), file=sys.stderr)
         return 1

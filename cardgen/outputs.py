@@ -1,0 +1,162 @@
+"""The files `cardgen build` writes for one language, each as a :class:`Target`.
+
+A target names its output, the content key of what its bytes depend on, and how to make
+them. The stages it calls (compose, render, impose, board, glossary) return bytes; only
+the pipeline writes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import impose
+from .board import build_board, build_board_tiles, build_player_aid, build_tokens
+from .face import CardFace
+from .glossary_sheet import build_glossary_sheet
+from .incremental import digest, file_digest
+from .layout import Layout
+from .model import GameData
+from .render.card import draw_back, draw_card
+from .render.pdf import render_back_pdf, render_cards_pdf
+
+PAPERS = ("a4", "letter")
+
+
+@dataclass(frozen=True)
+class Target:
+    rel: str  # path under output/
+    key: str
+    make: Callable[[], bytes]
+
+
+@dataclass
+class LangContext:
+    """Everything the targets of one language are made from."""
+
+    project: Path
+    data: GameData
+    lang: str
+    faces: list[CardFace]
+    layout: Layout
+    base_key: str  # code, fonts, layouts and shared card_data
+    card_key: str  # code, fonts, card layout
+    flip: str = "long"
+    cmyk: bool = False
+    gutterfold: bool = False
+    profile: str = "generic"
+    reprint: tuple[str, ...] = ()
+    face_hashes: dict[str, str] = field(default_factory=dict)
+
+
+def face_hash(face: CardFace, card_key: str) -> str:
+    """What a card's drawing depends on: its resolved face, its art, layout, fonts, code."""
+    art = file_digest(face.art) if face.art and face.art.is_file() else "placeholder"
+    return digest(card_key, repr(face), art)[:16]
+
+
+def _drawers(ctx: LangContext) -> tuple[Callable, Callable]:
+    def front(canvas, face, origin):
+        draw_card(canvas, face, ctx.layout, origin=origin)
+
+    def back(canvas, origin):
+        draw_back(canvas, ctx.layout, origin=origin, lang=ctx.lang)
+
+    return front, back
+
+
+def _card_size(ctx: LangContext) -> impose.CardSize:
+    g = ctx.layout.card
+    return impose.CardSize(g.width, g.height, g.bleed)
+
+
+def _faces_key(ctx: LangContext, *extra: str) -> str:
+    hashes = [ctx.face_hashes[f.card_id] for f in ctx.faces]
+    return digest(ctx.card_key, ctx.lang, *hashes, *extra)
+
+
+def card_targets(ctx: LangContext) -> list[Target]:
+    lang, faces = ctx.lang, ctx.faces
+    front, back = _drawers(ctx)
+    card = _card_size(ctx)
+    spec = impose.load_sheet_spec(ctx.project)
+    profile = impose.select_profile(impose.load_profiles(ctx.project), ctx.profile)
+    options = f"flip={ctx.flip};cmyk={ctx.cmyk};profile={ctx.profile}"
+    sheet_key = digest(_faces_key(ctx, options), ctx.base_key)
+    out = [
+        Target(f"{lang}/cards.pdf", _faces_key(ctx), lambda: render_cards_pdf(faces, ctx.layout)[0]),
+        Target(f"{lang}/back.pdf", digest(ctx.card_key, lang, "back"),
+               lambda: render_back_pdf(ctx.layout, lang)),
+    ]
+    plans = {}
+    for paper in PAPERS:
+        plans[f"sheets-{paper}.pdf"] = impose.plan_sheets(faces, card, spec, paper, ctx.flip)
+        out.append(Target(
+            f"{lang}/sheets-{paper}.pdf", digest(sheet_key, paper),
+            lambda paper=paper: impose.build_sheets(faces, front, back, card, spec, paper, lang,
+                                                    flip=ctx.flip, cmyk=ctx.cmyk)))
+        if ctx.gutterfold:
+            out.append(Target(
+                f"{lang}/sheets-{paper}-gutterfold.pdf", digest(sheet_key, paper, "gutterfold"),
+                lambda paper=paper: impose.build_sheets(faces, front, back, card, spec, paper,
+                                                        lang, gutterfold=True, cmyk=ctx.cmyk)))
+        if ctx.reprint:
+            out.append(Target(
+                f"{lang}/reprint-{paper}.pdf", digest(sheet_key, paper, "reprint", *ctx.reprint),
+                lambda paper=paper: impose.build_reprint(faces, ctx.reprint, front, back, card,
+                                                         spec, paper, lang, flip=ctx.flip,
+                                                         cmyk=ctx.cmyk) or b""))
+    if profile.page_order == "images":
+        images = impose.build_card_images  # one PNG per card, written as a folder
+
+        def image_files() -> dict[str, bytes]:
+            return images(faces, front, back, card, profile)
+
+        out.extend(_image_targets(ctx, sheet_key, image_files))
+    else:
+        out.append(Target(
+            f"{lang}/print-shop.pdf", digest(sheet_key, "print-shop"),
+            lambda: impose.build_print_shop(faces, front, back, card, profile,
+                                            cmyk=True if ctx.cmyk else None)))
+    manifest = lambda: impose.build_manifest(faces, ctx.face_hashes, plans, lang, profile)  # noqa: E731
+    out.append(Target(f"{lang}/manifest.json", digest(sheet_key, "manifest"),
+                      lambda: (json.dumps(manifest(), ensure_ascii=False, indent=1) + "\n").encode()))
+    out.append(Target(f"{lang}/manifest.txt", digest(sheet_key, "manifest.txt"),
+                      lambda: impose.manifest_text(manifest()).encode("utf-8")))
+    return out
+
+
+def _image_targets(ctx: LangContext, key: str, make_all: Callable[[], dict[str, bytes]]
+                   ) -> list[Target]:
+    cache: dict[str, bytes] = {}
+
+    def one(name: str) -> bytes:
+        if not cache:
+            cache.update(make_all())
+        return cache[name]
+
+    names = impose.printshop.image_names(ctx.faces)
+    return [Target(f"{ctx.lang}/print-shop-{ctx.profile}/{name}", digest(key, name),
+                   lambda name=name: one(name)) for name in names]
+
+
+def game_targets(ctx: LangContext) -> list[Target]:
+    """Board, tokens, player aid and glossary: they depend on shared data, not on faces."""
+    data, lang, project = ctx.data, ctx.lang, ctx.project
+    key = digest(ctx.base_key, lang)
+    out = [Target(f"{lang}/board.pdf", digest(key, "board"), lambda: build_board(data, lang, project))]
+    for paper in PAPERS:
+        suffix = "" if paper == "a4" else "-letter"
+        out += [
+            Target(f"{lang}/board-{paper}.pdf", digest(key, "tiles", paper),
+                   lambda paper=paper: build_board_tiles(data, lang, project, paper)),
+            Target(f"{lang}/tokens{suffix}.pdf", digest(key, "tokens", paper),
+                   lambda paper=paper: build_tokens(data, lang, project, paper)),
+        ]
+    out.append(Target(f"{lang}/player-aid.pdf", digest(key, "aid"),
+                      lambda: build_player_aid(data, lang, project)))
+    out.append(Target(f"{lang}/glossary.pdf", digest(key, "glossary"),
+                      lambda: build_glossary_sheet(data, lang)))
+    return out
