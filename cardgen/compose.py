@@ -5,10 +5,9 @@ Jinja2 templates in ``card_data/text/<lang>.yaml``; the printed text is the line
 text (``line.text``), which ``cardgen check`` compares with the canonical one. Card text is
 data and is never rendered as a template.
 
-Czech typography: the canonical Czech text and every printed Czech text get non-breaking
-spaces after one-letter prepositions and conjunctions and between a number and its noun.
-The YAML files keep plain spaces (readable for the designer); comparisons ignore the
-difference.
+Typography: canonical and printed text get the language's mechanical typography
+(:mod:`cardgen.language`); the YAML holds it too (``cardgen check --fix`` writes it), and
+comparisons ignore the difference between plain and non-breaking spaces.
 """
 
 from __future__ import annotations
@@ -16,39 +15,23 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-from babel import Locale
 from jinja2 import Environment, StrictUndefined, TemplateError
 
 from .errors import CardgenError, Location, error
 from .face import CardFace, CurrencyStyle, ShieldStyle, TextLine
+from .language import NBSP, fix_text, plural_category
 from .model import DECKS, LINE_KINDS, Card, CardLine, Effect, GameData
 
-NBSP = "\u00a0"
-_CS_ONE_LETTER = re.compile(r"(?<![\w\-:])([vkszouaiVKSZOUAI]) ")
-_NUMBER_NOUN = re.compile(r"(?<![\w:])(\d+) (?=\w)")
 _TOKEN = re.compile(r":([a-z0-9-]+):")
 
 
-@cache
-def _locale(lang: str) -> Locale:
-    return Locale.parse(lang)
-
-
-def plural_category(lang: str, amount: int) -> str:
-    """CLDR plural category of ``amount`` in ``lang`` (cs: one / few / many / other)."""
-    return _locale(lang).plural_form(amount)
-
-
 def typography(text: str, lang: str) -> str:
-    """Language typography for printed text (Czech: non-breaking spaces)."""
-    if lang != "cs":
-        return text
-    text = _CS_ONE_LETTER.sub(lambda m: m.group(1) + NBSP, text)
-    return _NUMBER_NOUN.sub(lambda m: m.group(1) + NBSP, text)
+    """Printed text with the language's mechanical typography applied (Czech: non-breaking
+    spaces, „quotes“, en dashes): the same rules the check reports and ``--fix`` writes."""
+    return fix_text(text, lang)
 
 
 def normalize(text: str) -> str:
@@ -106,7 +89,7 @@ class Renderer:
         return forms.get(category) or forms.get("other") or next(iter(forms.values()))
 
     def n(self, amount: int, noun: str) -> str:
-        return f"{amount} {self.form(noun, plural_category(self.lang, int(amount)))}"
+        return f"{amount} {self.form(noun, plural_category(int(amount), self.lang))}"
 
     def cur(self, amount: int, currency: str) -> str:
         return self.n(amount, f"currency:{currency}")

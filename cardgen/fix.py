@@ -1,6 +1,6 @@
 """``cardgen check --fix``: repair mechanical typography in the card YAML files themselves.
 
-The repair itself is :func:`cardgen.check.lang.fix_text` (the same rule table the language
+The repair itself is :func:`cardgen.language.fix_text` (the same rule table the language
 check reports from). This module owns the one piece of code that edits YAML surgically:
 :func:`edit_yaml` replaces only the characters of the scalars it is asked to change (found
 by their file:line:col) and can add a missing key to a mapping; comments, key order,
@@ -20,8 +20,9 @@ from pathlib import Path
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .check.lang import all_texts, fix_text
+from .check.lang import all_texts
 from .errors import CardgenError, Location, error
+from .language import fix_text
 from .load import load
 from .write import atomic_write
 

@@ -14,9 +14,9 @@ from cardgen.compose import (
     compose_faces,
     fill_texts,
     normalize,
-    plural_category,
 )
 from cardgen.errors import Location
+from cardgen.language import plural_category
 from cardgen.load import load
 from cardgen.model import Effect
 
@@ -37,7 +37,7 @@ def effect(op: str, **params) -> Effect:
     (5, "other", "5 karet"), (11, "other", "11 karet"),
 ])
 def test_czech_card_plurals(data, n, category, text):
-    assert plural_category("cs", n) == category
+    assert plural_category(n, "cs") == category
     assert Renderer(data, "cs").clause(effect("draw", amount=n)) == f"lízni {text}"
 
 

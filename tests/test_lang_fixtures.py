@@ -47,6 +47,13 @@ cards:
 """
 
 
+NB = "\u00a0"
+#: CARDS with Czech typography right (non-breaking spaces), so only planted faults show.
+CLEAN = (CARDS.replace("Lízni 2 karty. Posuň Jana o 1 pole", f"Lízni 2{NB}karty. Posuň Jana o{NB}1{NB}pole")
+         .replace("Blanka z Valois", f"Blanka z{NB}Valois")
+         .replace("Umísti 2 vlivy v Mohuči.", f"Umísti 2{NB}vlivy v{NB}Mohuči."))
+
+
 def make_project(tmp_path: Path, cards: str = CARDS, name: str = "test.yaml") -> Path:
     n = 0
     while (tmp_path / f"project{n}").exists():

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 
 import pytest
-from test_lang_fixtures import CARDS, ROOT, make_project
+from test_lang_fixtures import CARDS, CLEAN, NB, ROOT, make_project
 
 from cardgen.check.lang import check_language
 from cardgen.glossary_sheet import build_glossary_sheet, czech_key, name_pairs
@@ -61,14 +61,14 @@ def test_proof_pages_and_text(tmp_path):
     assert "FACE en Philip VI" in philip and "FACE cs Filip VI." in philip
     assert "Draw 2 cards. Move John 1 step toward Charles." in philip
     assert "error[lang-numbers] (cs)" in philip
-    # errors come before the info findings of the same card
-    assert philip.index("error[lang-numbers]") < philip.index("info[typo-nbsp")
+    # errors come before the warnings of the same card
+    assert philip.index("error[lang-numbers]") < philip.index("warning[typo-nbsp")
     assert build_proof(data, faces(data, "en"), faces(data, "cs"), findings, fake_draw,
                        Layout()) == pdf
 
 
 def test_proof_only_problems(tmp_path):
-    data = project_data(tmp_path, CARDS.replace("Lízni 2 karty", "Lízni 3 karty"))
+    data = project_data(tmp_path, CLEAN.replace(f"Lízni 2{NB}karty", f"Lízni 3{NB}karty"))
     pdf = build_proof(data, faces(data, "en"), faces(data, "cs"), check_language(data),
                       fake_draw, Layout(), only_problems=True)
     pages = pdf_text(tmp_path, pdf, "proof.pdf")

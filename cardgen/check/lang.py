@@ -27,22 +27,17 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from babel import Locale
 from babel.numbers import NumberFormatError, parse_decimal
 
 from ..errors import Finding, Location, Severity, error, warning
+from ..language import NBSP, plural_category, typography_problems
 from ..model import Bilingual, Card, GameData
 
-
-def info(code: str, message: str, **kw: Any) -> Finding:
-    """An INFO finding: the printed text is already right (compose adds non-breaking spaces
-    when it prints Czech), only the YAML source could say it too."""
-    return Finding(Severity.INFO, code, message, **kw)
+SEVERITY: dict[Severity, Callable[..., Finding]] = {Severity.ERROR: error, Severity.WARNING: warning}
 
 
 LANG_NAMES = {"en": "English", "cs": "Czech"}
 OTHER = {"en": "cs", "cs": "en"}
-NBSP = "\u00a0"
 MM = 72 / 25.4  # points per millimetre
 
 # --------------------------------------------------------------------------------------
@@ -115,93 +110,6 @@ def _stem_re(phrase: str) -> re.Pattern[str]:
 
 
 # --------------------------------------------------------------------------------------
-# Typography: one table drives both the check and the fixer
-# --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TypoRule:
-    code: str
-    langs: tuple[str, ...]
-    pattern: re.Pattern[str]
-    repl: str | Callable[[re.Match[str]], str] | None  # None: not mechanical, only reported
-    message: str  # may use {found}
-    hint: str
-    severity: Callable[..., Finding] = warning
-
-
-def _title_fix(m: re.Match[str]) -> str:
-    word = m.group()
-    return word[0] + word[1:].lower()
-
-
-_PREP = "vkszouaiVKSZOUAI"
-TYPO_RULES: tuple[TypoRule, ...] = (
-    TypoRule("typo-space-edge", ("en", "cs"), re.compile(r"^[ \t\u00a0]+|[ \t\u00a0]+$"), "",
-             "leading or trailing space", "remove the space"),
-    TypoRule("typo-double-space", ("en", "cs"), re.compile(r"[ \u00a0]{2,}"),
-             lambda m: NBSP if NBSP in m.group() else " ",
-             "double space", "write one space"),
-    TypoRule("typo-dash-range", ("en", "cs"), re.compile(r"(?<=\d)[ \u00a0]?[-\u2014][ \u00a0]?(?=\d)"),
-             "\u2013", "a range needs an en dash: '{found}'", "write '–' between the numbers"),
-    TypoRule("typo-dash", ("en", "cs"), re.compile(r"(?<=\S) [-\u2014] (?=\S)"), " \u2013 ",
-             "a dash between words is an en dash with spaces: '{found}'", "write ' – '"),
-    TypoRule("typo-quotes", ("cs",),
-             re.compile(r"[\"\u201c\u201d]([^\"\u201c\u201d\u201e]*)[\"\u201c\u201d]"),
-             "\u201e\\1\u201c", "Czech quotation marks are „…“: {found}", "write „…“"),
-    TypoRule("typo-nbsp-prep", ("cs",),
-             re.compile(rf"(?<![\w.:\-\u2013])([{_PREP}]) (?=\S)"), rf"\1{NBSP}",
-             "a one-letter word needs a non-breaking space after it: '{found}'",
-             "write U+00A0 instead of the space (cardgen check --fix does it)", info),
-    TypoRule("typo-nbsp-number", ("cs",), re.compile(r"(?<![\w.,])(\d+(?:,\d+)?) (?=[^\W\d_])"),
-             rf"\1{NBSP}",
-             "a number and its noun need a non-breaking space: '{found}'",
-             "write U+00A0 instead of the space (cardgen check --fix does it)", info),
-    TypoRule("typo-doubled-word", ("en", "cs"), re.compile(r"(?<!\w)([^\W\d_]+)[ \u00a0]+\1(?!\w)",
-                                                            re.IGNORECASE),
-             None, "doubled word: '{found}'", "delete one of them"),
-    TypoRule("typo-caps", ("en", "cs"), re.compile(r"(?<!\w)[^\W\d_]{3,}"),
-             None, "stray capital: '{found}'", "write it with one capital letter"),
-)
-
-
-def _rule_applies(rule: TypoRule, match: re.Match[str]) -> bool:
-    if rule.code == "typo-caps":
-        word = match.group()
-        return word[0].isupper() and word[1].isupper() and any(c.islower() for c in word[2:])
-    return True
-
-
-def fix_text(text: str, lang: str) -> str:
-    """``text`` with every mechanical typography rule applied, until nothing changes."""
-    for _ in range(5):
-        before = text
-        for rule in TYPO_RULES:
-            if rule.repl is None or lang not in rule.langs:
-                continue
-            text = rule.pattern.sub(rule.repl, text)
-        if text == before:
-            break
-    return text
-
-
-def typography(text: str, lang: str) -> list[tuple[TypoRule, str]]:
-    """(rule, offending text) for each typography problem in ``text``."""
-    out = []
-    plain = text
-    for rule in TYPO_RULES:
-        if lang not in rule.langs:
-            continue
-        for m in rule.pattern.finditer(plain):
-            if _rule_applies(rule, m):
-                found = m.group()
-                if found.endswith(" "):  # show the word the space leads to
-                    found += re.match(r"[^\s\u00a0]*", plain[m.end():]).group()
-                out.append((rule, found.replace(NBSP, "\u2423")))
-    return out
-
-
-# --------------------------------------------------------------------------------------
 # Numbers and plurals
 # --------------------------------------------------------------------------------------
 
@@ -226,16 +134,6 @@ def numbers(text: str, lang: str) -> list[tuple[Decimal, re.Match[str]]]:
 
 def _fmt(values: Iterable[Decimal]) -> str:
     return ", ".join(str(v.normalize()) if v % 1 else str(int(v)) for v in values) or "none"
-
-
-@cache
-def _plural(lang: str) -> Any:
-    return Locale.parse(LOCALE[lang]).plural_form
-
-
-def plural_category(number: Decimal | int, lang: str) -> str:
-    """The CLDR plural category (one, few, many, other) of ``number`` in ``lang``."""
-    return _plural(lang)(number)
 
 
 # --------------------------------------------------------------------------------------
@@ -294,8 +192,8 @@ class _Checker:
             self.plural(t, lang, value)
 
     def typography(self, t: CardText, lang: str, value: str) -> None:
-        for rule, found in typography(value, lang):
-            self.add(rule.severity, rule.code, t, lang, rule.message.format(found=found), rule.hint)
+        for rule, found in typography_problems(value, lang):
+            self.add(SEVERITY[rule.severity], rule.code, t, lang, rule.message.format(found=found), rule.hint)
 
     def forbidden(self, t: CardText, lang: str, value: str) -> None:
         plain = strip_tokens(value)
