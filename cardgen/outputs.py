@@ -8,12 +8,16 @@ the pipeline writes.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import impose
 from .board import build_board, build_board_tiles, build_player_aid, build_tokens
+from .errors import CardgenError, Finding
 from .face import CardFace
 from .glossary_sheet import build_glossary_sheet
 from .incremental import digest, file_digest
@@ -160,3 +164,75 @@ def game_targets(ctx: LangContext) -> list[Target]:
     out.append(Target(f"{lang}/glossary.pdf", digest(key, "glossary"),
                       lambda: build_glossary_sheet(data, lang)))
     return out
+
+
+# --- making targets, in this process or in a pool of forked workers ----------------------
+
+#: Guess of a target's cost (seconds) when no earlier build timed it: cards first.
+_DEFAULT_COST = {"cards.pdf": 0.3, "print-shop.pdf": 0.3, "tokens": 0.25, "sheets-": 0.3}
+
+_JOBS: list[Target] = []  # read by forked workers (inherited, never pickled)
+
+
+def _cost(target: Target, timings: dict[str, float]) -> float:
+    if target.rel in timings:
+        return timings[target.rel]
+    name = target.rel.rsplit("/", 1)[-1]
+    return next((v for k, v in _DEFAULT_COST.items() if name.startswith(k)), 0.05)
+
+
+def _make_in_worker(index: int) -> tuple[int, bytes | None, list[Finding] | None, float]:
+    start = time.perf_counter()
+    try:
+        data = _JOBS[index].make()
+    except CardgenError as exc:  # findings pickle; the exception itself does not round-trip
+        return index, None, exc.findings, 0.0
+    return index, data, None, time.perf_counter() - start
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def make_targets(targets: list[Target], jobs: int = 0, timings: dict[str, float] | None = None
+                 ) -> Iterator[tuple[Target, bytes]]:
+    """Make every target's bytes; yield (target, bytes) as each is done.
+
+    With more than one job the targets are made in forked worker processes, longest first;
+    each target's bytes depend only on its inputs, so they equal a serial build's. Workers
+    never write files: the caller writes each result atomically. ``timings`` (rel → seconds)
+    is read for scheduling and updated with this run's times.
+    """
+    timings = timings if timings is not None else {}
+    jobs = jobs or default_jobs()
+    order = sorted(range(len(targets)), key=lambda i: -_cost(targets[i], timings))
+    # targets that share an in-process cache (a print-shop image folder) stay in this process
+    local = [i for i in order if "/print-shop-" in targets[i].rel]
+    remote = [i for i in order if i not in set(local)]
+    fork_ok = "fork" in multiprocessing.get_all_start_methods()
+    if jobs <= 1 or len(remote) < 2 or not fork_ok:
+        local, remote = order, []
+    if remote:
+        _JOBS[:] = targets
+        ctx = multiprocessing.get_context("fork")
+        pool = ctx.Pool(min(jobs, len(remote)))
+        try:
+            for index, data, findings, seconds in pool.imap_unordered(_make_in_worker, remote):
+                if findings is not None:
+                    raise CardgenError(findings)
+                assert data is not None
+                timings[targets[index].rel] = seconds
+                yield targets[index], data
+            pool.close()
+        finally:
+            pool.terminate()
+            pool.join()
+            _JOBS.clear()
+    for index in local:
+        start = time.perf_counter()
+        data = targets[index].make()
+        timings[targets[index].rel] = time.perf_counter() - start
+        yield targets[index], data

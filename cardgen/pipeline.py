@@ -4,24 +4,27 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import check as checks
 from .compose import compose_faces, fill_texts
-from .errors import CardgenError, Finding, Severity, error, has_errors
+from .errors import CardgenError, Finding, Location, Severity, error, has_errors
 from .face import CardFace
 from .fix import fix_project
 from .impose import select_reprint
-from .incremental import BuildState, code_digest, digest, tree_digest
+from .incremental import BuildState, JsonCache, code_digest, digest, file_digest, inputs_digest, tree_digest
 from .layout import Layout, load_layout
 from .load import load
 from .lock import build_lock
 from .model import LANGS, GameData
-from .outputs import LangContext, card_targets, face_hash, game_targets
+from .outputs import LangContext, Target, card_targets, face_hash, game_targets, make_targets
 from .po import ImportReport, export_po, import_po
+from .progress import Progress
 from .proof import build_proof
+from .render.art import prepare_art
 from .render.card import check_face, draw_card
 from .render.pdf import write_pngs
 from .write import atomic_write
@@ -51,8 +54,13 @@ class CheckReport:
         return len(self.data.cards) if self.data else 0
 
 
-def run_check(project: Path, *, lang_only: bool = False) -> CheckReport:
-    """Load and check everything, fit included; never raises for bad data, only reports."""
+def run_check(project: Path, *, lang_only: bool = False,
+              fit_cache: dict[str, list[Finding]] | None = None) -> CheckReport:
+    """Load and check everything, fit included; never raises for bad data, only reports.
+
+    ``fit_cache`` (face hash → that face's fit and glyph findings) lets a build re-fit only
+    the cards whose face changed; it is read and filled in place.
+    """
     try:
         data, findings = load(project)
     except CardgenError as exc:
@@ -63,25 +71,87 @@ def run_check(project: Path, *, lang_only: bool = False) -> CheckReport:
     if report.ok:
         try:
             layout = load_layout(project / CARD_LAYOUT)
+            findings.extend(art_findings(data, project, layout))
+            if has_errors(findings):
+                return report
             report.faces = {lang: compose_faces(data, lang, project) for lang in LANGS}
             report.layout = layout
-            findings.extend(fit_findings(data, report.faces, layout))
+            findings.extend(fit_findings(data, report.faces, layout, fit_cache))
         except CardgenError as exc:
             findings.extend(exc.findings)
     return report
 
 
-def fit_findings(data: GameData, faces_by_lang: dict[str, list[CardFace]], layout: Layout
-                 ) -> list[Finding]:
+ART_STEM = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def art_findings(data: GameData, project: Path, layout: Layout) -> list[Finding]:
+    """Every card's art must name a file inside art/ and, when present, be a readable image.
+
+    ``art:`` is a file stem under art/ (compose adds .png/.jpg), never a path: ``..``,
+    slashes, absolute paths and symlinks leading out of art/ are errors at the card's line.
+    Images are opened here (and cached for the renderer), so a build with a damaged image
+    stops before it writes anything.
+    """
+    out: list[Finding] = []
+    art_dir = (project / "art").resolve()
+    box = layout.art_box
+    for card in data.cards:
+        where = card.locs.get("art", card.loc)
+        stem = card.art if card.art is not None else card.id
+        if not isinstance(stem, str) or not ART_STEM.fullmatch(stem) or ".." in stem:
+            out.append(error(
+                "art-path", f"art {stem!r} is not a file name in art/", location=where,
+                card=card.id, hint="give the image's name without folders, e.g. "
+                f"'{card.id}' for art/{card.id}.png"))
+            continue
+        for ext in ("png", "jpg", "jpeg"):
+            path = project / "art" / f"{stem}.{ext}"
+            if not path.is_file():
+                continue
+            resolved = path.resolve()
+            if art_dir not in resolved.parents:
+                out.append(error("art-path", f"art/{path.name} links outside art/",
+                                 location=where, card=card.id,
+                                 hint="copy the image into art/ instead of linking it"))
+            else:
+                try:
+                    prepare_art(path, box.w, box.h, ppi=layout.art.min_ppi, card=card.id)
+                except CardgenError as exc:
+                    out.extend(exc.findings)
+            break
+    return out
+
+
+def fit_findings(data: GameData, faces_by_lang: dict[str, list[CardFace]], layout: Layout,
+                 cache: dict[str, list[Finding]] | None = None) -> list[Finding]:
     """Fit and glyph findings of every face (the text box of rule 2.36), located at the card."""
     out: list[Finding] = []
+    card_key = _card_key(layout) if cache is not None else ""
     for faces in faces_by_lang.values():
         for face in faces:
-            _fit, found = check_face(face, layout)
+            if cache is None:
+                _fit, found = check_face(face, layout)
+            else:
+                key = face_hash(face, card_key)
+                if key not in cache:
+                    cache[key] = check_face(face, layout)[1]
+                found = cache[key]
             card = data.card(face.card_id)
             out.extend(f if f.location or card is None else replace(f, location=card.loc)
                        for f in found)
     return out
+
+
+def _card_key(layout: Layout) -> str:
+    """Code, fonts and card layout: what a face's fit depends on besides the face itself."""
+    fonts = []
+    for path in sorted({str(p) for p in layout.fonts.values()}):
+        try:
+            fonts.append(file_digest(Path(path)))
+        except OSError:
+            fonts.append("missing")
+    return digest(code_digest(), repr(layout), *fonts)
 
 
 @dataclass
@@ -94,6 +164,7 @@ class BuildOptions:
     cmyk: bool = False
     gutterfold: bool = False
     flip: str = "long"
+    jobs: int = 0  # worker processes; 0: one per available core, 1: serial
 
 
 @dataclass
@@ -102,8 +173,8 @@ class BuildReport:
     skipped: list[Path] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     reprinted: dict[str, list[str]] = field(default_factory=dict)
-
-
+    #: True when nothing changed since the last build and the check itself was skipped
+    unchanged: bool = False
 
 
 def _keys(project: Path) -> tuple[str, str, str]:
@@ -119,63 +190,142 @@ def _keys(project: Path) -> tuple[str, str, str]:
     return card_key, base_key, all_key
 
 
-def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None) -> BuildReport:
+def _options_key(options: BuildOptions) -> str:
+    manifest = ""
+    if options.changed_since is not None:
+        try:
+            manifest = file_digest(options.changed_since)
+        except OSError:
+            manifest = "unreadable"
+    return json.dumps([list(options.langs), options.png, list(options.cards), manifest,
+                       options.profile, options.cmyk, options.gutterfold, options.flip])
+
+
+def finding_from_json(raw: dict) -> Finding:
+    """The inverse of :meth:`Finding.to_json` (for cached findings)."""
+    loc = Location(raw["file"], raw.get("line") or 0, raw.get("column") or 0) if raw.get("file") else None
+    return Finding(Severity(raw["severity"]), raw["code"], raw["message"], loc, raw.get("card"),
+                   raw.get("lang"), raw.get("rule"), raw.get("hint"), dict(raw.get("extra") or {}))
+
+
+def _read_findings(payload: object) -> list[Finding] | None:
+    try:
+        return [finding_from_json(f) for f in payload]  # type: ignore[union-attr]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _read_fit_cache(cache: JsonCache, key: str) -> dict[str, list[Finding]]:
+    payload = cache.read(key)
+    if not isinstance(payload, dict):
+        return {}
+    out: dict[str, list[Finding]] = {}
+    for face_key, raw in payload.items():
+        found = _read_findings(raw)
+        if found is None:
+            return {}
+        out[face_key] = found
+    return out
+
+
+def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
+          progress: Progress | None = None) -> BuildReport:
     """Check, then write every output of every language; skip outputs whose inputs did not change.
 
-    A build that finds errors writes nothing. Every file is written atomically.
+    A build that finds errors writes nothing. Every file is written atomically, by this
+    process only; worker processes (``options.jobs``) only make bytes.
+
+    When no input file, option or line of code changed since the last build and every
+    output it wrote is intact, the check is not run again: its findings come from the cache.
     """
+    progress = progress or Progress(mode="quiet")
     output = project / "output"
     output.mkdir(exist_ok=True)
+    for lang in options.langs:
+        if lang not in LANGS:
+            raise CardgenError(error("unknown-lang", f"unknown language '{lang}'",
+                                     hint=f"use one of: {', '.join(LANGS)}"))
     with build_lock(output):
+        state = BuildState.read(output)
+        inputs = inputs_digest(project, _options_key(options))
+        findings_cache = JsonCache(output, "findings")
+        if not options.png and state.unchanged(inputs, output):
+            cached = _read_findings(findings_cache.read(inputs))
+            if cached is not None:
+                log("unchanged")
+                return BuildReport(skipped=[output / rel for rel in state.outputs],
+                                   findings=cached, unchanged=True)
         log("check")
-        report = run_check(project)
+        progress.stage("check")
+        fit_cache_file = JsonCache(output, "fit")
+        fit_key = digest(code_digest(), "fit")
+        fit_cache = _read_fit_cache(fit_cache_file, fit_key)
+        report = run_check(project, fit_cache=fit_cache)
         if not report.ok:
             raise CardgenError(report.findings)
         assert report.data is not None and report.layout is not None
         data, layout = report.data, report.layout
         card_key, base_key, all_key = _keys(project)
-        state = BuildState.read(output)
         result = BuildReport(findings=[f for f in report.findings if f.severity is not Severity.ERROR])
+        targets: list[Target] = []
         for lang in options.langs:
-            if lang not in LANGS:
-                raise CardgenError(error("unknown-lang", f"unknown language '{lang}'",
-                                         hint=f"use one of: {', '.join(LANGS)}"))
-            faces = report.faces[lang]
-            hashes = {f.card_id: face_hash(f, card_key) for f in faces}
-            reprint: tuple[str, ...] = ()
-            if options.cards or options.changed_since:
-                previous = None
-                if options.changed_since:
-                    try:
-                        previous = json.loads(options.changed_since.read_text(encoding="utf-8"))
-                    except (OSError, ValueError) as exc:
-                        raise CardgenError(error("manifest-read", f"cannot read manifest: {exc}",
-                                                 hint="pass a manifest.json from an earlier build")) from None
-                reprint = tuple(select_reprint(faces, options.cards, previous, hashes))
-                result.reprinted[lang] = list(reprint)
-            ctx = LangContext(project, data, lang, faces, layout, base_key, card_key,
-                              flip=options.flip, cmyk=options.cmyk, gutterfold=options.gutterfold,
-                              profile=options.profile, reprint=reprint, face_hashes=hashes)
-            targets = card_targets(ctx) + game_targets(ctx)
-            for target in targets:
-                if target.rel.endswith("glossary.pdf"):
-                    target = replace(target, key=digest(target.key, all_key))
-                if state.fresh(target.rel, target.key, output):
-                    result.skipped.append(output / target.rel)
-                    continue
-                log(f"{target.rel}")
-                data_bytes = target.make()
-                path = output / target.rel
-                path.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write(path, data_bytes)
-                state.record(target.rel, target.key, data_bytes)
-                result.written.append(path)
-            if options.png:
+            targets += _lang_targets(project, data, layout, report.faces[lang], lang, options,
+                                     (card_key, base_key, all_key), result)
+        stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
+        result.skipped = [output / t.rel for t in targets if t not in stale]
+        progress.start(len(stale), "build")
+        for target, data_bytes in make_targets(stale, options.jobs, state.timings):
+            path = output / target.rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, data_bytes)
+            state.record(target.rel, target.key, data_bytes)
+            result.written.append(path)
+            log(target.rel)
+            progress.step(target.rel)
+        progress.finish()
+        if options.png:
+            for lang in options.langs:
                 log(f"{lang}/png")
-                paths, _ = write_pngs(faces, layout, output / lang / "png")
+                paths, _ = write_pngs(report.faces[lang], layout, output / lang / "png")
                 result.written.extend(paths)
+        live = {k for k in fit_cache if k in _live_face_keys(report, layout)}
+        fit_cache_file.write(fit_key, {k: [f.to_json() for f in fit_cache[k]] for k in sorted(live)})
+        findings_cache.write(inputs, [f.to_json() for f in result.findings])
+        state.inputs, state.outputs = inputs, [t.rel for t in targets]
         state.save()
         return result
+
+
+def _live_face_keys(report: CheckReport, layout: Layout) -> set[str]:
+    card_key = _card_key(layout)
+    return {face_hash(f, card_key) for faces in report.faces.values() for f in faces}
+
+
+def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[CardFace], lang: str,
+                  options: BuildOptions, keys: tuple[str, str, str], result: BuildReport
+                  ) -> list[Target]:
+    card_key, base_key, all_key = keys
+    hashes = {f.card_id: face_hash(f, card_key) for f in faces}
+    reprint: tuple[str, ...] = ()
+    if options.cards or options.changed_since:
+        previous = None
+        if options.changed_since:
+            try:
+                previous = json.loads(options.changed_since.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise CardgenError(error("manifest-read", f"cannot read manifest: {exc}",
+                                         hint="pass a manifest.json from an earlier build")) from None
+        reprint = tuple(select_reprint(faces, options.cards, previous, hashes))
+        result.reprinted[lang] = list(reprint)
+    ctx = LangContext(project, data, lang, faces, layout, base_key, card_key,
+                      flip=options.flip, cmyk=options.cmyk, gutterfold=options.gutterfold,
+                      profile=options.profile, reprint=reprint, face_hashes=hashes)
+    out = []
+    for target in card_targets(ctx) + game_targets(ctx):
+        if target.rel.endswith("glossary.pdf"):
+            target = replace(target, key=digest(target.key, all_key))
+        out.append(target)
+    return out
 
 
 def fix(project: Path) -> list[str]:
@@ -194,15 +344,14 @@ def fill(project: Path) -> list:
 def proof(project: Path, *, only_problems: bool = False) -> Path:
     """`cardgen proof`: output/proof/cs-en.pdf with every card in both languages."""
     report = run_check(project)
-    if report.data is None or report.layout is None:
+    data = report.data
+    if data is None:
         raise CardgenError([f for f in report.findings if f.severity is Severity.ERROR])
-    layout = report.layout
-
-    def draw(canvas, face, origin=(0.0, 0.0)):
-        return draw_card(canvas, face, layout, origin=origin)
-
-    pdf = build_proof(report.data, report.faces["en"], report.faces["cs"], report.findings,
-                      draw, layout, only_problems=only_problems)
+    # a proof is most useful when the texts have errors: compose even then
+    layout = report.layout or load_layout(project / CARD_LAYOUT)
+    faces = report.faces or {lang: compose_faces(data, lang, project) for lang in LANGS}
+    pdf = build_proof(data, faces["en"], faces["cs"], report.findings, draw_card, layout,
+                      only_problems=only_problems)
     path = project / "output" / "proof" / "cs-en.pdf"
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, pdf)

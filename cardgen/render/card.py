@@ -131,8 +131,27 @@ def _glyph_findings(face: CardFace, layout: Layout, fonts: dict[str, str],
     return out
 
 
+#: In-process memo of fitted text: (face, id(layout)) -> (layout, result). A FitResult is
+#: immutable and depends only on the face, the layout and its fonts, so every copy of a card
+#: on every sheet reuses the one fit instead of setting the text again.
+_FIT_MEMO: dict[tuple[CardFace, int], tuple[Layout, FitResult]] = {}
+
+
 def _fit(face: CardFace, layout: Layout, fonts: dict[str, str], paras: list[Para],
          iconset: IconSet) -> FitResult:
+    key = (face, id(layout))
+    hit = _FIT_MEMO.get(key)
+    if hit is not None and hit[0] is layout:
+        return hit[1]
+    result = _fit_uncached(face, layout, fonts, paras, iconset)
+    if len(_FIT_MEMO) > 4096:
+        _FIT_MEMO.clear()
+    _FIT_MEMO[key] = (layout, result)
+    return result
+
+
+def _fit_uncached(face: CardFace, layout: Layout, fonts: dict[str, str], paras: list[Para],
+                  iconset: IconSet) -> FitResult:
     tb = layout.text_box
     return textflow.fit(paras, tb.text.w * mm, tb.text.h * mm, fonts=fonts, icons=iconset,
                         size=tb.size, min_size=tb.min_size, leading=tb.leading,
