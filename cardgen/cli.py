@@ -8,7 +8,7 @@ from pathlib import Path
 
 from . import __version__, pipeline
 from .errors import CardgenError
-from .report import counts, format_json, format_text, summary_line
+from .report import counts, exception_lines, format_json, format_text, summary_line
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -56,13 +56,16 @@ def _check(args: argparse.Namespace) -> int:
             print(f"filled: {change.format()}")
     report = pipeline.run_check(args.project, lang_only=args.lang_only)
     summary = summary_line(report.cards, report.findings, report.exceptions)
+    exceptions = exception_lines(report.data.cards) if report.data else []
     if args.format == "json":
         print(format_json(report.findings, {"cards": report.cards, "ok": report.ok,
-                                            "line": summary}))
+                                            "line": summary, "exceptions": exceptions}))
     else:
         text = format_text(report.findings)
         if text:
             print(text)
+        if exceptions:
+            print("\n".join(["reviewed exceptions:", *exceptions]))
         print(summary)
     return 0 if report.ok else 1
 

@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterable
 
 from .errors import Finding, Severity
+from .model import Card
 
 _ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
@@ -40,6 +41,12 @@ def format_text(findings: list[Finding]) -> str:
             lines.append(f"\n== card {f.card} ==" if f.card else "\n== data ==")
         lines.append(f.format())
     return "\n".join(lines).lstrip("\n")
+
+
+def exception_lines(cards: Iterable[Card]) -> list[str]:
+    """The reviewed exceptions, one line each, for the summary."""
+    return [f"{ex.loc}: card {card.id} {ex.line} ({ex.lang}): reviewed: {ex.reason}"
+            for card in cards for ex in card.exceptions]
 
 
 def format_json(findings: list[Finding], summary: dict[str, object]) -> str:

@@ -1,0 +1,119 @@
+"""The commands around `check`: --fill, --fix, reviewed exceptions, proof and the PO round trip."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from cardgen.cli import main
+from tests.conftest import replace_in
+
+LUX = Path("card_data") / "cards" / "luxembourg.yaml"
+NB = "\u00a0"
+CHARLES_CS = f'cs: "Umísti 2{NB}vlivy do Čech. Lízni 1{NB}kartu."'
+
+
+def run(project: Path, capsys, *args: str) -> tuple[int, str]:
+    code = main(["--project", str(project), *args])
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+def snapshot(project: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(project)): p.read_bytes()
+            for p in sorted((project / "card_data").rglob("*.yaml"))}
+
+
+def test_fill_writes_the_canonical_text_into_an_empty_line(project, capsys):
+    path = project / LUX
+    replace_in(path, f"        {CHARLES_CS}\n", "")
+    code, out = run(project, capsys, "check")
+    assert code == 1 and "charles-iv" in out
+    code, out = run(project, capsys, "check", "--fill")
+    assert "filled:" in out and "charles-iv deed (cs)" in out
+    assert code == 0, out
+    assert "Umísti 2" in path.read_text(encoding="utf-8")
+
+
+def test_fix_repairs_typography_in_place_and_is_idempotent(project, capsys):
+    path = project / LUX
+    replace_in(path, CHARLES_CS, 'cs: "Umísti 2 vlivy do Čech.  Lízni 1 kartu."')
+    code, out = run(project, capsys, "check")
+    assert "typo-double-space" in out and "typo-nbsp-number" in out
+    before_comments = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.startswith("#")]
+    code, out = run(project, capsys, "check", "--fix")
+    assert "fixed:" in out and code == 0
+    text = path.read_text(encoding="utf-8")
+    assert CHARLES_CS in text
+    assert [ln for ln in text.splitlines() if ln.startswith("#")] == before_comments
+    once = snapshot(project)
+    code, out = run(project, capsys, "check", "--fix")
+    assert "fixed:" not in out
+    assert snapshot(project) == once
+
+
+def test_reviewed_exception_turns_a_wording_warning_off_and_is_listed(project, capsys):
+    path = project / LUX
+    replace_in(path, CHARLES_CS, f'cs: "Lízni 1{NB}kartu. Umísti 2{NB}vlivy do Čech."')
+    code, out = run(project, capsys, "check")
+    assert code == 0
+    assert "charles-iv" in out and "warning[" in out
+    replace_in(path, "    crown: true\n", "    crown: true\n    exceptions:\n"
+               "      - {line: deed, lang: cs, reason: draw first reads better}\n")
+    code, out = run(project, capsys, "check")
+    assert code == 0
+    assert "== card charles-iv ==" not in out
+    assert "reviewed exceptions:" in out
+    assert "card charles-iv deed (cs): reviewed: draw first reads better" in out
+    assert out.strip().splitlines()[-1].endswith("1 reviewed exception")
+
+
+def _pages(pdf: Path) -> int:
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
+    return int(next(ln for ln in info.stdout.splitlines() if ln.startswith("Pages:")).split()[1])
+
+
+def test_proof_writes_both_languages_side_by_side(project, capsys):
+    code, out = run(project, capsys, "proof")
+    assert code == 0, out
+    pdf = project / "output" / "proof" / "cs-en.pdf"
+    assert _pages(pdf) == 1 + 76  # summary, then one page per card record
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
+    assert "Karel IV." in text and "Charles IV" in text
+    replace_in(project / LUX, CHARLES_CS, f'cs: "Umísti 3{NB}vlivy do Čech. Lízni 1{NB}kartu."')
+    code, out = run(project, capsys, "check", "--format", "json")
+    flagged = {f["card"] for f in json.loads(out)["findings"]
+               if f["card"] and f["severity"] in ("error", "warning")}
+    assert "charles-iv" in flagged
+    code, out = run(project, capsys, "proof", "--only-problems")
+    assert code == 0
+    assert _pages(pdf) == 1 + len(flagged)
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
+    assert "charles-iv" in text and "error[" in text
+
+
+def test_po_export_then_import_leaves_card_data_byte_identical(project, capsys):
+    before = snapshot(project)
+    code, out = run(project, capsys, "po", "export")
+    assert code == 0
+    po = project / "output" / "po" / "cs.po"
+    text = po.read_text(encoding="utf-8")
+    assert 'msgctxt "charles-iv:deed"' in text
+    assert 'msgid "Place 2 influence in Bohemia. Draw 1 card."' in text
+    code, out = run(project, capsys, "po", "import", str(po))
+    assert code == 0, out
+    assert snapshot(project) == before
+
+
+def test_po_import_applies_a_changed_translation(project, capsys):
+    run(project, capsys, "po", "export")
+    po = project / "output" / "po" / "cs.po"
+    text = po.read_text(encoding="utf-8")
+    old = f'msgstr "Umísti 2{NB}vlivy do Čech. Lízni 1{NB}kartu."'
+    assert old in text
+    po.write_text(text.replace(old, f'msgstr "Lízni 1{NB}kartu. Umísti 2{NB}vlivy do Čech."', 1),
+                  encoding="utf-8")
+    code, out = run(project, capsys, "po", "import", str(po))
+    assert code == 0, out
+    assert f"Lízni 1{NB}kartu. Umísti 2{NB}vlivy do Čech." in (project / LUX).read_text(encoding="utf-8")
