@@ -88,7 +88,8 @@ def write_back_pdf(layout: Layout, path: Path | str, lang: str = "en") -> None:
 
 
 def png_name(face: CardFace) -> str:
-    return f"{face.number:03d}-{face.card_id}-{face.lang}.png"
+    """`<number>-<id>.png`, as the issue specifies; the language is the folder."""
+    return f"{face.number:03d}-{face.card_id}.png"
 
 
 def rasterise(pdf: bytes, dpi: int, workdir: Path) -> list[Path]:
