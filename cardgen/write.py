@@ -12,6 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
+
 
 @contextlib.contextmanager
 def atomic_output(path: Path | str) -> Iterator[BinaryIO]:
@@ -20,6 +23,7 @@ def atomic_output(path: Path | str) -> Iterator[BinaryIO]:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; outputs get the usual mode
         with os.fdopen(fd, "wb") as fh:
             yield fh
             fh.flush()
