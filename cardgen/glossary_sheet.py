@@ -128,6 +128,7 @@ def pair_table(rows: Iterable[tuple[str, str]], head: tuple[str, str],
         ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
         ("LINEBELOW", (0, 1), (-1, -1), 0.2, colors.lightgrey),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("FONTNAME", (0, 0), (-1, -1), st["body"].fontName),  # no stray Helvetica
         ("TOPPADDING", (0, 0), (-1, -1), 1.5),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
     ]))
@@ -141,10 +142,12 @@ def register(data: GameData) -> dict[str, str]:
 def build_glossary_sheet(data: GameData, lang: str) -> bytes:
     """A PDF of the glossary terms and the card names, sorted for ``lang`` (en or cs)."""
     text = TITLES[lang]
-    st = styles(register(data))
+    fonts = register(data)
+    st = styles(fonts)
     buf = BytesIO()
     doc = SimpleDocTemplate(buf, pagesize=A4, leftMargin=18 * mm, rightMargin=18 * mm,
                             topMargin=15 * mm, bottomMargin=15 * mm, invariant=1,
+                            initialFontName=fonts["body"], initialFontSize=9,
                             title=text["title"], author="cardgen", creator="cardgen",
                             subject="", keywords="")
     width = A4[0] - 36 * mm

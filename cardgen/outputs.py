@@ -19,6 +19,7 @@ from . import impose
 from .board import build_board, build_board_tiles, build_player_aid, build_tokens
 from .errors import CardgenError, Finding
 from .face import CardFace
+from .fonts import register_fonts
 from .glossary_sheet import build_glossary_sheet
 from .incremental import digest, file_digest
 from .layout import Layout
@@ -123,7 +124,8 @@ def card_targets(ctx: LangContext) -> list[Target]:
         out.append(Target(
             f"{lang}/print-shop.pdf", digest(sheet_key, "print-shop"),
             lambda: impose.build_print_shop(faces, front, back, card, profile,
-                                            cmyk=True if ctx.cmyk else None)))
+                                            cmyk=True if ctx.cmyk else None,
+                                            font=register_fonts(ctx.layout.fonts)["body"])))
     manifest = lambda: impose.build_manifest(faces, ctx.face_hashes, plans, lang, profile)  # noqa: E731
     out.append(Target(f"{lang}/manifest.json", digest(sheet_key, "manifest"),
                       lambda: (json.dumps(manifest(), ensure_ascii=False, indent=1) + "\n").encode()))

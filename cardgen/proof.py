@@ -110,7 +110,8 @@ def build_proof(data: GameData, faces_en: Sequence[Any], faces_cs: Sequence[Any]
                ["Untranslated / Nepřeloženo", str(untranslated)]]
     table = Table([[Paragraph(escape(a), st["body"]), Paragraph(b, st["body"])]
                    for a, b in summary], colWidths=[60 * mm, 30 * mm])
-    table.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, -1), 0.2, colors.lightgrey)]))
+    table.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, -1), 0.2, colors.lightgrey),
+                               ("FONTNAME", (0, 0), (-1, -1), fonts["body"])]))
     story: list[Flowable] = [
         Paragraph("Proof: English / Czech — korektura: anglicky / česky", st["title"]),
         Paragraph(escape(f"rules {data.game.rules_version}, data {data.game.data_version}"),
@@ -149,6 +150,7 @@ def build_proof(data: GameData, faces_en: Sequence[Any], faces_cs: Sequence[Any]
                                                 (FRAME_W - 22 * mm) / 2])
             text_table.setStyle(TableStyle([
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("FONTNAME", (0, 0), (-1, -1), fonts["body"]),
                 ("LINEBELOW", (0, 0), (-1, -1), 0.2, colors.lightgrey)]))
             story.append(text_table)
         for f in mine:
@@ -158,6 +160,7 @@ def build_proof(data: GameData, faces_en: Sequence[Any], faces_cs: Sequence[Any]
     buf = BytesIO()
     doc = SimpleDocTemplate(buf, pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN,
                             topMargin=MARGIN, bottomMargin=MARGIN, invariant=1,
+                            initialFontName=fonts["body"], initialFontSize=9,
                             title="cardgen proof cs-en", author="cardgen", creator="cardgen",
                             subject="", keywords="")
     doc.build(story)

@@ -86,10 +86,12 @@ class PrintCanvas(Canvas):
     """A ReportLab canvas with deterministic output and an optional CMYK-only mode."""
 
     def __init__(self, buffer: io.BytesIO, page_mm: tuple[float, float], cmyk: bool = False,
-                 title: str = ""):
+                 title: str = "", font: str | None = None):
+        # ``font``: a registered font to start with, so no unembedded Helvetica is listed
+        extra = {"initialFontName": font, "initialFontSize": 8} if font else {}
         super().__init__(buffer, pagesize=(page_mm[0] * mm, page_mm[1] * mm), invariant=1,
                          pageCompression=1,
-                         enforceColorSpace=_cmyk_enforcer if cmyk else None)
+                         enforceColorSpace=_cmyk_enforcer if cmyk else None, **extra)
         self.cmyk = cmyk
         #: id(original) -> (original, CMYK reader); the original is kept so ids stay unique
         self._cmyk_images: dict[int, tuple[Any, ImageReader]] = {}

@@ -88,7 +88,7 @@ def _place_with_bleed(c: PrintCanvas, forms: CardForms, name: str, card: CardSiz
 
 def build_print_shop(faces: Sequence[CardFace], draw_front: DrawFront, draw_back: DrawBack,
                      card: CardSize, profile: Profile, cmyk: bool | None = None,
-                     order: str | None = None) -> bytes:
+                     order: str | None = None, font: str | None = None) -> bytes:
     """``print-shop.pdf``: one card per page (trim + the profile's bleed), TrimBox and
     BleedBox set, pages in the profile's order. ``cmyk=None`` follows the profile."""
     _check_faces(faces)
@@ -102,7 +102,7 @@ def build_print_shop(faces: Sequence[CardFace], draw_front: DrawFront, draw_back
     bleed = profile.bleed
     pw, ph = card.width + 2 * bleed, card.height + 2 * bleed
     buf = io.BytesIO()
-    c = PrintCanvas(buf, (pw, ph), cmyk=use_cmyk, title=f"print shop: {profile.id}")
+    c = PrintCanvas(buf, (pw, ph), cmyk=use_cmyk, title=f"print shop: {profile.id}", font=font)
     c.set_print_preferences(None)
     c.setTrimBox((bleed * mm, bleed * mm, (pw - bleed) * mm, (ph - bleed) * mm))
     c.setBleedBox((0, 0, pw * mm, ph * mm))

@@ -137,7 +137,8 @@ def render_plan(plan: SheetPlan, faces: Sequence[CardFace], draw_front: DrawFron
     geom = plan.geometry
     texts = _instructions(plan, spec, lang)
     buf = io.BytesIO()
-    c = PrintCanvas(buf, (geom.page_w, geom.page_h), cmyk=cmyk, title=texts[0])
+    c = PrintCanvas(buf, (geom.page_w, geom.page_h), cmyk=cmyk, title=texts[0],
+                    font=register_font(spec.font))
     duplex = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}.get(plan.flip or "",
                                                                               "Simplex")
     c.set_print_preferences(duplex)
