@@ -7,7 +7,7 @@ follow c, r, s, z; acute, ring and the háček on d, t, n only break ties (a < �
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from io import BytesIO
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -18,7 +18,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from .fonts import register_font
+from .fonts import register_fonts
 from .model import GameData
 
 _LETTERS = ("a", "b", "c", "č", "d", "e", "f", "g", "h", "ch", "i", "j", "k", "l", "m", "n",
@@ -82,16 +82,6 @@ TITLES = {
 }
 
 
-def font_files(data: GameData) -> dict[str, Path]:
-    """The project's body fonts (fonts/ in the project, else the package's own)."""
-    for folder in (data.root / "fonts", Path(__file__).resolve().parent.parent / "fonts"):
-        regular = folder / "CharisSIL-Regular.ttf"
-        if regular.is_file():
-            return {"body": regular, "bold": folder / "CharisSIL-Bold.ttf",
-                    "italic": folder / "CharisSIL-Italic.ttf"}
-    raise FileNotFoundError("CharisSIL-Regular.ttf not found in fonts/")
-
-
 def styles(fonts: dict[str, str]) -> dict[str, ParagraphStyle]:
     return {
         "title": ParagraphStyle("title", fontName=fonts["bold"], fontSize=16, leading=20,
@@ -135,14 +125,12 @@ def pair_table(rows: Iterable[tuple[str, str]], head: tuple[str, str],
     return table
 
 
-def register(data: GameData) -> dict[str, str]:
-    return {role: register_font(path) for role, path in font_files(data).items()}
+def build_glossary_sheet(data: GameData, lang: str, fonts: Mapping[str, Path]) -> bytes:
+    """A PDF of the glossary terms and the card names, sorted for ``lang`` (en or cs).
 
-
-def build_glossary_sheet(data: GameData, lang: str) -> bytes:
-    """A PDF of the glossary terms and the card names, sorted for ``lang`` (en or cs)."""
+    ``fonts`` are the layout's font files by role (body, bold, italic)."""
     text = TITLES[lang]
-    fonts = register(data)
+    fonts = register_fonts(fonts)
     st = styles(fonts)
     buf = BytesIO()
     doc = SimpleDocTemplate(buf, pagesize=A4, leftMargin=18 * mm, rightMargin=18 * mm,

@@ -164,7 +164,7 @@ def game_targets(ctx: LangContext) -> list[Target]:
     out.append(Target(f"{lang}/player-aid.pdf", digest(key, "aid"),
                       lambda: build_player_aid(data, lang, project)))
     out.append(Target(f"{lang}/glossary.pdf", digest(key, "glossary"),
-                      lambda: build_glossary_sheet(data, lang)))
+                      lambda: build_glossary_sheet(data, lang, ctx.layout.fonts)))
     return out
 
 

@@ -27,7 +27,8 @@ from reportlab.platypus import (
 
 from .check.lang import card_texts, is_untranslated
 from .errors import CardgenError, Finding, Severity
-from .glossary_sheet import pair_table, register, styles
+from .fonts import register_fonts
+from .glossary_sheet import pair_table, styles
 from .model import GameData
 
 DrawCard = Callable[[Any, Any, Any, tuple[float, float]], Any]
@@ -93,7 +94,7 @@ def build_proof(data: GameData, faces_en: Sequence[Any], faces_cs: Sequence[Any]
                 findings: Sequence[Finding], draw_card: DrawCard, layout: Any,
                 only_problems: bool = False) -> bytes:
     """The proof PDF as bytes (deterministic: same input, same bytes)."""
-    fonts = register(data)
+    fonts = register_fonts(layout.fonts)
     st = styles(fonts)
     by_card: dict[str | None, list[Finding]] = {}
     for f in findings:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from types import MappingProxyType
 
 import pytest
 from test_lang_fixtures import CARDS, CLEAN, NB, ROOT, make_project
@@ -31,6 +32,9 @@ class Face:
 
 class Layout:
     page_size = (195.6, 266.5)
+    fonts = MappingProxyType({"body": ROOT / "fonts" / "CharisSIL-Regular.ttf",
+                              "bold": ROOT / "fonts" / "CharisSIL-Bold.ttf",
+                              "italic": ROOT / "fonts" / "CharisSIL-Italic.ttf"})
 
 
 def fake_draw(canvas, face, layout, origin):
@@ -105,8 +109,8 @@ def test_czech_collation():
 
 def test_glossary_sheet(tmp_path):
     data = project_data(tmp_path)
-    cs = build_glossary_sheet(data, "cs")
-    assert build_glossary_sheet(data, "cs") == cs
+    cs = build_glossary_sheet(data, "cs", Layout.fonts)
+    assert build_glossary_sheet(data, "cs", Layout.fonts) == cs
     (page,) = pdf_text(tmp_path, cs, "cs.pdf")
     lines = [" ".join(ln.split()) for ln in page.splitlines() if ln.strip()]
     assert lines[:2] == ["Volba římského krále — slovníček", "Slovníček pojmů"]
@@ -115,7 +119,7 @@ def test_glossary_sheet(tmp_path):
                                           "dvůr Court", "herní oblast play area")]
     assert terms == ["čin Deed", "čísla Numbers", "dvůr Court", "herní oblast play area",
                      "hlas vote"]
-    (en_page,) = pdf_text(tmp_path, build_glossary_sheet(data, "en"), "en.pdf")
+    (en_page,) = pdf_text(tmp_path, build_glossary_sheet(data, "en", Layout.fonts), "en.pdf")
     assert "Glossary of card names" in en_page
     assert name_pairs(data, "cs") == [("Blanka z Valois", "Blanche de Valois"),
                                       ("Filip VI.", "Philip VI")]
