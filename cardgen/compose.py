@@ -68,11 +68,11 @@ class Renderer:
             shield_icon=self.shield, elector_of=self.elector, linked=self.linked, verb=self.verb,
             subject=self.subject, body=self.body, types=self.types, type_adj=self.type_adj,
             labels=self.labels, directions=self.table("directions"),
-            deed_ops=self.table("deed_ops"), electors=self.table("electors"),
-            accusative=self.table("accusative"), numbers_adj=self.table("numbers_adj"),
+            deed_ops=self.table("deed_ops"), numbers_adj=self.table("numbers_adj"),
             pile_phrase=self.table("pile_phrase"),
         )
         self._compiled: dict[str, Any] = {}
+        self._topic: str | None = None  # the side the current clause is about (pronouns)
 
     def table(self, key: str) -> dict[str, Any]:
         value = self.tables.get(key)
@@ -154,32 +154,58 @@ class Renderer:
             raise TextError(f"unknown shield '{sid}'")
         return f":shield-{sid}:"
 
+    def _form(self, pid: str, form: str) -> str:
+        text = self.place(pid).form(self.lang, form)
+        if text is None:
+            raise TextError(f"place '{pid}' has no '{form}' form in {self.lang}")
+        return text
+
     def elector(self, target: Any, who: str = "you") -> str:
+        """Whose vote: a country's `elector` form ("the elector of Cologne", "kolínského
+        kurfiřta"); several share their common words ("mohučského nebo trevírského kurfiřta")."""
         if target == "any":
             return self.labels["elector_any" if who == "you" else "elector_any_side"]
         if isinstance(target, str):
-            return self.table("electors").get(target) or self.name(target)
-        return self._join([self.elector(t, who) for t in target], "or")
+            return self._form(target, "elector")
+        return self._shared([self._form(t, "elector") for t in target], "or")
+
+    def _shared(self, phrases: list[str], conj: str) -> str:
+        """Phrases joined, their common leading or trailing words said once."""
+        words = [p.split() for p in phrases]
+        if len(words) > 1:
+            head = 0
+            while all(len(w) > head + 1 and w[head] == words[0][head] for w in words):
+                head += 1
+            tail = 0
+            while all(len(w) > tail + 1 and w[-1 - tail] == words[0][-1 - tail] for w in words):
+                tail += 1
+            if head:
+                return " ".join(words[0][:head]) + " " + self._join(
+                    [" ".join(w[head:]) for w in words], conj)
+            if tail:
+                return self._join([" ".join(w[:-tail]) for w in words], conj) + " " + " ".join(
+                    words[0][-tail:])
+        return self._join(phrases, conj)
 
     def linked(self, bg: str) -> str:
         links = list(self.place(bg).attrs.get("links") or [])
-        names = [self.elector(t) for t in links]
-        tails = {x.rsplit(" ", 1)[-1] for x in names}
-        if len(names) > 1 and len(tails) == 1 and all(" " in x for x in names):
-            tail = tails.pop()
-            text = self._join([x.rsplit(" ", 1)[0] for x in names], "or") + f" {tail}"
-        else:
-            text = self._join(names, "or")
+        text = self.elector(links[0] if len(links) == 1 else links)
         return f"{text} {self.labels['linked_choice']}" if len(links) > 1 else text
 
     def subject(self, who: str) -> str:
+        self._topic = who
         return self.table("subjects")[who]["text"]
 
     def verb(self, verb: str, who: str = "you") -> str:
+        """The verb for ``who``: the imperative for you; a side the clause already named
+        becomes a pronoun (en "it places", cs only the verb: "umístí")."""
         forms = self.table("verbs")[verb]
         if who == "you":
             return forms["imp"]
         subj = self.table("subjects")[who]
+        if who == self._topic and subj.get("pronoun") is not None:
+            return f"{subj['pronoun']} {forms[subj['form']]}".strip()
+        self._topic = who
         return f"{subj['text']} {forms[subj['form']]}"
 
     def types(self, ids: Any, form: str = "pl") -> str:
@@ -223,7 +249,10 @@ class Renderer:
         return " ".join(text.split())
 
     def line(self, line: CardLine) -> str:
-        clauses = [self.clause(e) for e in line.effects]
+        clauses = []
+        for effect in line.effects:
+            self._topic = None  # pronouns only within one clause
+            clauses.append(self.clause(effect))
         if not clauses:
             return ""
         prefix = None

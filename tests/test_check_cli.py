@@ -58,7 +58,7 @@ def _error_at(findings: list[dict], code: str, file: Path, line: int, card: str 
 
 def test_number_changed_in_czech_text_only(project, capsys):
     path = project / CARDS / "luxembourg.yaml"
-    line = replace_in(path, 'cs: "Umísti 2\u00a0vlivy do Čech', 'cs: "Umísti 3\u00a0vlivy do Čech')
+    line = replace_in(path, 'cs: "Umísti 2\u00a0vlivu do Čech', 'cs: "Umísti 3\u00a0vlivu do Čech')
     code, findings = findings_json(project, capsys)
     assert code == 1
     hits = [f for f in findings if f["severity"] == "error" and f["card"] == "charles-iv"
@@ -70,7 +70,7 @@ def test_number_changed_in_czech_text_only(project, capsys):
 
 def test_place_name_in_the_wrong_language(project, capsys):
     path = project / CARDS / "luxembourg.yaml"
-    line = replace_in(path, 'cs: "Umísti 2\u00a0vlivy do Čech.', 'cs: "Umísti 2\u00a0vlivy do Bohemia.')
+    line = replace_in(path, 'cs: "Umísti 2\u00a0vlivu do Čech.', 'cs: "Umísti 2\u00a0vlivu do Bohemia.')
     code, findings = findings_json(project, capsys)
     assert code == 1
     assert any(f["severity"] == "error" and f["card"] == "charles-iv" and f["line"] == line

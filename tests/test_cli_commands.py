@@ -11,7 +11,7 @@ from tests.conftest import replace_in
 
 LUX = Path("card_data") / "cards" / "luxembourg.yaml"
 NB = "\u00a0"
-CHARLES_CS = f'cs: "Umísti 2{NB}vlivy do Čech. Lízni 1{NB}kartu."'
+CHARLES_CS = f'cs: "Umísti 2{NB}vlivu do Čech. Lízni 1{NB}kartu."'
 
 
 def run(project: Path, capsys, *args: str) -> tuple[int, str]:
@@ -38,7 +38,7 @@ def test_fill_writes_the_canonical_text_into_an_empty_line(project, capsys):
 
 def test_fix_repairs_typography_in_place_and_is_idempotent(project, capsys):
     path = project / LUX
-    replace_in(path, CHARLES_CS, 'cs: "Umísti 2 vlivy do Čech.  Lízni 1 kartu."')
+    replace_in(path, CHARLES_CS, 'cs: "Umísti 2 vlivu do Čech.  Lízni 1 kartu."')
     code, out = run(project, capsys, "check")
     assert "typo-double-space" in out and "typo-nbsp-number" in out
     before_comments = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.startswith("#")]
@@ -55,7 +55,7 @@ def test_fix_repairs_typography_in_place_and_is_idempotent(project, capsys):
 
 def test_reviewed_exception_turns_a_wording_warning_off_and_is_listed(project, capsys):
     path = project / LUX
-    replace_in(path, CHARLES_CS, f'cs: "Lízni 1{NB}kartu. Umísti 2{NB}vlivy do Čech."')
+    replace_in(path, CHARLES_CS, f'cs: "Lízni 1{NB}kartu. Umísti 2{NB}vlivu do Čech."')
     code, out = run(project, capsys, "check")
     assert code == 0
     assert "charles-iv" in out and "warning[" in out
@@ -81,7 +81,7 @@ def test_proof_writes_both_languages_side_by_side(project, capsys):
     assert _pages(pdf) == 1 + 76  # summary, then one page per card record
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
     assert "Karel IV." in text and "Charles IV" in text
-    replace_in(project / LUX, CHARLES_CS, f'cs: "Umísti 3{NB}vlivy do Čech. Lízni 1{NB}kartu."')
+    replace_in(project / LUX, CHARLES_CS, f'cs: "Umísti 3{NB}vlivu do Čech. Lízni 1{NB}kartu."')
     code, out = run(project, capsys, "check", "--format", "json")
     flagged = {f["card"] for f in json.loads(out)["findings"]
                if f["card"] and f["severity"] in ("error", "warning")}
@@ -110,10 +110,10 @@ def test_po_import_applies_a_changed_translation(project, capsys):
     run(project, capsys, "po", "export")
     po = project / "output" / "po" / "cs.po"
     text = po.read_text(encoding="utf-8")
-    old = f'msgstr "Umísti 2{NB}vlivy do Čech. Lízni 1{NB}kartu."'
+    old = f'msgstr "Umísti 2{NB}vlivu do Čech. Lízni 1{NB}kartu."'
     assert old in text
-    po.write_text(text.replace(old, f'msgstr "Lízni 1{NB}kartu. Umísti 2{NB}vlivy do Čech."', 1),
+    po.write_text(text.replace(old, f'msgstr "Lízni 1{NB}kartu. Umísti 2{NB}vlivu do Čech."', 1),
                   encoding="utf-8")
     code, out = run(project, capsys, "po", "import", str(po))
     assert code == 0, out
-    assert f"Lízni 1{NB}kartu. Umísti 2{NB}vlivy do Čech." in (project / LUX).read_text(encoding="utf-8")
+    assert f"Lízni 1{NB}kartu. Umísti 2{NB}vlivu do Čech." in (project / LUX).read_text(encoding="utf-8")

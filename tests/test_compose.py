@@ -50,13 +50,13 @@ def test_czech_currency_and_influence_plurals(data):
     assert r.clause(effect("gain_currency", amount=5, currency="eastern")) == \
         "získej 5 východních měn"
     assert r.clause(effect("place_influence", amount=2, where="mainz")) == \
-        "umísti 2 vlivy do Mohuče"
+        "umísti 2 vlivu do Mohuče"
 
 
 @pytest.mark.parametrize(("op", "params", "cs"), [
     ("place_influence", {"amount": 1, "where": "saxony"}, "umísti 1 vliv do Saska"),
     ("remove_influence", {"amount": 2, "where": "cologne"},
-     "odstraň 2 vlivy soupeře z Kolína nad Rýnem"),
+     "odstraň 2 vlivu soupeře z Kolína nad Rýnem"),
     ("if_lead", {"country": "bohemia", "lead": False,
                  "then": (effect("draw", amount=1),)}, "nevedeš-li v Čechách: lízni 1 kartu"),
     ("place_military", {"amount": 3, "where": "lower-bavaria"},
@@ -64,6 +64,31 @@ def test_czech_currency_and_influence_plurals(data):
 ])
 def test_czech_case_forms(data, op, params, cs):
     assert Renderer(data, "cs").clause(effect(op, **params)) == cs
+
+
+@pytest.mark.parametrize(("bg", "en", "cs"), [
+    ("low-countries", "the side controlling the Low Countries gains 1 vote on the elector of Cologne",
+     "strana, která ovládá Nizozemí, získá 1 hlas u kolínského kurfiřta"),
+    ("lombardy", "the side controlling Lombardy gains 1 vote on the elector of Mainz or Trier "
+     "(its choice)", "strana, která ovládá Lombardii, získá 1 hlas u mohučského nebo "
+     "trevírského kurfiřta (podle své volby)"),
+])
+def test_battle_votes_name_the_elector_from_places_yaml(data, bg, en, cs):
+    """6.43: the elector forms live in places.yaml, not in the templates."""
+    assert "electors" not in data.templates["cs"] and "electors" not in data.templates["en"]
+    assert Renderer(data, "en").clause(effect("battle_vote", battleground=bg)) == en
+    assert Renderer(data, "cs").clause(effect("battle_vote", battleground=bg)) == cs
+
+
+def test_a_side_named_in_the_clause_becomes_a_pronoun(data):
+    card = data.card("battle-of-muhldorf")
+    en = canonical_text(data, card, card.line("event"), "en")
+    cs = canonical_text(data, card, card.line("event"), "cs")
+    assert en.startswith("If Wittelsbach holds John: it places 5 military in Lower Bavaria. "
+                         "Otherwise: it places 3 military")
+    assert cs.startswith(f"Drží-li Jana Wittelsbachové: umístí 5{NBSP}vojska do Dolního Bavorska. "
+                         f"Jinak: umístí 3{NBSP}vojska")
+    assert en.endswith("Luxembourg places 2 influence in the Palatinate.")
 
 
 def test_english_sentence(data):
@@ -75,7 +100,7 @@ def test_english_sentence(data):
 def test_czech_nbsp(data):
     card = data.card("charles-iv")
     text = canonical_text(data, card, card.line("deed"), "cs")
-    assert text == f"Umísti 2{NBSP}vlivy do Čech. Lízni 1{NBSP}kartu."
+    assert text == f"Umísti 2{NBSP}vlivu do Čech. Lízni 1{NBSP}kartu."
     card = data.card("pierre-de-rosieres")
     assert f" v{NBSP}papežské" in canonical_text(data, card, card.line("deed"), "cs")
 
@@ -115,7 +140,7 @@ def test_faces_one_per_record_in_order(data):
 def test_missing_translation_is_not_filled_from_english(project: Path):
     path = project / "card_data" / "cards" / "luxembourg.yaml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace(f'        cs: "Umísti 3{NBSP}vlivy do Čech."\n', "", 1),
+    path.write_text(text.replace(f'        cs: "Umísti 3{NBSP}vlivu do Čech."\n', "", 1),
                     encoding="utf-8")
     data, _ = load(project)
     face = next(f for f in compose_faces(data, "cs", project)
@@ -128,7 +153,7 @@ def test_fill_writes_canonical_text_and_keeps_comments(project: Path):
     replace_in(path, "cards:", "# a comment the fill keeps\ncards:")
     text = path.read_text(encoding="utf-8")
     old = ('      text:\n        en: "Place 3 influence in Brandenburg."\n'
-           f'        cs: "Umísti 3{NBSP}vlivy do Braniborska."\n')
+           f'        cs: "Umísti 3{NBSP}vlivu do Braniborska."\n')
     assert old in text
     path.write_text(text.replace(old, ""), encoding="utf-8")
     data, _ = load(project)

@@ -211,3 +211,20 @@ def test_check_fit(tmp_path):
     assert f.message == ("the text does not fit the card at the minimum size (6.5 pt): "
                          "needs 25.4 mm, the box has 12.7 mm")
     assert (f.card, f.lang, str(f.location)) == ("philip-vi", "cs", "card_data/cards/test.yaml:16:13")
+
+
+def test_any_place_form_names_the_place_even_shared_by_two():
+    """The `elector` forms of places.yaml name their country; in "mohučského nebo trevírského
+    kurfiřta" both countries are named (the noun is said once), in "trevírského kurfiřta" one."""
+    from conftest import ROOT
+
+    from cardgen.check.lang import _find_names, _name_table
+    from cardgen.load import load
+
+    data, _ = load(ROOT)
+    names = _name_table(data)
+    assert _find_names(names, "získá 1 hlas u kolínského kurfiřta", "cs") == {"cologne"}
+    assert _find_names(names, "u mohučského nebo trevírského kurfiřta", "cs") == {"mainz", "trier"}
+    assert _find_names(names, "u trevírského kurfiřta", "cs") == {"trier"}
+    assert _find_names(names, "gains 1 vote on the elector of Mainz or Trier", "en") == {
+        "mainz", "trier"}

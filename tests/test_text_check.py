@@ -27,8 +27,8 @@ def test_shipped_texts_have_no_findings():
 
 def test_number_changed_in_czech_only(project: Path):
     line = replace_in(project / CARDS / "luxembourg.yaml",
-                      f'cs: "Umísti 3{NBSP}vlivy do Trevíru."',
-                      f'cs: "Umísti 2{NBSP}vlivy do Trevíru."')
+                      f'cs: "Umísti 3{NBSP}vlivu do Trevíru."',
+                      f'cs: "Umísti 2{NBSP}vlivu do Trevíru."')
     found = findings(project)
     assert len(found) == 1
     f = found[0]
@@ -42,8 +42,8 @@ def test_number_changed_in_czech_only(project: Path):
 
 def test_place_name_in_the_wrong_language(project: Path):
     line = replace_in(project / CARDS / "wittelsbach.yaml",
-                      f'cs: "Umísti 3{NBSP}vlivy do Braniborska."',
-                      f'cs: "Umísti 3{NBSP}vlivy do Brandenburg."')
+                      f'cs: "Umísti 3{NBSP}vlivu do Braniborska."',
+                      f'cs: "Umísti 3{NBSP}vlivu do Brandenburg."')
     found = findings(project)
     assert [(f.code, f.card, f.lang, f.location.line) for f in found] == [
         ("text-differs", "louis-v-of-brandenburg", "cs", line)]
@@ -76,7 +76,7 @@ def test_wording_only_is_a_warning_and_an_exception_silences_it(project: Path):
 def test_missing_translation_is_an_error(project: Path):
     path = project / CARDS / "luxembourg.yaml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace(f'        cs: "Umísti 3{NBSP}vlivy do Čech."\n', "", 1),
+    path.write_text(text.replace(f'        cs: "Umísti 3{NBSP}vlivu do Čech."\n', "", 1),
                     encoding="utf-8")
     found = findings(project)
     assert [(f.code, f.card, f.lang) for f in found] == [

@@ -97,8 +97,15 @@ def find_phrase(phrase: str, text: str) -> re.Match[str] | None:
     return _phrase_re(phrase).search(text)
 
 
+_SP = r"[\s\u00a0]+"
+
+
 def _stem_re(phrase: str) -> re.Pattern[str]:
-    """A Czech name allowing case endings: long words match on all but their last 2 letters."""
+    """A Czech name allowing case endings: long words match on all but their last 2 letters.
+
+    A two-word name also matches its first word when a coordinated word shares the second:
+    "mohučského nebo trevírského kurfiřta" names "mohučského kurfiřta" too.
+    """
     parts = []
     for word in phrase.split():
         core = word.rstrip(".")
@@ -106,7 +113,11 @@ def _stem_re(phrase: str) -> re.Pattern[str]:
             parts.append(re.escape(core[:-2]) + r"\w{0,4}")
         else:
             parts.append(re.escape(word))
-    return re.compile(r"(?<![\w])" + r"[\s\u00a0]+".join(parts) + r"(?![\w])", re.IGNORECASE)
+    body = _SP.join(parts)
+    if len(parts) == 2:
+        shared = rf"(?=(?:\s*,\s*\w+)*{_SP}(?:nebo|či|a|i){_SP}\w+{_SP}{parts[1]}(?![\w]))"
+        body = rf"(?:{body}|{parts[0]}{shared})"
+    return re.compile(r"(?<![\w])" + body + r"(?![\w])", re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------------------

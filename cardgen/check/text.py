@@ -44,12 +44,9 @@ class _Facts:
                       if (p := _pattern([c.name.get(lang) or ""])) is not None]
         self.places: list[tuple[str, re.Pattern[str]]] = []
         self.foreign_places: list[tuple[str, str, re.Pattern[str]]] = []
-        electors = dict(tables.get("electors") or {})
-        accusative = dict(tables.get("accusative") or {})
         own_names: set[str] = set()
         for pid, place in data.places.items():
-            phrases = self._place_phrases(place, lang)
-            phrases += [electors.get(pid, ""), accusative.get(pid, "")]
+            phrases = self._place_phrases(place, lang)  # every form: in, into, elector, acc …
             own_names |= {p.lower() for p in phrases if p}
             pat = _pattern(phrases)
             if pat:
@@ -81,8 +78,9 @@ class _Facts:
         out = [place.name.get(lang) or ""]
         for phrase in place.forms.get(lang, {}).values():
             out.append(phrase)
-            if " " in phrase:
-                out.append(phrase.split(" ", 1)[1])  # the bare case form: "Čech", "Mohuče"
+            first, _, rest = phrase.partition(" ")
+            if rest and first.islower() and len(first) <= 4:  # after a preposition
+                out.append(rest)  # the bare case form: "Čech", "Mohuče"
         return out
 
     def of(self, text: str) -> dict[str, Counter[str]]:
