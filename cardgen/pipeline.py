@@ -76,7 +76,7 @@ def run_check(project: Path, *, lang_only: bool = False,
                 return report
             report.faces = {lang: compose_faces(data, lang, project) for lang in LANGS}
             report.layout = layout
-            findings.extend(fit_findings(data, report.faces, layout, fit_cache))
+            findings.extend(fit_findings(data, report.faces, layout, fit_cache, project))
         except CardgenError as exc:
             findings.extend(exc.findings)
     return report
@@ -124,16 +124,21 @@ def art_findings(data: GameData, project: Path, layout: Layout) -> list[Finding]
 
 
 def fit_findings(data: GameData, faces_by_lang: dict[str, list[CardFace]], layout: Layout,
-                 cache: dict[str, list[Finding]] | None = None) -> list[Finding]:
-    """Fit and glyph findings of every face (the text box of rule 2.36), located at the card."""
+                 cache: dict[str, list[Finding]] | None = None, project: Path | None = None
+                 ) -> list[Finding]:
+    """Fit and glyph findings of every face (the text box of rule 2.36), located at the card.
+
+    With a ``cache`` (face key → findings), only faces missing from it are fitted.
+    """
     out: list[Finding] = []
-    card_key = _card_key(layout) if cache is not None else ""
+    root = project or Path("/")
+    card_key = _card_key(layout, root) if cache is not None else ""
     for faces in faces_by_lang.values():
         for face in faces:
             if cache is None:
                 _fit, found = check_face(face, layout)
             else:
-                key = face_hash(face, card_key)
+                key = _face_key(face, card_key, root)
                 if key not in cache:
                     cache[key] = check_face(face, layout)[1]
                 found = cache[key]
@@ -143,15 +148,18 @@ def fit_findings(data: GameData, faces_by_lang: dict[str, list[CardFace]], layou
     return out
 
 
-def _card_key(layout: Layout) -> str:
-    """Code, fonts and card layout: what a face's fit depends on besides the face itself."""
+def _card_key(layout: Layout, project: Path) -> str:
+    """Code, fonts and card layout: what a face's fit depends on besides the face itself.
+
+    Paths are taken relative to the project, so a copied project keeps its cache.
+    """
     fonts = []
     for path in sorted({str(p) for p in layout.fonts.values()}):
         try:
             fonts.append(file_digest(Path(path)))
         except OSError:
             fonts.append("missing")
-    return digest(code_digest(), repr(layout), *fonts)
+    return digest(code_digest(), repr(layout).replace(str(project), "<project>"), *fonts)
 
 
 @dataclass
@@ -288,7 +296,7 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
                 log(f"{lang}/png")
                 paths, _ = write_pngs(report.faces[lang], layout, output / lang / "png")
                 result.written.extend(paths)
-        live = {k for k in fit_cache if k in _live_face_keys(report, layout)}
+        live = {k for k in fit_cache if k in _live_face_keys(report, layout, project)}
         fit_cache_file.write(fit_key, {k: [f.to_json() for f in fit_cache[k]] for k in sorted(live)})
         findings_cache.write(inputs, [f.to_json() for f in result.findings])
         state.inputs, state.outputs = inputs, [t.rel for t in targets]
@@ -296,9 +304,15 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
         return result
 
 
-def _live_face_keys(report: CheckReport, layout: Layout) -> set[str]:
-    card_key = _card_key(layout)
-    return {face_hash(f, card_key) for faces in report.faces.values() for f in faces}
+def _face_key(face: CardFace, card_key: str, project: Path) -> str:
+    """A face's fit key: its content (paths relative to the project) and its art's bytes."""
+    art = file_digest(face.art) if face.art and face.art.is_file() else "placeholder"
+    return digest(card_key, repr(face).replace(str(project), "<project>"), art)
+
+
+def _live_face_keys(report: CheckReport, layout: Layout, project: Path) -> set[str]:
+    card_key = _card_key(layout, project)
+    return {_face_key(f, card_key, project) for faces in report.faces.values() for f in faces}
 
 
 def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[CardFace], lang: str,

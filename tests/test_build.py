@@ -1,0 +1,131 @@
+"""`cardgen build`: parallel = serial bytes, errors write nothing, the lock, art paths, data
+that looks like a template stays data."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cardgen import pipeline
+from cardgen.errors import CardgenError
+from cardgen.lock import build_lock
+from cardgen.outputs import Target, make_targets
+from cardgen.progress import Progress
+from tests.conftest import copy_project, replace_in
+
+LUX = Path("card_data/cards/luxembourg.yaml")
+EN_ONLY = pipeline.BuildOptions(langs=("en",))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """One full build (both languages), shared read-only by the tests of this module."""
+    project = copy_project(tmp_path_factory.mktemp("built") / "project")
+    pipeline.build(project, pipeline.BuildOptions())
+    return project
+
+
+def _outputs(output: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(output)): p.read_bytes() for p in sorted(output.rglob("*"))
+            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(output).parts)}
+
+
+def test_parallel_build_is_byte_identical_to_serial(built, tmp_path):
+    project = copy_project(tmp_path / "serial")
+    report = pipeline.build(project, pipeline.BuildOptions(jobs=1))
+    assert report.written and not report.skipped
+    parallel = _outputs(built / "output")
+    serial = _outputs(project / "output")
+    assert parallel.keys() == serial.keys()
+    assert [k for k in parallel if parallel[k] != serial[k]] == []
+
+
+def test_make_targets_yields_every_target_once_in_any_mode():
+    targets = [Target(f"t{i}", str(i), lambda i=i: f"bytes {i}".encode()) for i in range(5)]
+    for jobs in (1, 2):
+        made = dict((t.rel, data) for t, data in make_targets(targets, jobs))
+        assert made == {f"t{i}": f"bytes {i}".encode() for i in range(5)}
+
+
+def test_worker_error_reaches_the_caller_as_cardgen_error():
+    def boom() -> bytes:
+        from cardgen.errors import error
+        raise CardgenError(error("x-fail", "worker failed"))
+
+    targets = [Target("a", "1", boom), Target("b", "2", lambda: b"ok")]
+    with pytest.raises(CardgenError) as exc:
+        list(make_targets(targets, 2))
+    assert exc.value.findings[0].code == "x-fail"
+
+
+def test_build_with_errors_writes_nothing_and_says_so(tmp_path):
+    project = copy_project(tmp_path / "p")
+    replace_in(project / LUX, "political: 3", "political: lots")
+    with pytest.raises(CardgenError) as exc:
+        pipeline.build(project, EN_ONLY)
+    assert any(f.severity == "error" and f.location for f in exc.value.findings)
+    assert not [p for p in (project / "output").rglob("*") if p.suffix in (".pdf", ".json")]
+
+
+def test_second_build_meets_the_lock_with_a_clear_message(built):
+    with build_lock(built / "output"), pytest.raises(CardgenError) as exc:
+        pipeline.build(built, EN_ONLY)
+    assert exc.value.findings[0].code == "build-running"
+    assert "another cardgen build" in exc.value.findings[0].message
+
+
+@pytest.mark.parametrize("art", ["../../etc/passwd", "/etc/passwd", "sub/dir", ".."])
+def test_art_outside_art_folder_is_an_error_at_the_card(tmp_path, art):
+    project = copy_project(tmp_path / "p")
+    line = replace_in(project / LUX, "    crown: true\n", f"    crown: true\n    art: '{art}'\n")
+    report = pipeline.run_check(project)
+    found = [f for f in report.findings if f.code == "art-path"]
+    assert len(found) == 1 and found[0].card == "charles-iv"
+    assert found[0].location.file.endswith("luxembourg.yaml") and found[0].location.line == line + 1
+
+
+def test_art_symlink_leading_out_of_art_is_an_error(tmp_path):
+    project = copy_project(tmp_path / "p")
+    (project / "art").mkdir(exist_ok=True)
+    outside = tmp_path / "secret.png"
+    shutil.copy(project / "fonts" / next(p.name for p in (project / "fonts").glob("*.ttf")), outside)
+    (project / "art" / "charles-iv.png").symlink_to(outside)
+    codes = {f.code for f in pipeline.run_check(project).findings if f.card == "charles-iv"}
+    assert "art-path" in codes
+
+
+def test_template_syntax_in_card_text_is_printed_as_is(tmp_path):
+    project = copy_project(tmp_path / "p")
+    replace_in(project / LUX, "en: Father of the Country,", "en: 'Father {{ x }} {% if x %}',")
+    report = pipeline.run_check(project)
+    assert report.ok, [f.format() for f in report.findings if f.severity == "error"]
+    face = next(f for f in report.faces["en"] if f.card_id == "charles-iv")
+    assert "Father {{ x }} {% if x %}" in repr(face)
+
+
+def test_progress_modes(capsys):
+    import io
+
+    lines = io.StringIO()
+    p = Progress(lines, "lines")
+    p.stage("check")
+    p.start(2, "build")
+    p.step("en/cards.pdf")
+    p.step("en/back.pdf")
+    p.finish()
+    assert lines.getvalue() == "  check\n  en/cards.pdf\n  en/back.pdf\n"
+    bar = io.StringIO()
+    p = Progress(bar, "bar")
+    p.start(2, "build")
+    p.step("en/cards.pdf")
+    p.finish()
+    assert "\r" in bar.getvalue() and "[" in bar.getvalue() and "1/2" in bar.getvalue()
+    quiet = io.StringIO()
+    p = Progress.auto(quiet, quiet=True)
+    p.stage("check")
+    p.start(1)
+    p.step("x")
+    assert quiet.getvalue() == ""
+    assert Progress.auto(io.StringIO()).mode == "lines"  # not a terminal
