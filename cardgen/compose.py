@@ -12,7 +12,6 @@ comparisons ignore the difference between plain and non-breaking spaces.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from .errors import CardgenError, Location, error
 from .face import CardFace, CurrencyStyle, ShieldStyle, TextLine
 from .language import NBSP, fix_text, plural_category
 from .model import DECKS, LINE_KINDS, Card, CardLine, Effect, GameData
+from .yamledit import TextEdit, apply_edits
 
 _TOKEN = re.compile(r":([a-z0-9-]+):")
 
@@ -392,38 +392,19 @@ class TextChange:
         return f"{self.file}:{self.line}: card {self.card} {self.kind} ({self.lang}): {self.text}"
 
 
-def _yaml_str(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _indent(s: str) -> int:
-    return len(s) - len(s.lstrip(" "))
-
-
-def _block_end(lines: list[str], start: int, indent: int) -> int:
-    """Index after the last content line of a block whose keys sit at ``indent``."""
-    end = start + 1
-    last = start
-    while end < len(lines):
-        raw = lines[end]
-        if raw.strip() and not raw.lstrip().startswith("#"):
-            if _indent(raw) < indent:
-                break
-            last = end
-        end += 1
-    return last + 1
-
-
 def fill_texts(data: GameData, project: Path) -> list[TextChange]:
-    """Write canonical text into card YAML wherever a line has no text in a language."""
-    edits: dict[Path, list[tuple[int, str, TextChange]]] = {}
+    """Write canonical text into card YAML wherever a line has no text in a language.
+
+    The files are written through :mod:`cardgen.yamledit`, the one surgical YAML editor:
+    a missing language is added to the line's ``text`` mapping, a missing ``text`` is added
+    to the line; nothing else in the file changes.
+    """
+    edits: list[TextEdit] = []
     changes: list[TextChange] = []
     for card in data.cards:
         for line in card.lines:
             missing = [lang for lang in ("en", "cs")
                        if line.effects and not (line.text and line.text.get(lang))]
-            if not missing:
-                continue
             texts = {}
             for lang in missing:
                 try:
@@ -432,50 +413,14 @@ def fill_texts(data: GameData, project: Path) -> list[TextChange]:
                     continue
             if not texts:
                 continue
+            if line.text is None:
+                edits.append(TextEdit(line.loc, texts, key="text", style='"'))
+            else:
+                edits += [TextEdit(line.text.loc, text, key=lang, style='"')
+                          for lang, text in texts.items()]
             where = line.at("text") if line.text is not None else line.loc
-            path = project / where.file
-            if not path.is_file():
-                path = Path(where.file)
-            for lang, text in texts.items():
-                change = TextChange(path, where.line, card.id, line.kind, lang, text)
-                changes.append(change)
-                edits.setdefault(path, []).append((where.line, lang, change))
-            edits[path].append((where.line, "__line__", TextChange(
-                path, where.line, card.id, line.kind, "", "text" if line.text is None
-                else "merge")))
-    for path, items in edits.items():
-        lines = path.read_text(encoding="utf-8").split("\n")
-        by_line: dict[int, list[tuple[str, TextChange]]] = {}
-        for lineno, lang, change in items:
-            by_line.setdefault(lineno, []).append((lang, change))
-        for lineno in sorted(by_line, reverse=True):
-            group = by_line[lineno]
-            mode = next(c.text for lang, c in group if lang == "__line__")
-            texts = {lang: c.text for lang, c in group if lang != "__line__"}
-            _apply(lines, lineno - 1, mode, texts)
-        path.write_text("\n".join(lines), encoding="utf-8")
+            path = Path(where.file) if Path(where.file).is_absolute() else project / where.file
+            changes += [TextChange(path, where.line, card.id, line.kind, lang, text)
+                        for lang, text in texts.items()]
+    apply_edits(project, edits)
     return changes
-
-
-def _apply(lines: list[str], idx: int, mode: str, texts: dict[str, str]) -> None:
-    raw = lines[idx]
-    if mode == "text":
-        # no text: mapping at lines[idx] (the line's first key); append `text:` to it
-        indent = _indent(raw)
-        end = _block_end(lines, idx, indent)
-        block = [" " * indent + "text:"]
-        block += [" " * (indent + 2) + f"{lang}: {_yaml_str(t)}" for lang, t in texts.items()]
-        lines[end:end] = block
-        return
-    # merge into an existing text mapping: flow `{en: ...}` or a block under `text:`
-    stripped = raw.rstrip()
-    if stripped.endswith("}") and "{" in raw:
-        pairs = ", ".join(f"{lang}: {_yaml_str(t)}" for lang, t in texts.items())
-        inner = stripped[: -1].rstrip()
-        sep = "" if inner.endswith("{") else ", "
-        lines[idx] = f"{inner}{sep}{pairs}}}"
-        return
-    indent = _indent(raw)
-    end = _block_end(lines, idx, indent)
-    for lang, t in reversed(texts.items()):
-        lines.insert(end, " " * indent + f"{lang}: {_yaml_str(t)}")

@@ -6,8 +6,8 @@ One entry per card text: ``msgctxt`` is ``<card id>:<key>`` (``name``, ``deed``,
 wording of the line; ``#:`` points at the YAML file and line. The header dates are fixed, so
 the same data always exports to the same bytes.
 
-The import writes changed Czech texts back with the fixer's surgical YAML editing
-(:func:`cardgen.fix.apply_edits`); nothing else in card_data changes.
+The import writes changed Czech texts back with the surgical YAML editor
+(:func:`cardgen.yamledit.apply_edits`); nothing else in card_data changes.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from babel.messages.pofile import read_po, write_po
 
 from .check.lang import CardText, all_texts, find_phrase, strip_tokens
 from .errors import CardgenError, Finding, Location, error, warning
-from .fix import TextEdit, apply_edits
 from .load import load
 from .model import GameData
 from .write import atomic_write
+from .yamledit import TextEdit, apply_edits
 
 FIXED_DATE = datetime(2024, 1, 1, tzinfo=UTC)
 HEADER = ("# Czech card texts of A Vote for the King of the Romans (Volba římského krále).\n"

@@ -164,3 +164,15 @@ def test_fill_writes_canonical_text_and_keeps_comments(project: Path):
     assert "# a comment the fill keeps" in after
     assert old in after
     assert fill_texts(load(project)[0], project) == []
+
+
+def test_fill_adds_one_missing_language_to_the_text_mapping(project: Path):
+    """--fill writes through the shared surgical editor: only the missing line appears."""
+    path = project / "card_data" / "cards" / "wittelsbach.yaml"
+    text = path.read_text(encoding="utf-8")
+    cs = f'        cs: "Umísti 3{NBSP}vlivu do Braniborska."\n'
+    assert cs in text
+    path.write_text(text.replace(cs, ""), encoding="utf-8")
+    changes = fill_texts(load(project)[0], project)
+    assert [(c.card, c.lang) for c in changes] == [("louis-v-of-brandenburg", "cs")]
+    assert path.read_text(encoding="utf-8") == text

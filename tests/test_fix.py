@@ -7,8 +7,9 @@ from test_lang_fixtures import CARDS, make_project
 
 from cardgen.check.lang import check_language
 from cardgen.errors import CardgenError, Location
-from cardgen.fix import TextEdit, edit_yaml, fix_project
+from cardgen.fix import fix_project
 from cardgen.load import load
+from cardgen.yamledit import TextEdit, edit_yaml
 
 NB = "\u00a0"
 BROKEN = CARDS.replace('cs: "Umísti 2 vlivy v Mohuči."',
