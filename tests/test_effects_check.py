@@ -75,3 +75,33 @@ def test_acquire_line_places_the_cards_own_shield(project: Path):
     found = findings(project)
     assert [(f.card, f.code, f.rule) for f in found] == [
         ("casimir-iii", "acquire-other-shield", "11.1")]
+
+
+def test_op_on_a_line_kind_the_schema_does_not_allow(project: Path):
+    """schema.yaml `lines`: a Counter only on a counter line, Writing History's
+    counter_event only on writing_history, a shield placed only by acquire or event lines;
+    nested ops count for the line they sit on."""
+    path = project / CARDS / "market.yaml"
+    counter = replace_in(path, "{op: counter, deed_op: remove_influence}",
+                         "{op: counter_event}")
+    acquire = replace_in(path, "{op: place_shield, shield: john-iv-drazice, location: your-curia}",
+                         "{op: draw, amount: 1}")
+    deed = replace_in(path, "{op: look_market_deck, amount: 3, buy_discount: 2}",
+                      "{op: if_lead, country: bohemia, then: [{op: place_shield, "
+                      "shield: clement-vi, location: curia}]}")
+    found = [(f.card, f.location.line, f.message, f.rule) for f in findings(project)
+             if f.code == "op-line"]
+    assert found == [
+        ("peter-of-zittau", deed, "op 'place_shield' can't be on a deed line", "2.36"),
+        ("elizabeth-richeza", counter, "op 'counter_event' can't be on a counter line", "2.36"),
+        ("john-iv-drazice", acquire, "op 'draw' can't be on an acquire line", "2.36"),
+    ]
+
+
+def test_schema_lines_must_name_line_kinds(project: Path):
+    path = project / "card_data" / "rules" / "schema.yaml"
+    replace_in(path, "    lines: [counter]\n", "    lines: [counters]\n")
+    (f,) = [f for f in findings(project) if f.code == "schema-lines"]
+    assert f.message == "lines of op 'counter': unknown line kind 'counters'"
+    assert f.hint == "did you mean 'counter'?"
+    assert f.location.file.endswith("schema.yaml")

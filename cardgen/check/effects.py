@@ -1,8 +1,9 @@
 """Every card effect against the rule schema (card_data/rules/schema.yaml).
 
 Unknown ops and parameters (with the nearest valid name), wrong types, missing required
-parameters and references to countries, battlegrounds, shields, currencies, locations and
-cards that do not exist: each a finding with the effect's file:line:col and its rule.
+parameters, references to countries, battlegrounds, shields, currencies, locations and
+cards that do not exist, and ops on a line kind the schema's `lines` (or `default_lines`)
+does not allow: each a finding with the effect's file:line:col and its rule.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..errors import Finding, error
+from ..errors import Finding, Location, error
 from ..fields import suggest
-from ..model import Card, Effect, GameData
+from ..model import LINE_KINDS, Card, Effect, GameData
 
 Validator = Callable[[Any], str | None]  # returns a problem, or None when the value is fine
 
@@ -20,7 +21,7 @@ Validator = Callable[[Any], str | None]  # returns a problem, or None when the v
 class _Types:
     def __init__(self, data: GameData):
         self.data = data
-        schema = data.schema or {}
+        schema = self.schema = data.schema or {}
         self.ops: dict[str, Any] = dict(schema.get("ops") or {})
         self.values: dict[str, list[str]] = {k: list(v) for k, v in
                                              (schema.get("values") or {}).items()}
@@ -106,6 +107,11 @@ class _Types:
         return f"has unknown schema type '{t}'"
 
 
+def _lines(types: _Types, op: str) -> list[str]:
+    spec = types.ops.get(op) or {}
+    return list(spec.get("lines") or (types.schema.get("default_lines") or LINE_KINDS))
+
+
 def _effect(types: _Types, card: Card, effect: Effect, line: str) -> Iterable[Finding]:
     spec = types.ops.get(effect.op)
     if spec is None:
@@ -116,6 +122,12 @@ def _effect(types: _Types, card: Card, effect: Effect, line: str) -> Iterable[Fi
                     "see card_data/rules/schema.yaml for the ops")
         return
     rule = str(spec.get("rule")) if spec.get("rule") else None
+    allowed = _lines(types, effect.op)
+    if line not in allowed:
+        article = "an" if line[:1] in "aeiou" else "a"
+        yield error("op-line", f"op '{effect.op}' can't be on {article} {line} line",
+                    location=effect.at("op"), card=card.id, rule="2.36",
+                    hint=f"it belongs on: {', '.join(allowed)} (card_data/rules/schema.yaml)")
     params: dict[str, Any] = dict(spec.get("params") or {})
     for name, value in effect.params.items():
         pspec = params.get(name)
@@ -159,6 +171,27 @@ def _shield_line(card: Card) -> Iterable[Finding]:
                         location=e.at("shield"), card=card.id, rule="11.1")
 
 
+def _schema_lines(types: _Types) -> Iterable[Finding]:
+    """Every `lines` / `default_lines` entry of the schema names a line kind (2.36)."""
+    lists = [("default_lines", "default_lines", types.schema)]
+    lists += [(f"lines of op '{op}'", "lines", spec or {}) for op, spec in types.ops.items()]
+    for what, key, owner in lists:
+        kinds = owner.get(key)
+        if kinds is None:
+            continue
+        at = owner.at(key) if hasattr(owner, "at") else Location("card_data/rules/schema.yaml")
+        if not isinstance(kinds, list) or not kinds:
+            yield error("schema-lines", f"{what} must be a non-empty list of line kinds",
+                        location=at, rule="2.36", hint=f"line kinds: {', '.join(LINE_KINDS)}")
+            continue
+        for kind in kinds:
+            if kind not in LINE_KINDS:
+                near = suggest(str(kind), LINE_KINDS)
+                yield error("schema-lines", f"{what}: unknown line kind '{kind}'", location=at,
+                            rule="2.36", hint=f"did you mean '{near}'?" if near else
+                            f"line kinds: {', '.join(LINE_KINDS)}")
+
+
 def check_effects(data: GameData) -> list[Finding]:
     """Validate every effect of every card against card_data/rules/schema.yaml."""
     types = _Types(data)
@@ -167,6 +200,7 @@ def check_effects(data: GameData) -> list[Finding]:
         out.append(error("no-schema", "card_data/rules/schema.yaml has no 'ops'",
                          hint="restore the rule schema"))
         return out
+    out.extend(_schema_lines(types))
     for card in data.cards:
         for line in card.lines:
             for effect in line.effects:
