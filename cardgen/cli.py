@@ -8,7 +8,9 @@ from pathlib import Path
 
 from . import __version__, pipeline
 from .errors import CardgenError
+from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
+from .watch import watch
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,6 +37,10 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--gutterfold", action="store_true", help="also write gutterfold sheets")
     b.add_argument("--flip", choices=("long", "short"), default="long", help="duplex flip edge")
     b.add_argument("--quiet", action="store_true", help="print only errors")
+    b.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
+
+    w = sub.add_parser("watch", help="rebuild on every save of card_data/, layouts/ or art/")
+    w.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
 
     pr = sub.add_parser("proof", help="output/proof/cs-en.pdf: English and Czech side by side")
     pr.add_argument("--only-problems", action="store_true", help="only cards with findings")
@@ -70,25 +76,30 @@ def _check(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _ids(text: str) -> tuple[str, ...]:
+    return tuple(x.strip() for x in text.split(",") if x.strip())
+
+
 def _build(args: argparse.Namespace) -> int:
     options = pipeline.BuildOptions(
-        langs=tuple(x.strip() for x in args.lang.split(",") if x.strip()),
+        langs=_ids(args.lang),
         png=args.png,
-        cards=tuple(x.strip() for x in args.cards.split(",") if x.strip()),
+        cards=_ids(args.cards),
         changed_since=args.changed_since,
         profile=args.profile,
         cmyk=args.cmyk,
         gutterfold=args.gutterfold,
         flip=args.flip,
+        jobs=args.jobs,
     )
-    log = (lambda _m: None) if args.quiet else (lambda m: print(f"  {m}", flush=True))
-    report = pipeline.build(args.project, options, log)
+    report = pipeline.build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))
     if not args.quiet:
         for lang, ids in report.reprinted.items():
             print(f"reprint ({lang}): {', '.join(ids) or 'no cards'}")
         _errors, warnings = counts(report.findings)
-        print(f"wrote {len(report.written)} files, {len(report.skipped)} unchanged, "
-              f"{warnings} warnings (see cardgen check) in {args.project / 'output'}")
+        what = ("nothing changed" if report.unchanged
+                else f"wrote {len(report.written)} files, {len(report.skipped)} unchanged")
+        print(f"{what}, {warnings} warnings (see cardgen check) in {args.project / 'output'}")
     return 0
 
 
@@ -107,7 +118,12 @@ def _po(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po}
+def _watch(args: argparse.Namespace) -> int:
+    watch(args.project, pipeline.BuildOptions(langs=_ids(args.lang)), log=print)
+    return 0
+
+
+COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch}
 
 
 def main(argv: list[str] | None = None) -> int:
