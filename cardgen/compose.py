@@ -22,7 +22,7 @@ from jinja2 import Environment, StrictUndefined, TemplateError
 from .errors import CardgenError, Location, error
 from .face import CardFace, CurrencyStyle, ShieldStyle, TextLine
 from .language import NBSP, fix_text, plural_category
-from .model import DECKS, LINE_KINDS, Card, CardLine, Effect, GameData
+from .model import DECKS, LINE_KINDS, Card, CardLine, Effect, GameData, Shield
 from .yamledit import TextEdit, apply_edits
 
 _TOKEN = re.compile(r":([a-z0-9-]+):")
@@ -306,6 +306,10 @@ def _currency_styles(data: GameData, lang: str, ids: set[str]) -> tuple[Currency
                  for c in data.currencies.values() if c.id in ids)
 
 
+def _shield_style(shield: Shield, lang: str) -> ShieldStyle:
+    return ShieldStyle(shield.id, shield.name.get(lang) or shield.id, shield.colour, shield.charge)
+
+
 def card_order(data: GameData) -> list[Card]:
     return sorted(data.cards, key=lambda c: (DECKS.index(c.deck) if c.deck in DECKS else 99,
                                              c.number, c.id))
@@ -333,8 +337,11 @@ def _face(data: GameData, card: Card, lang: str, project: Path) -> CardFace:
     if card.kind == "john" and r.labels.get("john_note"):
         lines.append(TextLine("note", r.label("john_note")))
     shown = set(card.yields) | set(card.cost)
+    inline_shields: set[str] = set()
     for ln in lines:
-        shown |= set(ln.cost) | {t for t in _TOKEN.findall(ln.text) if t in data.currencies}
+        tokens = set(_TOKEN.findall(ln.text))
+        shown |= set(ln.cost) | {t for t in tokens if t in data.currencies}
+        inline_shields |= {t.removeprefix("shield-") for t in tokens if t.startswith("shield-")}
     shield = data.shields.get(card.shield or "")
     kind_label = r.labels.get(f"kind_{card.kind}") if card.is_event else None
     return CardFace(
@@ -349,8 +356,7 @@ def _face(data: GameData, card: Card, lang: str, project: Path) -> CardFace:
         cost=card.cost,
         use_cost=card.use_cost,
         use_cost_label=r.label("use_cost", n=card.use_cost) if card.use_cost else None,
-        shield=ShieldStyle(shield.id, shield.name.get(lang) or shield.id, shield.colour,
-                           shield.charge) if shield else None,
+        shield=_shield_style(shield, lang) if shield else None,
         crown=card.crown,
         year=card.year,
         lines=tuple(lines),
@@ -361,6 +367,8 @@ def _face(data: GameData, card: Card, lang: str, project: Path) -> CardFace:
         currencies=_currency_styles(data, lang, shown),
         kind_label=kind_label,
         copies=card.copies,
+        shields=tuple(_shield_style(s, lang) for s in data.shields.values()
+                      if s.id in inline_shields),
     )
 
 

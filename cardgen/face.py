@@ -64,3 +64,4 @@ class CardFace:
     currencies: tuple[CurrencyStyle, ...]  # styles of every currency the face shows
     kind_label: str | None = None  # e.g. "Event" / "Událost" for event cards
     copies: int = 1
+    shields: tuple[ShieldStyle, ...] = ()  # styles of every shield the text shows inline

@@ -176,3 +176,11 @@ def test_fill_adds_one_missing_language_to_the_text_mapping(project: Path):
     changes = fill_texts(load(project)[0], project)
     assert [(c.card, c.lang) for c in changes] == [("louis-v-of-brandenburg", "cs")]
     assert path.read_text(encoding="utf-8") == text
+
+
+def test_a_face_carries_the_style_of_every_shield_its_text_shows():
+    data, _ = load(ROOT)
+    [crecy] = [f for f in compose_faces(data, "en", ROOT) if f.card_id == "battle-of-crecy"]
+    assert crecy.shield is None  # Crécy places no shield of its own…
+    [edward] = crecy.shields  # …but its text shows Edward III's (12.12)
+    assert (edward.id, edward.colour, edward.charge) == ("edward-iii", "#c0392b", "lion")

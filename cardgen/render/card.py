@@ -58,6 +58,9 @@ class _Icons:
     def __init__(self, face: CardFace):
         self.face = face
         self.currencies = {c.id: c for c in face.currencies}
+        self.shields = {s.id: s for s in face.shields}
+        if face.shield:
+            self.shields.setdefault(face.shield.id, face.shield)
         self.unknown: set[str] = set()
 
     def currency(self, cid: str) -> CurrencyStyle:
@@ -70,10 +73,11 @@ class _Icons:
         return style
 
     def shield(self, sid: str) -> ShieldStyle:
-        if self.face.shield and self.face.shield.id == sid:
-            return self.face.shield
-        self.unknown.add(sid)
-        return GENERIC_SHIELD
+        style = self.shields.get(sid)
+        if style is None:
+            self.unknown.add(sid)
+            return GENERIC_SHIELD
+        return style
 
     def width(self, token: str, size: float) -> float:
         if token.startswith("shield-"):
@@ -214,8 +218,9 @@ def draw_card(c: Canvas, face: CardFace, layout: Layout, origin: tuple[float, fl
     c.restoreState()
     for sid in sorted(ic.unknown):
         report.findings.append(warning(
-            "render-shield-style", f"inline shield '{sid}' is not this card's own shield; "
-            "drawn as a plain grey shield", card=face.card_id, lang=face.lang))
+            "render-shield-style", f"the face carries no style for inline shield '{sid}'; "
+            "drawn as a plain grey shield", card=face.card_id, lang=face.lang,
+            hint="compose lists every inline shield in CardFace.shields"))
     return report
 
 
