@@ -49,7 +49,13 @@ def _sentence(text: str) -> str:
 
 
 class TextError(Exception):
-    """A template could not render an effect (unknown op, missing template, bad value)."""
+    """A template could not render an effect (unknown op, missing template, bad value).
+
+    ``location`` points at the template in card_data/text/<lang>.yaml when it is known."""
+
+    def __init__(self, message: str, location: Location | None = None):
+        super().__init__(message)
+        self.location = location
 
 
 class Renderer:
@@ -239,7 +245,7 @@ class Renderer:
         if not isinstance(source, str):
             raise TextError(f"no {self.lang} template for op '{effect.op}'")
         if effect.op not in self._compiled:
-            self._compiled[effect.op] = self.env.from_string(source)
+            self._compiled[effect.op] = self._compile(source, "ops", effect.op)
         try:
             text = self._compiled[effect.op].render(**self.params(effect))
         except TextError:
@@ -269,7 +275,24 @@ class Renderer:
         source = self.labels.get(key)
         if not isinstance(source, str):
             raise TextError(f"no {self.lang} label '{key}'")
-        return typography(self.env.from_string(source).render(**values), self.lang)
+        template = self._compile(source, "labels", key)
+        try:
+            return typography(template.render(**values), self.lang)
+        except (TemplateError, KeyError, TypeError, ValueError) as exc:
+            raise TextError(f"label '{key}' does not render in {self.lang}: {exc}",
+                            self._where("labels", key)) from None
+
+    def _where(self, table: str, key: str) -> Location | None:
+        entries = self.tables.get(table)
+        return entries.at(key) if hasattr(entries, "at") else None
+
+    def _compile(self, source: str, table: str, key: str) -> Any:
+        """A compiled template; a syntax error is a TextError at the template's line."""
+        try:
+            return self.env.from_string(source)
+        except TemplateError as exc:
+            raise TextError(f"the {self.lang} template '{key}' has a syntax error: {exc}",
+                            self._where(table, key)) from None
 
 
 _RENDERERS: dict[tuple[int, str], Renderer] = {}
@@ -376,8 +399,12 @@ def compose_faces(data: GameData, lang: str, project: Path) -> list[CardFace]:
     """One face per card record in ``lang``, in deck and number order."""
     try:
         return [_face(data, card, lang, project) for card in card_order(data)]
-    except (TextError, KeyError) as exc:
+    except TextError as exc:
         raise CardgenError(error("compose", f"cannot compose the {lang} faces: {exc}",
+                                 location=exc.location or Location(f"card_data/text/{lang}.yaml"),
+                                 lang=lang)) from None
+    except KeyError as exc:
+        raise CardgenError(error("compose", f"cannot compose the {lang} faces: missing {exc}",
                                  location=Location(f"card_data/text/{lang}.yaml"),
                                  lang=lang)) from None
 

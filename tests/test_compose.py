@@ -184,3 +184,19 @@ def test_a_face_carries_the_style_of_every_shield_its_text_shows():
     assert crecy.shield is None  # Crécy places no shield of its own…
     [edward] = crecy.shields  # …but its text shows Edward III's (12.12)
     assert (edward.id, edward.colour, edward.charge) == ("edward-iii", "#c0392b", "lion")
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("""  draw: "{{ verb('draw', who) }} {{ n(amount, 'card') }}\"""",
+     """  draw: "{{ verb('draw', who) }} {% elif %}\""""),
+    ('''  use_cost: "Costs {{ n }} to use"''', '''  use_cost: "Costs {{ n to use"'''),
+])
+def test_a_broken_template_is_an_error_at_its_line_never_a_crash(project, old, new):
+    from cardgen.pipeline import run_check
+
+    line = replace_in(project / "card_data" / "text" / "en.yaml", old, new)
+    report = run_check(project)
+    hits = [f for f in report.findings
+            if f.location and f.location.file == "card_data/text/en.yaml" and f.location.line == line]
+    assert hits, [f.format() for f in report.findings][:5]
+    assert "syntax error" in hits[0].message

@@ -197,7 +197,8 @@ def check_effects(data: GameData) -> list[Finding]:
     types = _Types(data)
     out: list[Finding] = []
     if not types.ops:
-        out.append(error("no-schema", "card_data/rules/schema.yaml has no 'ops'",
+        out.append(error("no-schema", "the rule schema has no 'ops'",
+                         location=Location("card_data/rules/schema.yaml"),
                          hint="restore the rule schema"))
         return out
     out.extend(_schema_lines(types))

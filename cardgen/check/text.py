@@ -141,7 +141,7 @@ def _check_line(data: GameData, card: Card, line: CardLine, lang: str) -> Iterab
         canonical = canonical_text(data, card, line, lang) if line.effects else None
     except TextError as exc:
         yield error("text-render", f"the {line.kind} line has no canonical {lang} text: {exc}",
-                    location=line.at("effects"), card=card.id, lang=lang,
+                    location=exc.location or line.at("effects"), card=card.id, lang=lang,
                     hint="fix the effects (see the effects findings) or the template")
         canonical = None
     if written is None:
