@@ -15,6 +15,9 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .errors import CardgenError, Location, error
 
+#: libyaml's parser when PyYAML was built with it (same nodes and marks, several times faster).
+SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 #: Upper bound on the number of values a document may expand to through aliases.
 MAX_EXPANDED_NODES = 200_000
 
@@ -81,7 +84,7 @@ _PLAIN_TAGS = frozenset({"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map", "tag:
 class _Constructor:
     """Turns a composed node tree into LocMap/LocList/scalars."""
 
-    def __init__(self, file: str, loader: yaml.SafeLoader):
+    def __init__(self, file: str, loader: yaml.SafeLoader):  # or CSafeLoader
         self.file = file
         self.loader = loader
         self.active: set[int] = set()
@@ -148,7 +151,7 @@ class _Constructor:
 
 def load_yaml_text(text: str, file: str) -> Any:
     """Parse one YAML document safely; raise CardgenError with a location on any problem."""
-    loader = yaml.SafeLoader(text)
+    loader = SafeLoader(text)
     try:
         root = loader.get_single_node()
         if root is None:

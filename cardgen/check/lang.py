@@ -100,6 +100,7 @@ def find_phrase(phrase: str, text: str) -> re.Match[str] | None:
 _SP = r"[\s\u00a0]+"
 
 
+@cache
 def _stem_re(phrase: str) -> re.Pattern[str]:
     """A Czech name allowing case endings: long words match on all but their last 2 letters.
 
