@@ -296,7 +296,7 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
                 log(f"{lang}/png")
                 paths, _ = write_pngs(report.faces[lang], layout, output / lang / "png")
                 result.written.extend(paths)
-        live = {k for k in fit_cache if k in _live_face_keys(report, layout, project)}
+        live = fit_cache.keys() & _live_face_keys(report, layout, project)
         fit_cache_file.write(fit_key, {k: [f.to_json() for f in fit_cache[k]] for k in sorted(live)})
         findings_cache.write(inputs, [f.to_json() for f in result.findings])
         state.inputs, state.outputs = inputs, [t.rel for t in targets]
