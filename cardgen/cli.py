@@ -96,10 +96,12 @@ def _build(args: argparse.Namespace) -> int:
     if not args.quiet:
         for lang, ids in report.reprinted.items():
             print(f"reprint ({lang}): {', '.join(ids) or 'no cards'}")
+        if report.findings:
+            print(format_text(report.findings))
         _errors, warnings = counts(report.findings)
         what = ("nothing changed" if report.unchanged
                 else f"wrote {len(report.written)} files, {len(report.skipped)} unchanged")
-        print(f"{what}, {warnings} warnings (see cardgen check) in {args.project / 'output'}")
+        print(f"{what}; {warnings} warning{'s' * (warnings != 1)}; in {args.project / 'output'}")
     return 0
 
 

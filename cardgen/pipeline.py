@@ -11,7 +11,7 @@ from pathlib import Path
 
 from . import check as checks
 from .compose import compose_faces, fill_texts
-from .errors import CardgenError, Finding, Location, Severity, error, has_errors
+from .errors import CardgenError, Finding, Location, Severity, error, has_errors, warning
 from .face import CardFace
 from .fix import fix_project
 from .impose import select_reprint
@@ -275,6 +275,7 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
         data, layout = report.data, report.layout
         card_key, base_key, all_key = _keys(project)
         result = BuildReport(findings=[f for f in report.findings if f.severity is not Severity.ERROR])
+        result.findings += placeholder_findings(report.faces.get(options.langs[0], []))
         targets: list[Target] = []
         for lang in options.langs:
             targets += _lang_targets(project, data, layout, report.faces[lang], lang, options,
@@ -302,6 +303,18 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
         state.inputs, state.outputs = inputs, [t.rel for t in targets]
         state.save()
         return result
+
+
+def placeholder_findings(faces: list[CardFace]) -> list[Finding]:
+    """One warning naming every card drawn with placeholder art (issue: art/ is optional)."""
+    missing = [f.card_id for f in faces if f.art is None]
+    if not missing:
+        return []
+    shown = ", ".join(missing[:6]) + (" …" if len(missing) > 6 else "")
+    return [warning("art-placeholder",
+                    f"{len(missing)} of {len(faces)} cards have no art yet and get a placeholder: "
+                    f"{shown}", location=Location("art"),
+                    hint="add art/<card id>.png or .jpg (see art/README.md)")]
 
 
 def _face_key(face: CardFace, card_key: str, project: Path) -> str:

@@ -91,3 +91,11 @@ def test_a_second_build_changes_nothing_and_bytes_are_identical(built):
     project = built.parent
     assert main(["--project", str(project), "build", "--quiet"]) == 0
     assert {p: p.read_bytes() for p in built.rglob("*.pdf")} == before
+
+
+def test_a_rebuild_says_nothing_changed_and_still_reports_placeholder_art(built, capsys):
+    assert main(["--project", str(built.parent), "build"]) == 0
+    out = capsys.readouterr().out
+    assert "warning[art-placeholder]: 76 of 76 cards have no art yet" in out
+    assert "fix: add art/<card id>.png or .jpg" in out
+    assert out.strip().splitlines()[-1].startswith("nothing changed; 1 warning;")
