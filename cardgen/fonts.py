@@ -52,3 +52,20 @@ def missing_glyphs(font: str, text: str) -> set[str]:
     face = pdfmetrics.getFont(font).face
     cmap = face.charToGlyph
     return {ch for ch in set(text) if ch not in _NOT_DRAWN and ord(ch) not in cmap}
+
+
+def wrap_words(text: str, font: str, size: float, width: float) -> list[str]:
+    """Greedy line breaks at spaces so each line fits ``width`` points (a longer word stands
+    alone on its line). For short labels; card text uses the hyphenating text flow."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and pdfmetrics.stringWidth(trial, font, size) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return lines

@@ -288,15 +288,5 @@ def text(c: rl_canvas.Canvas, x: float, y: float, s: str, font: str, size: float
 
 
 def wrap(s: str, font: str, size: float, width_mm: float) -> list[str]:
-    lines: list[str] = []
-    line = ""
-    for word in s.split():
-        trial = f"{line} {word}".strip()
-        if pdfmetrics.stringWidth(trial, font, size) <= width_mm * mm or not line:
-            line = trial
-        else:
-            lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    return lines
+    """Lines of ``s`` no wider than ``width_mm`` (millimetres, as board layouts are)."""
+    return shared_fonts.wrap_words(s, font, size, width_mm * mm)

@@ -17,7 +17,7 @@ from reportlab.lib.units import mm
 
 from ..errors import CardgenError, Location, error
 from ..face import CardFace
-from ..fonts import missing_glyphs, register_font
+from ..fonts import missing_glyphs, register_font, wrap_words
 from .canvas import CardForms, DrawBack, DrawFront, PrintCanvas
 from .geometry import (
     Box,
@@ -225,7 +225,7 @@ def _draw_info(c: PrintCanvas, geom: SheetGeometry, spec: SheetSpec, lines: list
     c.drawString(left, y, lines[0])
     y -= 14 * mm
     for text in lines[1:-1]:
-        for row in _wrap(c, text, body, 11, width):
+        for row in wrap_words(text, body, 11, width):
             c.setFont(body, 11)
             c.drawString(left, y, row)
             y -= 15
@@ -234,18 +234,6 @@ def _draw_info(c: PrintCanvas, geom: SheetGeometry, spec: SheetSpec, lines: list
     c.setFont(body, 11)
     c.drawString(left, y, lines[-1])
     _draw_ruler(c, left, y - 18 * mm, body)
-
-
-def _wrap(c: PrintCanvas, text: str, font: str, size: float, width: float) -> list[str]:
-    rows, row = [], ""
-    for word in text.split():
-        trial = f"{row} {word}".strip()
-        if row and c.stringWidth(trial, font, size) > width:
-            rows.append(row)
-            row = word
-        else:
-            row = trial
-    return [*rows, row] if row else rows
 
 
 def _draw_ruler(c: PrintCanvas, x: float, y: float, font: str) -> None:

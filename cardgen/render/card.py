@@ -13,7 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import CardgenError, Finding, Location, error, warning
 from ..face import CardFace, CurrencyStyle, ShieldStyle
-from ..fonts import missing_glyphs, register_fonts
+from ..fonts import missing_glyphs, register_fonts, wrap_words
 from ..layout import Layout, Rect
 from . import icons, textflow
 from .art import draw_placeholder, prepare_art, resolution_findings
@@ -464,15 +464,7 @@ def draw_back(c: Canvas, layout: Layout, origin: tuple[float, float] = (0, 0),
 def _centred_lines(c: Canvas, cx: float, top_base: float, text: str, font: str, size: float,
                    width: float) -> None:
     """Break a title into centred lines no wider than ``width``."""
-    words, lines, cur = text.split(), [], ""
-    for word in words:
-        trial = f"{cur} {word}".strip()
-        if cur and c.stringWidth(trial, font, size) > width:
-            lines.append(cur)
-            cur = word
-        else:
-            cur = trial
-    lines.append(cur)
+    lines = wrap_words(text, font, size, width)
     c.setFont(font, size)
     for i, line in enumerate(lines):
         c.drawCentredString(cx, top_base - i * size * 1.15, line)
