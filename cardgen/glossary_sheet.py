@@ -18,6 +18,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from .errors import CardgenError, Location, error
 from .fonts import register_fonts
 from .model import GameData
 
@@ -74,12 +75,8 @@ def english_key(text: str) -> tuple:
 
 SORT_KEYS: dict[str, Callable[[str], tuple]] = {"cs": czech_key, "en": english_key}
 
-TITLES = {
-    "cs": {"title": "Volba římského krále — slovníček", "terms": "Slovníček pojmů",
-           "names": "Slovníček názvů karet", "head": ("česky", "anglicky")},
-    "en": {"title": "A Vote for the King of the Romans — glossary", "terms": "Glossary of terms",
-           "names": "Glossary of card names", "head": ("English", "Czech")},
-}
+#: Labels of card_data/text/<lang>.yaml that the sheet prints.
+LABELS = ("glossary_title", "glossary_terms", "glossary_names", "glossary_head")
 
 
 def styles(fonts: dict[str, str]) -> dict[str, ParagraphStyle]:
@@ -129,7 +126,14 @@ def build_glossary_sheet(data: GameData, lang: str, fonts: Mapping[str, Path]) -
     """A PDF of the glossary terms and the card names, sorted for ``lang`` (en or cs).
 
     ``fonts`` are the layout's font files by role (body, bold, italic)."""
-    text = TITLES[lang]
+    labels = (data.templates.get(lang) or {}).get("labels") or {}
+    missing = [k for k in LABELS if k not in labels]
+    if missing:
+        raise CardgenError(error("missing-label", f"card_data/text/{lang}.yaml has no "
+                                 f"{', '.join(missing)} in labels", lang=lang,
+                                 location=Location(f"card_data/text/{lang}.yaml"),
+                                 hint="add the glossary sheet's titles to labels"))
+    text = {k.removeprefix("glossary_"): labels[k] for k in LABELS}
     fonts = register_fonts(fonts)
     st = styles(fonts)
     buf = BytesIO()

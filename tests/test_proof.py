@@ -108,7 +108,9 @@ def test_czech_collation():
 
 
 def test_glossary_sheet(tmp_path):
-    data = project_data(tmp_path)
+    project = make_project(tmp_path)
+    shutil.copytree(ROOT / "card_data" / "text", project / "card_data" / "text")
+    data, _ = load(project)
     cs = build_glossary_sheet(data, "cs", Layout.fonts)
     assert build_glossary_sheet(data, "cs", Layout.fonts) == cs
     (page,) = pdf_text(tmp_path, cs, "cs.pdf")
