@@ -122,10 +122,10 @@ def pair_table(rows: Iterable[tuple[str, str]], head: tuple[str, str],
     return table
 
 
-def build_glossary_sheet(data: GameData, lang: str, fonts: Mapping[str, Path]) -> bytes:
+def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Path]) -> bytes:
     """A PDF of the glossary terms and the card names, sorted for ``lang`` (en or cs).
 
-    ``fonts`` are the layout's font files by role (body, bold, italic)."""
+    ``font_files`` are the layout's font files by role (body, bold, italic)."""
     labels = (data.templates.get(lang) or {}).get("labels") or {}
     missing = [k for k in LABELS if k not in labels]
     if missing:
@@ -134,7 +134,7 @@ def build_glossary_sheet(data: GameData, lang: str, fonts: Mapping[str, Path]) -
                                  location=Location(f"card_data/text/{lang}.yaml"),
                                  hint="add the glossary sheet's titles to labels"))
     text = {k.removeprefix("glossary_"): labels[k] for k in LABELS}
-    fonts = register_fonts(fonts)
+    fonts = register_fonts(font_files)
     st = styles(fonts)
     buf = BytesIO()
     doc = SimpleDocTemplate(buf, pagesize=A4, leftMargin=18 * mm, rightMargin=18 * mm,

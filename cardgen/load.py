@@ -94,7 +94,8 @@ class _Loader:
 
     # shared data -----------------------------------------------------------------
 
-    def game(self) -> m.GameInfo:
+    def game(self) -> tuple[m.GameInfo, LocMap]:
+        """game.yaml: the game facts, and the raw mapping (sides and phases are read from it)."""
         path = self.root / "game.yaml"
         data = self.mapping(self.read(path), Location(self.rel(path)), "game.yaml")
         self.findings.extend(check_record(data, {
@@ -106,7 +107,7 @@ class _Loader:
             "phases": Field(list, required=True),
             "uncounterable_events": Field(list),
         }, data.loc, "game.yaml"))
-        counts = data.get("counts") if isinstance(data.get("counts"), LocMap) else LocMap()
+        counts = data["counts"] if isinstance(data.get("counts"), LocMap) else LocMap()
         return m.GameInfo(
             rules_version=str(data.get("rules_version", "?")),
             data_version=str(data.get("data_version", "?")),
@@ -315,7 +316,7 @@ class _Loader:
         if not isinstance(rec, LocMap) or any(f.code in ("missing-key", "shape") for f in found):
             return None
         lines = tuple(
-            self.line(kind, rec[kind], rec.at(kind), card) for kind in rec
+            self.line(kind, rec[kind], rec.at(kind), card or "?") for kind in rec
             if kind in m.LINE_KINDS and isinstance(rec[kind], LocMap)
         )
         exceptions = []

@@ -217,8 +217,10 @@ def finding_from_json(raw: dict) -> Finding:
 
 
 def _read_findings(payload: object) -> list[Finding] | None:
+    if not isinstance(payload, list):
+        return None
     try:
-        return [finding_from_json(f) for f in payload]  # type: ignore[union-attr]
+        return [finding_from_json(f) for f in payload]
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
 

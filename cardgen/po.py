@@ -130,7 +130,7 @@ def import_po(project: Path, file: Path) -> ImportReport:
         where = Location(str(file), message.lineno or 0)
         ctx = message.context or ""
         msgid = message.id if isinstance(message.id, str) else message.id[0]
-        msgstr = message.string if isinstance(message.string, str) else message.string[0]
+        msgstr = message.string if isinstance(message.string, str) else (message.string or ("",))[0]
         t = texts.get(ctx)
         card = ctx.split(":", 1)[0] or None
         if t is None:
