@@ -18,7 +18,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from .errors import CardgenError, Location, error
+from .errors import CardgenError, Finding, Location, error
 from .fonts import register_fonts
 from .model import GameData
 
@@ -122,17 +122,26 @@ def pair_table(rows: Iterable[tuple[str, str]], head: tuple[str, str],
     return table
 
 
+def label_findings(data: GameData, lang: str) -> list[Finding]:
+    """The sheet's titles must be in card_data/text/<lang>.yaml (checked before a build)."""
+    labels = (data.templates.get(lang) or {}).get("labels") or {}
+    missing = [k for k in LABELS if k not in labels]
+    if not missing:
+        return []
+    return [error("missing-label", f"card_data/text/{lang}.yaml has no "
+                  f"{', '.join(missing)} in labels", lang=lang,
+                  location=Location(f"card_data/text/{lang}.yaml"),
+                  hint="add the glossary sheet's titles to labels")]
+
+
 def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Path]) -> bytes:
     """A PDF of the glossary terms and the card names, sorted for ``lang`` (en or cs).
 
     ``font_files`` are the layout's font files by role (body, bold, italic)."""
-    labels = (data.templates.get(lang) or {}).get("labels") or {}
-    missing = [k for k in LABELS if k not in labels]
-    if missing:
-        raise CardgenError(error("missing-label", f"card_data/text/{lang}.yaml has no "
-                                 f"{', '.join(missing)} in labels", lang=lang,
-                                 location=Location(f"card_data/text/{lang}.yaml"),
-                                 hint="add the glossary sheet's titles to labels"))
+    found = label_findings(data, lang)
+    if found:
+        raise CardgenError(found)
+    labels = data.templates[lang]["labels"]
     text = {k.removeprefix("glossary_"): labels[k] for k in LABELS}
     fonts = register_fonts(font_files)
     st = styles(fonts)

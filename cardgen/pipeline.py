@@ -14,6 +14,7 @@ from .compose import compose_faces, fill_texts
 from .errors import CardgenError, Finding, Location, Severity, error, has_errors, warning
 from .face import CardFace
 from .fix import fix_project
+from .glossary_sheet import label_findings as glossary_label_findings
 from .impose import select_reprint
 from .incremental import BuildState, JsonCache, code_digest, digest, file_digest, inputs_digest, tree_digest
 from .layout import Layout, load_layout
@@ -72,6 +73,7 @@ def run_check(project: Path, *, lang_only: bool = False,
         try:
             layout = load_layout(project / CARD_LAYOUT)
             findings.extend(art_findings(data, project, layout))
+            findings.extend(f for lang in LANGS for f in glossary_label_findings(data, lang))
             if has_errors(findings):
                 return report
             report.faces = {lang: compose_faces(data, lang, project) for lang in LANGS}
@@ -285,15 +287,20 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
         stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
         result.skipped = [output / t.rel for t in targets if t not in stale]
         progress.start(len(stale), "build")
+        made: list[tuple[Target, bytes]] = []
         for target, data_bytes in make_targets(stale, options.jobs, state.timings):
+            made.append((target, data_bytes))
+            log(target.rel)
+            progress.step(target.rel)
+        progress.finish()
+        # every file is made before the first is written: an error while making any of
+        # them leaves all outputs as they were
+        for target, data_bytes in made:
             path = output / target.rel
             path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(path, data_bytes)
             state.record(target.rel, target.key, data_bytes)
             result.written.append(path)
-            log(target.rel)
-            progress.step(target.rel)
-        progress.finish()
         if options.png:
             for lang in options.langs:
                 log(f"{lang}/png")

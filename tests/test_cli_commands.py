@@ -117,3 +117,12 @@ def test_po_import_applies_a_changed_translation(project, capsys):
     code, out = run(project, capsys, "po", "import", str(po))
     assert code == 0, out
     assert f"Lízni 1{NB}kartu. Umísti 2{NB}vlivu do Čech." in (project / LUX).read_text(encoding="utf-8")
+
+
+def test_a_build_with_a_missing_label_fails_before_writing_anything(project, capsys):
+    line = replace_in(project / "card_data" / "text" / "en.yaml", "  glossary_title:", "  glossary_titel:")
+    code, out = run(project, capsys, "build", "--quiet")
+    assert code == 1
+    assert "card_data/text/en.yaml" in out and "glossary_title" in out
+    assert line > 0
+    assert not list((project / "output").rglob("*.pdf"))
