@@ -14,20 +14,28 @@ from .watch import watch
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="cardgen", description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="cardgen",
+        description="Cards, print sheets, board and tokens of A Vote for the King of the Romans, "
+        "checked against the rules in English and Czech.")
     p.add_argument("--version", action="version", version=f"cardgen {__version__}")
     p.add_argument("--project", type=Path, default=Path.cwd(),
                    help="project folder holding card_data/, layouts/, art/ (default: .)")
+    # --project is accepted before or after the command (`cardgen build --project DIR`)
+    where = argparse.ArgumentParser(add_help=False)
+    where.add_argument("--project", type=Path, default=argparse.SUPPRESS,
+                       help="project folder holding card_data/, layouts/, art/ (default: .)")
     sub = p.add_subparsers(dest="command", required=True)
 
-    c = sub.add_parser("check", help="check every card against the rule schema, in both languages")
+    c = sub.add_parser("check", parents=[where],
+                       help="check every card against the rule schema, in both languages")
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("--lang-only", action="store_true", help="only the translation checks")
     c.add_argument("--fill", action="store_true", help="write canonical text into empty lines")
     c.add_argument("--fix", action="store_true",
                    help="repair mechanical typography in card_data (spaces, quotes, dashes)")
 
-    b = sub.add_parser("build", help="check, then write every PDF under output/")
+    b = sub.add_parser("build", parents=[where], help="check, then write every PDF under output/")
     b.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
     b.add_argument("--png", action="store_true", help="also write 300 dpi PNGs of every card")
     b.add_argument("--cards", default="", help="reprint only these card ids (comma-separated)")
@@ -39,16 +47,18 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--quiet", action="store_true", help="print only errors")
     b.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
 
-    w = sub.add_parser("watch", help="rebuild on every save of card_data/, layouts/ or art/")
+    w = sub.add_parser("watch", parents=[where], help="rebuild on every save of card_data/, layouts/ or art/")
     w.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
 
-    pr = sub.add_parser("proof", help="output/proof/cs-en.pdf: English and Czech side by side")
+    pr = sub.add_parser("proof", parents=[where],
+                        help="output/proof/cs-en.pdf: English and Czech side by side")
     pr.add_argument("--only-problems", action="store_true", help="only cards with findings")
 
-    po = sub.add_parser("po", help="PO files for translation tools")
+    po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
     po_sub = po.add_subparsers(dest="po_command", required=True)
-    po_sub.add_parser("export", help="write output/po/cs.po")
-    imp = po_sub.add_parser("import", help="write the Czech texts of a PO file into card_data/")
+    po_sub.add_parser("export", parents=[where], help="write output/po/cs.po")
+    imp = po_sub.add_parser("import", parents=[where],
+                            help="write the Czech texts of a PO file into card_data/")
     imp.add_argument("file", type=Path)
     return p
 

@@ -126,3 +126,9 @@ def test_a_build_with_a_missing_label_fails_before_writing_anything(project, cap
     assert "card_data/text/en.yaml" in out and "glossary_title" in out
     assert line > 0
     assert not list((project / "output").rglob("*.pdf"))
+
+
+def test_project_may_follow_the_command(project, capsys):
+    code = main(["check", "--project", str(project)])
+    assert code == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1].startswith("76 cards checked, 0 errors")
