@@ -372,7 +372,7 @@ def _face(data: GameData, card: Card, lang: str, project: Path) -> CardFace:
         lang=lang,
         kind=card.kind,
         side=card.side,
-        name=card.name.get(lang) or "",
+        name=_cap(card.name.get(lang) or ""),  # a title: "the Teutonic Order" → "The …"
         political=card.political,
         military=card.military,
         yields=card.yields,
