@@ -12,9 +12,11 @@ import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+import yaml
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
@@ -23,6 +25,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 from .. import fonts as shared_fonts
 from ..errors import CardgenError, Finding, Location, error, has_errors
 from ..model import LANGS, GameData
+from ..shape import check_shape
 from ..yamlsrc import LocList, LocMap, load_yaml_file
 
 FONT_ROLES = ("body", "bold", "italic", "bold_italic", "display", "display_italic")
@@ -40,6 +43,30 @@ def plain(value: Any) -> Any:
     if isinstance(value, list):
         return [plain(v) for v in value]
     return value
+
+
+@cache
+def _shapes() -> dict[str, Any]:
+    with (Path(__file__).with_name("shapes.yaml")).open(encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def shape_of(name: str) -> Any:
+    """The shape spec of a board-side file (``board``, ``tokens``, ``aid``, ``components``)."""
+    return _shapes()[name]
+
+
+def position_findings(data: GameData, src: Source) -> list[Finding]:
+    """The board layout must place every country and battleground of the data."""
+    out = []
+    for group, category in (("countries", "country"), ("battlegrounds", "battleground")):
+        placed = src.data[group]
+        for pid, place in data.places.items():
+            if place.category == category and pid not in placed:
+                out.append(error("board-position", f"layouts/board.yaml has no position for "
+                                 f"{category} '{pid}'", location=src.at(group),
+                                 hint=f"add '{pid}: {{at: [x, y]}}' under {group}:"))
+    return out
 
 
 @dataclass
@@ -94,7 +121,13 @@ class Components:
     aid: dict[str, Any]
 
     def label(self, key: str, lang: str) -> str:
-        return self.labels[key][lang]
+        try:
+            return self.labels[key][lang]
+        except (KeyError, TypeError):
+            raise CardgenError(error(
+                "missing-label", f"card_data/components.yaml has no label '{key}' in {lang}",
+                location=self.source.at("labels"), lang=lang,
+                hint=f"add '{key}: {{en: …, cs: …}}' under labels:")) from None
 
 
 def _bilingual_findings(value: Any, where: Location, what: str) -> list[Finding]:
@@ -124,10 +157,7 @@ def load_components(project: Path) -> tuple[Components | None, list[Finding]]:
     src = read_yaml(project / "card_data" / "components.yaml", project, findings)
     if src is None:
         return None, findings
-    for key in ("tokens", "labels", "aid"):
-        if not isinstance(src.data.get(key), dict):
-            findings.append(error("missing-key", f"components.yaml needs '{key}:' (a mapping)",
-                                  location=src.raw.loc, hint=f"add '{key}:'"))
+    findings += check_shape(src.raw, shape_of("components"), src.raw.loc, "components")
     if has_errors(findings):
         return None, findings
     labels_raw = src.raw["labels"]
@@ -176,11 +206,11 @@ def load_layout(project: Path, name: str, findings: list[Finding]) -> Layout | N
     src = read_yaml(project / "layouts" / f"{name}.yaml", project, findings)
     if src is None:
         return None
-    fonts = src.data.get("fonts")
-    if not isinstance(fonts, dict):
-        findings.append(error("missing-key", f"layouts/{name}.yaml needs 'fonts:'",
-                              location=src.raw.loc))
+    shape = check_shape(src.raw, shape_of(name), src.raw.loc, name)
+    findings += shape
+    if shape:
         return None
+    fonts = src.data["fonts"]
     files: dict[str, Path] = {}
     for role in FONT_ROLES:
         rel = fonts.get(role)
@@ -226,6 +256,8 @@ def make_ctx(data: GameData, lang: str, project: Path, layout_name: str) -> Ctx:
         raise CardgenError(error("bad-lang", f"unknown language '{lang}'",
                                  hint=f"use one of: {', '.join(LANGS)}"))
     layout = load_layout(project, layout_name, findings)
+    if layout is not None and layout_name == "board":
+        findings += position_findings(data, layout.source)
     comp, found = load_components(project)
     findings += found
     if has_errors(findings) or layout is None or comp is None:
