@@ -145,3 +145,17 @@ def test_mpc_images_are_300_dpi_with_36_px_bleed(profiles, faces, drawers):
 def test_print_shop_bytes_are_deterministic(profiles, faces, drawers):
     one = build_print_shop(faces, *drawers, CARD, profiles["generic"])
     assert one == build_print_shop(faces, *drawers, CARD, profiles["generic"])
+
+
+def test_a_profile_with_an_empty_bleed_is_a_finding(tmp_path):
+    import shutil
+
+    from cardgen.errors import CardgenError
+
+    shutil.copytree(ROOT / "layouts", tmp_path / "layouts")
+    path = tmp_path / "layouts" / "profiles.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("    bleed: 3\n", "    bleed:\n", 1), encoding="utf-8")
+    with pytest.raises(CardgenError) as info:
+        load_profiles(tmp_path)
+    assert any("exactly one of 'bleed'" in f.message for f in info.value.findings)

@@ -225,7 +225,7 @@ def load_profiles(project: Path) -> dict[str, Profile]:
                                          "height": Field(NUM, required=True)}, card.loc,
                                   f"{what} card")
             found += _positive(rec, ("bleed", "bleed_px", "resolution"), what)
-            if ("bleed" in rec) == ("bleed_px" in rec):
+            if (rec.get("bleed") is None) == (rec.get("bleed_px") is None):
                 found.append(error("missing-key", f"{what} needs exactly one of 'bleed' (mm) "
                                    "or 'bleed_px' (pixels at its resolution)", location=rec.loc))
         findings += found
