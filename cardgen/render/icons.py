@@ -33,6 +33,13 @@ class _Unit:
         self.s = min(w / (2 * aspect), h / 2)
         self.ax = aspect
         self.cx, self.cy = x + w / 2, y + h / 2
+        self.ink = hex_colour(INK)  # the colour a mark is drawn in (set by its caller)
+
+    def mark(self, name: str, colour: str) -> None:
+        """Draw heraldic mark ``name`` in ``colour`` (fill and line work alike)."""
+        self.ink = hex_colour(colour)
+        self.c.setFillColor(self.ink)
+        MARKS.get(name, _mark_blank)(self)
 
     def __enter__(self) -> _Unit:
         self.c.saveState()
@@ -120,7 +127,7 @@ def _mark_blank(u: _Unit) -> None:
     u.c.saveState()
     u.c.setLineWidth(0.16)
     u.c.setDash([0.22, 0.16])
-    u.c.setStrokeColor(u.c._fillColorObj)
+    u.c.setStrokeColor(u.ink)
     u.c.circle(0, 0, 0.62, fill=0, stroke=1)
     u.c.restoreState()
 
@@ -137,7 +144,7 @@ def _mark_lion(u: _Unit) -> None:
     # tail curling up on the right
     c = u.c
     c.saveState()
-    c.setStrokeColor(c._fillColorObj)
+    c.setStrokeColor(u.ink)
     c.setLineWidth(0.09)
     p = c.beginPath()
     p.moveTo(0.42, -0.5)
@@ -152,7 +159,7 @@ def _key(u: _Unit) -> None:
     c.rect(0.06, -0.72, 0.24, 0.14, fill=1, stroke=0)  # bit
     c.rect(0.06, -0.5, 0.18, 0.12, fill=1, stroke=0)
     c.saveState()
-    c.setStrokeColor(c._fillColorObj)
+    c.setStrokeColor(u.ink)
     c.setLineWidth(0.14)
     c.circle(0, 0.64, 0.2, fill=0, stroke=1)  # bow
     c.restoreState()
@@ -179,7 +186,7 @@ def _mark_crown(u: _Unit) -> None:
 def _mark_wheel(u: _Unit) -> None:
     c = u.c
     c.saveState()
-    c.setStrokeColor(c._fillColorObj)
+    c.setStrokeColor(u.ink)
     c.setLineWidth(0.14)
     c.circle(0, 0, 0.7, fill=0, stroke=1)
     for i in range(4):
@@ -224,15 +231,15 @@ def draw_coin(c: Canvas, x: float, y: float, w: float, h: float, colour: str, ma
         c.setStrokeColor(lighter(colour, 0.35))
         u.lw(0.35)
         c.circle(0, 0, 0.74, fill=0, stroke=1)
-        c.setFillColor(hex_colour(_contrast(colour)))
         if label is not None and font is not None:
+            c.setFillColor(hex_colour(_contrast(colour)))
             size = 1.05 if len(label) < 2 else 0.8
             c.setFont(font, size)
             c.drawCentredString(0, -0.36 * size, label)
         else:
             c.saveState()
             c.scale(0.56, 0.56)
-            MARKS.get(mark, _mark_blank)(u)
+            u.mark(mark, _contrast(colour))
             c.restoreState()
 
 
@@ -275,11 +282,9 @@ def draw_heraldic_shield(c: Canvas, x: float, y: float, w: float, h: float,
         c.scale(0.86, 0.88)
         c.drawPath(_heater_path(c), fill=0, stroke=1)
         c.restoreState()
-        c.setFillColor(hex_colour(_contrast(colour)))
         c.saveState()
-        c.translate(0, 0.0)
         c.scale(0.56, 0.56)
-        MARKS.get(charge, _mark_blank)(u)
+        u.mark(charge, _contrast(colour))
         c.restoreState()
 
 
