@@ -25,7 +25,7 @@ from .outputs import LangContext, Target, card_targets, face_hash, game_targets,
 from .po import ImportReport, export_po, import_po
 from .progress import Progress
 from .proof import build_proof
-from .render.art import prepare_art
+from .render.art import prepare_art, resolution_findings
 from .render.card import check_face, draw_card
 from .render.pdf import write_pngs
 from .write import atomic_write
@@ -118,9 +118,16 @@ def art_findings(data: GameData, project: Path, layout: Layout) -> list[Finding]
                                  hint="copy the image into art/ instead of linking it"))
             else:
                 try:
-                    prepare_art(path, box.w, box.h, ppi=layout.art.min_ppi, card=card.id)
+                    art = prepare_art(path, box.w, box.h, ppi=layout.art.min_ppi, card=card.id)
                 except CardgenError as exc:
                     out.extend(exc.findings)
+                else:
+                    shown = Path("art") / path.name
+                    low = resolution_findings(art, layout.art.min_ppi, shown, card.id)
+                    out.extend(low or [Finding(
+                        Severity.INFO, "art-resolution",
+                        f"{art.ppi:.0f} ppi at print size ({art.pixels[0]}×{art.pixels[1]} px)",
+                        location=Location(str(shown)), card=card.id)])
             break
     return out
 

@@ -132,3 +132,17 @@ def test_project_may_follow_the_command(project, capsys):
     code = main(["check", "--project", str(project)])
     assert code == 0
     assert capsys.readouterr().out.strip().splitlines()[-1].startswith("76 cards checked, 0 errors")
+
+
+def test_check_reports_each_images_resolution_at_print_size(project, capsys):
+    from PIL import Image
+
+    (project / "art").mkdir(exist_ok=True)
+    Image.new("RGB", (600, 400), "#8a6d3b").save(project / "art" / "philip-vi.jpg")
+    Image.new("RGB", (1200, 800), "#335577").save(project / "art" / "edward-iii.png")
+    code, out = run(project, capsys, "check")
+    assert code == 0
+    assert ("art/philip-vi.jpg: warning[art-low-resolution] card philip-vi: art is 242 ppi at "
+            "print size (600×400 px over 63.0 mm); 300 ppi wanted") in out
+    assert "fix: use an image at least 744 px wide" in out
+    assert "art/edward-iii.png: info[art-resolution] card edward-iii: 484 ppi at print size" in out
