@@ -213,7 +213,7 @@ def make_targets(targets: list[Target], jobs: int = 0, timings: dict[str, float]
     order = sorted(range(len(targets)), key=lambda i: -_cost(targets[i], timings))
     # targets that share an in-process cache (a print-shop image folder) stay in this process
     local = [i for i in order if "/print-shop-" in targets[i].rel]
-    remote = [i for i in order if i not in set(local)]
+    remote = [i for i in order if "/print-shop-" not in targets[i].rel]
     fork_ok = "fork" in multiprocessing.get_all_start_methods()
     if jobs <= 1 or len(remote) < 2 or not fork_ok:
         local, remote = order, []
