@@ -56,10 +56,13 @@ class LangContext:
     face_hashes: dict[str, str] = field(default_factory=dict)
 
 
-def face_hash(face: CardFace, card_key: str) -> str:
-    """What a card's drawing depends on: its resolved face, its art, layout, fonts, code."""
+def face_key(face: CardFace, card_key: str, project: Path) -> str:
+    """What a card's drawing depends on: its resolved face (paths relative to the project,
+    so a copied project keeps its cache and manifest), its art's bytes, and ``card_key``
+    (code, card layout, fonts). Keys the fit cache; its first 16 digits are the manifest hash.
+    """
     art = file_digest(face.art) if face.art and face.art.is_file() else "placeholder"
-    return digest(card_key, repr(face), art)[:16]
+    return digest(card_key, repr(face).replace(str(project), "<project>"), art)
 
 
 def _drawers(ctx: LangContext) -> tuple[Callable, Callable]:

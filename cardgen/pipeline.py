@@ -21,7 +21,7 @@ from .layout import Layout, load_layout
 from .load import load
 from .lock import build_lock
 from .model import LANGS, GameData
-from .outputs import LangContext, Target, card_targets, face_hash, game_targets, make_targets
+from .outputs import LangContext, Target, card_targets, face_key, game_targets, make_targets
 from .po import ImportReport, export_po, import_po
 from .progress import Progress
 from .proof import build_proof
@@ -147,7 +147,7 @@ def fit_findings(data: GameData, faces_by_lang: dict[str, list[CardFace]], layou
             if cache is None:
                 _fit, found = check_face(face, layout)
             else:
-                key = _face_key(face, card_key, root)
+                key = face_key(face, card_key, root)
                 if key not in cache:
                     cache[key] = check_face(face, layout)[1]
                 found = cache[key]
@@ -239,11 +239,11 @@ def _read_fit_cache(cache: JsonCache, key: str) -> dict[str, list[Finding]]:
     if not isinstance(payload, dict):
         return {}
     out: dict[str, list[Finding]] = {}
-    for face_key, raw in payload.items():
+    for key, raw in payload.items():
         found = _read_findings(raw)
         if found is None:
             return {}
-        out[face_key] = found
+        out[key] = found
     return out
 
 
@@ -333,22 +333,17 @@ def placeholder_findings(faces: list[CardFace]) -> list[Finding]:
                     hint="add art/<card id>.png or .jpg (see art/README.md)")]
 
 
-def _face_key(face: CardFace, card_key: str, project: Path) -> str:
-    """A face's fit key: its content (paths relative to the project) and its art's bytes."""
-    art = file_digest(face.art) if face.art and face.art.is_file() else "placeholder"
-    return digest(card_key, repr(face).replace(str(project), "<project>"), art)
-
-
 def _live_face_keys(report: CheckReport, layout: Layout, project: Path) -> set[str]:
     card_key = _card_key(layout, project)
-    return {_face_key(f, card_key, project) for faces in report.faces.values() for f in faces}
+    return {face_key(f, card_key, project) for faces in report.faces.values() for f in faces}
 
 
 def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[CardFace], lang: str,
                   options: BuildOptions, keys: tuple[str, str, str], result: BuildReport
                   ) -> list[Target]:
     card_key, base_key, all_key = keys
-    hashes = {f.card_id: face_hash(f, card_key) for f in faces}
+    drawing_key = _card_key(layout, project)
+    hashes = {f.card_id: face_key(f, drawing_key, project)[:16] for f in faces}
     reprint: tuple[str, ...] = ()
     if options.cards or options.changed_since:
         previous = None
