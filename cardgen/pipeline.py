@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import check as checks
+from .check.lang import longest_text_at
 from .compose import compose_faces, fill_texts
 from .errors import CardgenError, Finding, Location, Severity, error, has_errors, warning
 from .face import CardFace
@@ -152,7 +153,8 @@ def fit_findings(data: GameData, faces_by_lang: dict[str, list[CardFace]], layou
                     cache[key] = check_face(face, layout)[1]
                 found = cache[key]
             card = data.card(face.card_id)
-            out.extend(f if f.location or card is None else replace(f, location=card.loc)
+            out.extend(f if f.location or card is None
+                       else replace(f, location=longest_text_at(card, face.lang))
                        for f in found)
     return out
 

@@ -146,3 +146,14 @@ def test_check_reports_each_images_resolution_at_print_size(project, capsys):
             "print size (600×400 px over 63.0 mm); 300 ppi wanted") in out
     assert "fix: use an image at least 744 px wide" in out
     assert "art/edward-iii.png: info[art-resolution] card edward-iii: 484 ppi at print size" in out
+
+
+def test_text_that_does_not_fit_is_an_error_at_that_text(project, capsys):
+    long = " ".join(["Otec vlasti, koruny, říše a všech zemí Koruny české"] * 10)
+    line = replace_in(project / LUX, "cs: Otec vlasti}", f"cs: \"{long}\"}}")
+    code, out = run(project, capsys, "check", "--format", "json")
+    assert code == 1
+    hits = [f for f in json.loads(out)["findings"] if f["code"] == "text-overflow"]
+    assert hits and hits[0]["card"] == "charles-iv" and hits[0]["lang"] == "cs"
+    assert hits[0]["rule"] == "2.36" and "does not fit" in hits[0]["message"]
+    assert (hits[0]["file"], hits[0]["line"]) == (str(LUX), line)

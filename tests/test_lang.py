@@ -8,7 +8,6 @@ import pytest
 from test_lang_fixtures import CLEAN, NB, load_cards
 
 from cardgen.check.lang import (
-    check_fit,
     check_language,
     numbers,
 )
@@ -189,28 +188,6 @@ def test_fix_text_is_idempotent():
     assert fixed == f"Lízni 2{NB}karty v{NB}Mohuči a{NB}„Maultasch“ 1–3 – tak."
     assert fix_text(fixed, "cs") == fixed
     assert fix_text("Draw  2 cards, 1-3 ", "en") == "Draw 2 cards, 1–3"
-
-
-class Fit:
-    def __init__(self, fits, size=None, too_wide=()):
-        self.fits, self.size, self.too_wide = fits, size, too_wide
-        self.height, self.available = 72.0, 36.0
-
-
-def test_check_fit(tmp_path):
-    data = load_cards(tmp_path, CLEAN)
-
-    class Face:
-        def __init__(self, card_id):
-            self.card_id = card_id
-
-    faces = {"cs": [Face("philip-vi"), Face("blanche-de-valois")]}
-    found = check_fit(faces, lambda face: Fit(face.card_id != "philip-vi", 6.5),
-                      data)
-    (f,) = found
-    assert f.message == ("the text does not fit the card at the minimum size (6.5 pt): "
-                         "needs 25.4 mm, the box has 12.7 mm")
-    assert (f.card, f.lang, str(f.location)) == ("philip-vi", "cs", "card_data/cards/test.yaml:16:13")
 
 
 def test_any_place_form_names_the_place_even_shared_by_two():

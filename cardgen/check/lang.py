@@ -14,7 +14,7 @@ Checks, per card and text (card name, each line, each Deed name):
 * ``typo-*`` — Czech typography (non-breaking spaces, „quotes“, en dash, spaces, doubled
   words, "KAždý" capitals). The mechanical ones are exactly what :func:`fix_text` repairs.
 
-:func:`check_fit` turns the renderer's fit results into findings through a callable.
+:func:`longest_text_at` locates the renderer's fit findings in the card's text.
 """
 
 from __future__ import annotations
@@ -462,40 +462,10 @@ def is_untranslated(f: Finding) -> bool:
     return f.code in ("lang-missing", "lang-identical", "lang-untranslated")
 
 
-def check_fit(faces_by_lang: Mapping[str, Sequence[Any]], fit_fn: Callable[[Any], Any],
-              data: GameData | None = None) -> list[Finding]:
-    """Fit findings: ``fit_fn(face)`` returns a fit result per face (the renderer's FitResult).
-
-    A result fits when its ``fits`` (or ``ok``) attribute is true; the size tried (``size``),
-    the words too wide (``too_wide``) or the height needed and available (``height``,
-    ``available``, in points) go into the finding. With ``data``, the finding points at the
-    card's longest text in that language. Wire it to the renderer with
-    ``check_fit(faces, lambda face: cardgen.render.card.check_face(face, layout)[0], data)``.
-    """
-    findings = []
-    for lang, faces in faces_by_lang.items():
-        for face in faces:
-            result = fit_fn(face)
-            fits = getattr(result, "fits", getattr(result, "ok", result))
-            if fits:
-                continue
-            card = data.card(face.card_id) if data else None
-            where = None
-            if card is not None:
-                longest = max(card_texts(card), key=lambda t: len(t.text.get(lang) or ""))
-                where = longest.text.at(lang)
-            text = "the text does not fit the card at the minimum size"
-            size = getattr(result, "size", None)
-            if size is not None:
-                text += f" ({size:g} pt)"
-            too_wide = getattr(result, "too_wide", ())
-            height, available = getattr(result, "height", None), getattr(result, "available", None)
-            if too_wide:
-                text += f": words too wide for the text box: {', '.join(too_wide)}"
-            elif height is not None and available is not None:
-                text += f": needs {height / MM:.1f} mm, the box has {available / MM:.1f} mm"
-            elif getattr(result, "message", None):
-                text += f": {result.message}"
-            findings.append(error("lang-fit", text, location=where, card=face.card_id, lang=lang,
-                                  rule="2.36", hint="shorten the text"))
-    return findings
+def longest_text_at(card: Card, lang: str) -> Location:
+    """Where a card's longest text in ``lang`` is written: the place to shorten when the
+    card's text does not fit (the renderer's fit findings name no line)."""
+    texts = [t for t in card_texts(card) if t.text.get(lang)]
+    if not texts:
+        return card.loc
+    return max(texts, key=lambda t: len(t.text.get(lang) or "")).text.at(lang)
