@@ -178,14 +178,6 @@ def display_name(name: str, lang: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-# --- fonts -------------------------------------------------------------------------------
-
-
-def register_fonts(files: dict[str, Path]) -> dict[str, str]:
-    """Register TTFs by role through the shared :mod:`cardgen.fonts`; role → font name."""
-    return shared_fonts.register_fonts(files)
-
-
 # --- layouts ------------------------------------------------------------------------------
 
 
@@ -223,7 +215,7 @@ def load_layout(project: Path, name: str, findings: list[Finding]) -> Layout | N
             files[role] = path
     if len(files) != len(FONT_ROLES):
         return None
-    return Layout(src, register_fonts(files))
+    return Layout(src, shared_fonts.register_fonts(files))
 
 
 @dataclass
