@@ -12,6 +12,7 @@ from typing import Any
 from . import model as m
 from .errors import CardgenError, Finding, Location, error, has_errors
 from .fields import Field, bilingual_shape, check_record, items
+from .shape import check_shape
 from .yamlsrc import LocList, LocMap, load_yaml_file
 
 LINE_SPEC = {
@@ -44,6 +45,21 @@ CARD_SPEC = {
     "exceptions": Field(list),
     "note": Field(str),
     **{kind: Field(dict) for kind in m.LINE_KINDS},
+}
+
+#: The shape of card_data/rules/schema.yaml (see cardgen.shape): what the checks and the
+#: compose stage read from it.
+SCHEMA_SHAPE = {
+    "default_lines": ["string"],
+    "types": {"*": "mapping"},
+    "values": {"*": ["string"]},
+    "ops": {"*": {
+        "lines?": ["string"],
+        "rule?": "string",
+        "doc?": "string",
+        "params?": {"*": {"type": "string", "required?": "bool", "default?": "any",
+                          "values?": ["any"], "min?": "int", "max?": "int"}},
+    }},
 }
 
 EXCEPTION_SPEC = {
@@ -252,9 +268,15 @@ class _Loader:
         return tuple(terms), noun_forms
 
     def schema(self) -> dict[str, Any]:
+        """The rule schema; one with a broken shape is reported and not used."""
         path = self.root / "rules" / "schema.yaml"
         data = self.read(path)
-        return data if isinstance(data, LocMap) else {}
+        if data is None:
+            return {}
+        found = check_shape(data, SCHEMA_SHAPE, getattr(data, "loc", Location(self.rel(path))),
+                            "schema")
+        self.findings.extend(found)
+        return data if isinstance(data, LocMap) and not found else {}
 
     def templates(self) -> dict[str, dict[str, Any]]:
         out = {}

@@ -8,6 +8,7 @@ KeyError in the middle of a build. A spec mirrors the file: mappings of keys to 
 ``number`` (finite), ``int``, ``string``, ``colour`` (``#rrggbb``), ``bool``, ``pair`` and
 ``box`` (2 and 4 numbers), ``numbers`` (any count), ``points`` (a list of pairs),
 ``mapping`` (any mapping, e.g. ``{en: …, cs: …}`` checked elsewhere), ``any``.
+A key written ``name?`` is optional.
 """
 
 from __future__ import annotations
@@ -64,25 +65,24 @@ def check_shape(value: Any, spec: Any, where: Location, path: str) -> list[Findi
                           location=where)]
         out: list[Finding] = []
         free = spec.get("*")
+        fields = {k.removesuffix("?"): (sub, k.endswith("?")) for k, sub in spec.items() if k != "*"}
         for key in value:
-            if key in spec:
+            if key in fields:
                 continue
             if free is None:
-                near = suggest(key, [k for k in spec if k != "*"])
+                near = suggest(key, fields)
                 out.append(error("unknown-key", f"unknown key '{key}' in '{path}'",
                                  location=value.key_locs.get(key, value.loc),
                                  hint=f"did you mean '{near}'?" if near else
-                                 f"valid keys: {', '.join(sorted(k for k in spec if k != '*'))}"))
+                                 f"valid keys: {', '.join(sorted(fields))}"))
                 continue
             out += check_shape(value[key], free, value.at(key), f"{path}.{key}")
-        for key, sub in spec.items():
-            if key == "*":
-                continue
-            if key not in value:
+        for key, (sub, optional) in fields.items():
+            if key in value:
+                out += check_shape(value[key], sub, value.at(key), f"{path}.{key}")
+            elif not optional:
                 out.append(error("missing-key", f"'{path}' needs '{key}' ({_describe(sub)})",
                                  location=value.loc, hint=f"add '{key}:'"))
-            else:
-                out += check_shape(value[key], sub, value.at(key), f"{path}.{key}")
         return out
     if isinstance(spec, list):
         if not isinstance(value, LocList):

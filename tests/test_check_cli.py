@@ -176,3 +176,19 @@ def test_missing_card_data_folder(tmp_path, capsys):
     captured = capsys.readouterr()
     assert code == 1
     assert "no card_data/ folder" in captured.out + captured.err
+
+
+def test_a_damaged_rule_schema_is_reported_at_its_line_not_per_card(project, capsys):
+    path = project / "card_data" / "rules" / "schema.yaml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("  at_crecy:")
+    params = text.index("      then: {type: effects, required: true}", start)
+    line = text.count("\n", 0, params) + 1
+    path.write_text(text[:params] + "      then\n" + text[text.index("\n", params) + 1:],
+                    encoding="utf-8")  # a half-deleted parameter
+    code, findings = findings_json(project, capsys)
+    assert code == 1
+    shape = [f for f in findings if f["code"] == "shape"]
+    assert shape and (shape[0]["file"], shape[0]["line"]) == ("card_data/rules/schema.yaml", line)
+    assert "'schema.ops.at_crecy.params' must be a mapping" in shape[0]["message"]
+    assert not [f for f in findings if f["code"] == "text-render"]

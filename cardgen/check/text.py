@@ -178,6 +178,8 @@ def _check_line(data: GameData, card: Card, line: CardLine, lang: str) -> Iterab
 
 
 def check_texts(data: GameData) -> list[Finding]:
+    if not data.schema.get("ops"):
+        return []  # no usable rule schema (reported by the load and effects checks): no canonical text
     out: list[Finding] = []
     for card in data.cards:
         for kind in [ln.kind for ln in card.lines]:
