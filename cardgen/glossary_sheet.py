@@ -95,14 +95,14 @@ def term_pairs(data: GameData, lang: str) -> list[tuple[str, str]]:
     other = "cs" if lang == "en" else "en"
     rows = {(t.forms[lang][0], t.forms[other][0]) for t in data.glossary
             if t.forms.get(lang) and t.forms.get(other)}
-    return sorted(rows, key=lambda r: SORT_KEYS[lang](r[0]))
+    return sorted(rows, key=lambda r: (SORT_KEYS[lang](r[0]), r[1]))  # ties: other language
 
 
 def name_pairs(data: GameData, lang: str) -> list[tuple[str, str]]:
     other = "cs" if lang == "en" else "en"
     rows = {(c.name.get(lang) or "", c.name.get(other) or "") for c in data.cards
             if c.name.get(lang)}
-    return sorted(rows, key=lambda r: SORT_KEYS[lang](r[0]))
+    return sorted(rows, key=lambda r: (SORT_KEYS[lang](r[0]), r[1]))  # ties: other language
 
 
 def pair_table(rows: Iterable[tuple[str, str]], head: tuple[str, str],
