@@ -12,7 +12,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import impose
@@ -65,19 +65,39 @@ def face_key(face: CardFace, card_key: str, project: Path) -> str:
     return digest(card_key, repr(face).replace(str(project), "<project>"), art)
 
 
-def _drawers(ctx: LangContext) -> tuple[Callable, Callable]:
+def _drawers(ctx: LangContext, layout: Layout | None = None) -> tuple[Callable, Callable]:
+    layout = layout or ctx.layout
+
     def front(canvas, face, origin):
-        draw_card(canvas, face, ctx.layout, origin=origin)
+        draw_card(canvas, face, layout, origin=origin)
 
     def back(canvas, origin):
-        draw_back(canvas, ctx.layout, origin=origin, lang=ctx.lang)
+        draw_back(canvas, layout, origin=origin, lang=ctx.lang)
 
     return front, back
 
 
-def _card_size(ctx: LangContext) -> impose.CardSize:
-    g = ctx.layout.card
+def _card_size(layout: Layout) -> impose.CardSize:
+    g = layout.card
     return impose.CardSize(g.width, g.height, g.bleed)
+
+
+def print_shop_findings(project: Path, layout: Layout, profile_id: str) -> list[Finding]:
+    """What the chosen print-shop profile does to the layout's card (scaling, bleed)."""
+    profile = impose.select_profile(impose.load_profiles(project), profile_id)
+    card = _card_size(layout)
+    card = impose.CardSize(card.width, card.height, impose.drawing_bleed(profile, card))
+    return impose.profile_findings(profile, card, layout.card.safe)
+
+
+def _shop_drawing(ctx: LangContext, profile: impose.Profile
+                  ) -> tuple[impose.CardSize, Callable, Callable]:
+    """The card size and drawers for print-shop files: the layout's card painted with the
+    bleed the profile's trim and bleed need (real artwork, not a stretched edge)."""
+    card = _card_size(ctx.layout)
+    bleed = impose.drawing_bleed(profile, card)
+    layout = replace(ctx.layout, card=replace(ctx.layout.card, bleed=bleed))
+    return (impose.CardSize(card.width, card.height, bleed), *_drawers(ctx, layout))
 
 
 def _faces_key(ctx: LangContext, *extra: str) -> str:
@@ -88,7 +108,7 @@ def _faces_key(ctx: LangContext, *extra: str) -> str:
 def card_targets(ctx: LangContext) -> list[Target]:
     lang, faces = ctx.lang, ctx.faces
     front, back = _drawers(ctx)
-    card = _card_size(ctx)
+    card = _card_size(ctx.layout)
     spec = impose.load_sheet_spec(ctx.project)
     profile = impose.select_profile(impose.load_profiles(ctx.project), ctx.profile)
     options = f"flip={ctx.flip};cmyk={ctx.cmyk};profile={ctx.profile}"
@@ -116,17 +136,18 @@ def card_targets(ctx: LangContext) -> list[Target]:
                 lambda paper=paper: impose.build_reprint(faces, ctx.reprint, front, back, card,
                                                          spec, paper, lang, flip=ctx.flip,
                                                          cmyk=ctx.cmyk) or b""))
+    shop_card, shop_front, shop_back = _shop_drawing(ctx, profile)
     if profile.page_order == "images":
         images = impose.build_card_images  # one PNG per card, written as a folder
 
         def image_files() -> dict[str, bytes]:
-            return images(faces, front, back, card, profile)
+            return images(faces, shop_front, shop_back, shop_card, profile)
 
         out.extend(_image_targets(ctx, sheet_key, image_files))
     else:
         out.append(Target(
             f"{lang}/print-shop.pdf", digest(sheet_key, "print-shop"),
-            lambda: impose.build_print_shop(faces, front, back, card, profile,
+            lambda: impose.build_print_shop(faces, shop_front, shop_back, shop_card, profile,
                                             cmyk=True if ctx.cmyk else None,
                                             font=register_fonts(ctx.layout.fonts)["body"])))
     manifest = lambda: impose.build_manifest(faces, ctx.face_hashes, plans, lang, profile)  # noqa: E731

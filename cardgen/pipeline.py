@@ -22,7 +22,15 @@ from .layout import Layout, load_layout
 from .load import load
 from .lock import build_lock
 from .model import LANGS, GameData
-from .outputs import LangContext, Target, card_targets, face_key, game_targets, make_targets
+from .outputs import (
+    LangContext,
+    Target,
+    card_targets,
+    face_key,
+    game_targets,
+    make_targets,
+    print_shop_findings,
+)
 from .po import ImportReport, export_po, import_po
 from .progress import Progress
 from .proof import build_proof
@@ -289,6 +297,10 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
         card_key, base_key, all_key = _keys(project)
         result = BuildReport(findings=[f for f in report.findings if f.severity is not Severity.ERROR])
         result.findings += placeholder_findings(report.faces.get(options.langs[0], []))
+        shop = print_shop_findings(project, layout, options.profile)
+        if has_errors(shop):
+            raise CardgenError(shop)
+        result.findings += shop
         targets: list[Target] = []
         for lang in options.langs:
             targets += _lang_targets(project, data, layout, report.faces[lang], lang, options,

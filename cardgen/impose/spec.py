@@ -82,6 +82,12 @@ class Profile:
     resolution: int  # dpi
     bleed_px: int | None
     loc: Location
+    min_safe: float = 3.2  # mm of safe area a scaled card must keep
+    max_aspect_change: float = 0.01  # how far the two scale factors may differ
+
+    def scale(self, width: float, height: float) -> tuple[float, float]:
+        """(x, y) factors taking a ``width`` × ``height`` card to this profile's trim."""
+        return self.card_width / width, self.card_height / height
 
 
 def _num(record: LocMap, key: str, default: float = 0.0) -> float:
@@ -211,9 +217,17 @@ def load_profiles(project: Path) -> dict[str, Profile]:
     """Load ``layouts/profiles.yaml``; raise CardgenError with every finding at once."""
     name = "layouts/profiles.yaml"
     raw = load_yaml_file(Path(project) / "layouts" / "profiles.yaml", name)
-    findings = check_record(raw, {"profiles": Field(dict, required=True)}, Location(name), name)
+    findings = check_record(raw, {"profiles": Field(dict, required=True),
+                                  "scaling": Field(dict)}, Location(name), name)
+    scaling = _sub(raw, "scaling") if isinstance(raw, LocMap) else LocMap()
+    if not findings:
+        findings += check_record(scaling, {"min_safe": Field(NUM),
+                                           "max_aspect_change": Field(NUM)},
+                                 scaling.loc, "scaling")
+        findings += _positive(scaling, ("max_aspect_change",), "scaling")
     if findings:
         raise CardgenError(findings)
+    limits = (_num(scaling, "min_safe", 3.2), _num(scaling, "max_aspect_change", 0.01))
     out: dict[str, Profile] = {}
     table = raw["profiles"]
     for pid, rec in table.items():
@@ -236,7 +250,7 @@ def load_profiles(project: Path) -> dict[str, Profile]:
         bleed = bleed_px * 25.4 / res if bleed_px is not None else float(rec["bleed"])
         out[pid] = Profile(pid, rec["description"], float(rec["card"]["width"]),
                            float(rec["card"]["height"]), bleed, rec["page_order"],
-                           rec["colour_space"], res, bleed_px, rec.loc)
+                           rec["colour_space"], res, bleed_px, rec.loc, *limits)
     if has_errors(findings):
         raise CardgenError(findings)
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import math
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +40,42 @@ class PreparedArt:
 
 
 _CACHE: dict[tuple[str, float, float, int], PreparedArt] = {}
+_BLEED_CACHE: dict[tuple[str, float, float, tuple[float, ...]], bytes] = {}
+
+
+def mirrored_bleed(art: PreparedArt, bleed_mm: tuple[float, float, float, float]) -> bytes:
+    """``art`` grown by (left, right, top, bottom) mm of its own edge, mirrored: bleed that
+    is real picture (a cut that drifts shows more of it), not a stretched edge row."""
+    key = (art.digest, round(art.w_mm, 3), round(art.h_mm, 3), tuple(round(b, 3) for b in bleed_mm))
+    if key in _BLEED_CACHE:
+        return _BLEED_CACHE[key]
+    with Image.open(io.BytesIO(art.data)) as src:
+        img = src.copy()
+    px_per_mm = img.width / art.w_mm
+    left, right, top, bottom = (min(round(b * px_per_mm), n) for b, n in zip(
+        bleed_mm, (img.width, img.width, img.height, img.height), strict=True))
+    wide = Image.new(img.mode, (img.width + left + right, img.height))
+    wide.paste(img, (left, 0))
+    flip_lr, flip_tb = Image.Transpose.FLIP_LEFT_RIGHT, Image.Transpose.FLIP_TOP_BOTTOM
+    if left:
+        wide.paste(img.crop((0, 0, left, img.height)).transpose(flip_lr), (0, 0))
+    if right:
+        wide.paste(img.crop((img.width - right, 0, img.width, img.height)).transpose(flip_lr),
+                   (left + img.width, 0))
+    out = Image.new(img.mode, (wide.width, img.height + top + bottom))
+    out.paste(wide, (0, top))
+    if top:
+        out.paste(wide.crop((0, 0, wide.width, top)).transpose(flip_tb), (0, 0))
+    if bottom:
+        out.paste(wide.crop((0, img.height - bottom, wide.width, img.height)).transpose(flip_tb),
+                  (0, top + img.height))
+    buf = io.BytesIO()
+    if out.mode == "RGBA":
+        out.save(buf, "PNG", optimize=False)
+    else:
+        out.save(buf, "JPEG", quality=92, subsampling=0, optimize=False)
+    _BLEED_CACHE[key] = buf.getvalue()
+    return _BLEED_CACHE[key]
 
 
 def fitted_size(img_w: int, img_h: int, box_w: float, box_h: float) -> tuple[float, float]:
@@ -114,23 +151,29 @@ def resolution_findings(art: PreparedArt, min_ppi: int, path: Path, card: str | 
 
 
 def draw_placeholder(c: Canvas, x: float, y: float, w: float, h: float, *, colour: str,
-                     light: str, name: str, font: str, size: float) -> None:
-    """Stand-in art: diagonal bands in the side's colours with the card's name."""
+                     light: str, name: str, font: str, size: float,
+                     area: tuple[float, float, float, float] | None = None) -> None:
+    """Stand-in art: diagonal bands in the side's colours with the card's name, laid out
+    for the box (x, y, w, h) and painted over ``area`` (x, y, w, h; default the box), so
+    its bleed continues the same pattern."""
+    ax, ay, aw, ah = area or (x, y, w, h)
     c.saveState()
     p = c.beginPath()
-    p.rect(x, y, w, h)
+    p.rect(ax, ay, aw, ah)
     c.clipPath(p, stroke=0, fill=0)
     c.linearGradient(x, y + h, x + w, y, (lighter(light, 0.2), hex_colour(light)), (0, 1),
                      extend=True)
     c.setFillColor(hex_colour(colour, 0.13))
     band = h / 5
-    k = -h
-    while k < w + h:
+    # bands keep the box's phase and run on into the area's bleed on every side
+    before = max(0, math.ceil(((x - ax) + (ay + ah - y - h)) / (2 * band)))
+    k = -h - before * 2 * band
+    while k < ax + aw - x + h + (y - ay):
         q = c.beginPath()
-        q.moveTo(x + k, y)
-        q.lineTo(x + k + band, y)
-        q.lineTo(x + k + band + h, y + h)
-        q.lineTo(x + k + h, y + h)
+        q.moveTo(x + k - (y - ay), ay)
+        q.lineTo(x + k + band - (y - ay), ay)
+        q.lineTo(x + k + band + (ay + ah - y), ay + ah)
+        q.lineTo(x + k + (ay + ah - y), ay + ah)
         q.close()
         c.drawPath(q, fill=1, stroke=0)
         k += 2 * band

@@ -6,9 +6,11 @@ a card anywhere (also inside a form XObject). Every length comes from the layout
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 
 from reportlab.lib.units import mm
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import CardgenError, Finding, Location, error, warning
@@ -16,7 +18,7 @@ from ..face import CardFace, CurrencyStyle, ShieldStyle
 from ..fonts import missing_glyphs, register_fonts, wrap_words
 from ..layout import Layout, Rect
 from . import icons, textflow
-from .art import draw_placeholder, prepare_art, resolution_findings
+from .art import draw_placeholder, mirrored_bleed, prepare_art, resolution_findings
 from .colour import darker, hex_colour, lighter
 from .textflow import FitResult, IconSet, Para
 
@@ -226,31 +228,48 @@ def draw_card(c: Canvas, face: CardFace, layout: Layout, origin: tuple[float, fl
 
 def _draw_art(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str],
               side: str) -> list[Finding]:
+    """The art box; where it touches the trim, background and picture run on into the
+    bleed (the picture mirrored at its edge), so the trim shows exactly the fitted art."""
     box = layout.art_box
     x, y, bw, bh = layout.rect(box)
+    area = layout.rect(layout.bleed_rect(box))
     c.setFillColor(darker(layout.colours.background, 0.55))
-    c.rect(x, y, bw, bh, fill=1, stroke=0)
+    c.rect(*area, fill=1, stroke=0)
     if face.art is None:
         draw_placeholder(c, x, y, bw, bh, colour=side, light=layout.colours.placeholder_light,
                          name=face.name, font=fonts[layout.art.placeholder_font],
-                         size=layout.art.placeholder_size)
+                         size=layout.art.placeholder_size, area=area)
         return [warning("art-placeholder", "no art: a placeholder is printed",
                         card=face.card_id, lang=face.lang)]
     art = prepare_art(face.art, box.w, box.h, ppi=layout.art.min_ppi, card=face.card_id)
     aw, ah = art.w_mm * mm, art.h_mm * mm
-    c.drawImage(art.reader(), x + (bw - aw) / 2, y + (bh - ah) / 2, aw, ah, mask="auto")
+    ix, iy = x + (bw - aw) / 2, y + (bh - ah) / 2
+    # run the picture on only where it reaches the box's edge and the box has bleed there
+    tol = 0.01 * mm
+    grow = (x - area[0] if ix <= x + tol else 0.0,
+            area[0] + area[2] - (x + bw) if ix + aw >= x + bw - tol else 0.0,
+            area[1] + area[3] - (y + bh) if iy + ah >= y + bh - tol else 0.0,
+            y - area[1] if iy <= y + tol else 0.0)
+    if any(g > tol for g in grow):
+        left, right, top, bottom = grow
+        data = mirrored_bleed(art, tuple(g / mm for g in grow))
+        c.drawImage(ImageReader(io.BytesIO(data)), ix - left, iy - bottom,
+                    aw + left + right, ah + top + bottom, mask="auto")
+    else:
+        c.drawImage(art.reader(), ix, iy, aw, ah, mask="auto")
     return resolution_findings(art, layout.art.min_ppi, face.art, face.card_id, face.lang)
 
 
 def _draw_name_bar(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str], side: str,
                    report: CardReport) -> None:
     nb, col = layout.name_bar, layout.colours
-    x, y, bw, bh = layout.rect(nb.box)
+    y = layout.rect(nb.box)[1]
+    bx, by, bbw, bbh = layout.rect(layout.bleed_rect(nb.box))  # runs on into the bleed
     c.setFillColor(hex_colour(side, col.name_panel_opacity))
-    c.rect(x, y, bw, bh, fill=1, stroke=0)
+    c.rect(bx, by, bbw, bbh, fill=1, stroke=0)
     c.setStrokeColor(lighter(side, 0.45))
     c.setLineWidth(0.5)
-    c.line(x, y + 0.6, x + bw, y + 0.6)
+    c.line(bx, y + 0.6, bx + bbw, y + 0.6)
     area = (nb.box.w - 2 * nb.padding) * mm
     font = fonts[nb.font]
     size = nb.size
