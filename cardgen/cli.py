@@ -44,6 +44,9 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--cmyk", action="store_true", help="CMYK colours and images for print shops")
     b.add_argument("--gutterfold", action="store_true", help="also write gutterfold sheets")
     b.add_argument("--flip", choices=("long", "short"), default="long", help="duplex flip edge")
+    b.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
+                   help="shift every backs page X mm right, Y mm up (read X,Y off the "
+                   "calibration sheet)")
     b.add_argument("--quiet", action="store_true", help="print only errors")
     b.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
 
@@ -86,6 +89,18 @@ def _check(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _offset(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected two numbers in mm like 1.5,-0.5, "
+                                         f"not {text!r}") from None
+    if max(abs(x), abs(y)) > 10:
+        raise argparse.ArgumentTypeError(f"{text!r}: an offset beyond 10 mm is a misread; "
+                                         "print the calibration sheet again")
+    return x, y
+
+
 def _ids(text: str) -> tuple[str, ...]:
     return tuple(x.strip() for x in text.split(",") if x.strip())
 
@@ -101,6 +116,7 @@ def _build(args: argparse.Namespace) -> int:
         gutterfold=args.gutterfold,
         flip=args.flip,
         jobs=args.jobs,
+        back_offset=args.back_offset,
     )
     report = pipeline.build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))
     if not args.quiet:

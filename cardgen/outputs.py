@@ -53,6 +53,7 @@ class LangContext:
     gutterfold: bool = False
     profile: str = "generic"
     reprint: tuple[str, ...] = ()
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm, every backs page (calibration)
     face_hashes: dict[str, str] = field(default_factory=dict)
 
 
@@ -111,8 +112,9 @@ def card_targets(ctx: LangContext) -> list[Target]:
     card = _card_size(ctx.layout)
     spec = impose.load_sheet_spec(ctx.project)
     profile = impose.select_profile(impose.load_profiles(ctx.project), ctx.profile)
-    options = f"flip={ctx.flip};cmyk={ctx.cmyk};profile={ctx.profile}"
+    options = f"flip={ctx.flip};cmyk={ctx.cmyk};profile={ctx.profile};offset={ctx.back_offset}"
     sheet_key = digest(_faces_key(ctx, options), ctx.base_key)
+    backs = impose.BackSide(ctx.layout.back.colour, ctx.back_offset)
     out = [
         Target(f"{lang}/cards.pdf", _faces_key(ctx), lambda: render_cards_pdf(faces, ctx.layout)[0]),
         Target(f"{lang}/back.pdf", digest(ctx.card_key, lang, "back"),
@@ -124,7 +126,7 @@ def card_targets(ctx: LangContext) -> list[Target]:
         out.append(Target(
             f"{lang}/sheets-{paper}.pdf", digest(sheet_key, paper),
             lambda paper=paper: impose.build_sheets(faces, front, back, card, spec, paper, lang,
-                                                    flip=ctx.flip, cmyk=ctx.cmyk)))
+                                                    flip=ctx.flip, cmyk=ctx.cmyk, backs=backs)))
         if ctx.gutterfold:
             out.append(Target(
                 f"{lang}/sheets-{paper}-gutterfold.pdf", digest(sheet_key, paper, "gutterfold"),
@@ -135,7 +137,7 @@ def card_targets(ctx: LangContext) -> list[Target]:
                 f"{lang}/reprint-{paper}.pdf", digest(sheet_key, paper, "reprint", *ctx.reprint),
                 lambda paper=paper: impose.build_reprint(faces, ctx.reprint, front, back, card,
                                                          spec, paper, lang, flip=ctx.flip,
-                                                         cmyk=ctx.cmyk) or b""))
+                                                         cmyk=ctx.cmyk, backs=backs) or b""))
     shop_card, shop_front, shop_back = _shop_drawing(ctx, profile)
     if profile.page_order == "images":
         images = impose.build_card_images  # one PNG per card, written as a folder

@@ -192,6 +192,7 @@ class BuildOptions:
     gutterfold: bool = False
     flip: str = "long"
     jobs: int = 0  # worker processes; 0: one per available core, 1: serial
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm: shifts every backs page
 
 
 @dataclass
@@ -225,7 +226,8 @@ def _options_key(options: BuildOptions) -> str:
         except OSError:
             manifest = "unreadable"
     return json.dumps([list(options.langs), options.png, list(options.cards), manifest,
-                       options.profile, options.cmyk, options.gutterfold, options.flip])
+                       options.profile, options.cmyk, options.gutterfold, options.flip,
+                       list(options.back_offset)])
 
 
 def finding_from_json(raw: dict) -> Finding:
@@ -371,7 +373,8 @@ def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[Car
         result.reprinted[lang] = list(reprint)
     ctx = LangContext(project, data, lang, faces, layout, base_key, card_key,
                       flip=options.flip, cmyk=options.cmyk, gutterfold=options.gutterfold,
-                      profile=options.profile, reprint=reprint, face_hashes=hashes)
+                      profile=options.profile, reprint=reprint, face_hashes=hashes,
+                      back_offset=options.back_offset)
     out = []
     for target in card_targets(ctx) + game_targets(ctx):
         if target.rel.endswith("glossary.pdf"):

@@ -10,10 +10,11 @@ from .geometry import CardSize, duplex_geometry, gutterfold_geometry, outer_blee
 from .manifest import build_manifest, manifest_text
 from .printshop import build_card_images, build_print_shop, drawing_bleed, profile_findings
 from .reprint import build_reprint, changed_cards, select_reprint
-from .sheets import Page, Placement, SheetPlan, build_sheets, plan_sheets, render_plan
+from .sheets import BackSide, Page, Placement, SheetPlan, build_sheets, plan_sheets, render_plan
 from .spec import Profile, SheetSpec, load_profiles, load_sheet_spec, select_profile
 
 __all__ = [
+    "BackSide",
     "CardForms",
     "CardSize",
     "Page",

@@ -21,7 +21,7 @@ PAGE_ORDERS = ("fronts-then-backs", "back-front", "front-back", "images")
 COLOUR_SPACES = ("rgb", "cmyk")
 #: Instruction strings every language must define (plural tables: ``count``, ``sheet``).
 STRING_KEYS = ("title", "contents", "actual_size", "duplex_long", "duplex_short",
-               "gutterfold", "blank_back", "ruler", "cut")
+               "gutterfold", "blank_back", "ruler", "cut", "blank_page")
 PLURAL_KEYS = ("count", "sheet")
 
 
