@@ -127,6 +127,10 @@ def card_targets(ctx: LangContext) -> list[Target]:
             f"{lang}/sheets-{paper}.pdf", digest(sheet_key, paper),
             lambda paper=paper: impose.build_sheets(faces, front, back, card, spec, paper, lang,
                                                     flip=ctx.flip, cmyk=ctx.cmyk, backs=backs)))
+        out.append(Target(
+            f"{lang}/calibration-{paper}.pdf", digest(ctx.base_key, lang, paper, options),
+            lambda paper=paper: impose.build_calibration(spec, paper, lang, ctx.flip,
+                                                         ctx.back_offset, ctx.cmyk)))
         if ctx.gutterfold:
             out.append(Target(
                 f"{lang}/sheets-{paper}-gutterfold.pdf", digest(sheet_key, paper, "gutterfold"),

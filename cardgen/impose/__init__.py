@@ -5,6 +5,7 @@ The stage takes card faces and two drawers (``draw_front(canvas, face, origin)``
 returns file bytes; it never imports the renderer, and writing is the caller's job.
 """
 
+from .calibration import build_calibration
 from .canvas import CardForms, PrintCanvas, to_cmyk
 from .geometry import CardSize, duplex_geometry, gutterfold_geometry, outer_bleed
 from .manifest import build_manifest, manifest_text
@@ -23,6 +24,7 @@ __all__ = [
     "Profile",
     "SheetPlan",
     "SheetSpec",
+    "build_calibration",
     "build_card_images",
     "build_manifest",
     "build_print_shop",

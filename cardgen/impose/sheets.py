@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from babel import Locale
 from reportlab.lib.units import mm
@@ -249,14 +250,18 @@ def plural(spec: SheetSpec, lang: str, key: str, n: int) -> str:
     return forms.get(category, forms["other"]).format(n=n)
 
 
-def _instructions(plan: SheetPlan, spec: SheetSpec, lang: str) -> list[str]:
+def _instruction_strings(spec: SheetSpec, lang: str) -> Mapping[str, Any]:
     if lang not in spec.strings:
         raise CardgenError(error(
             "missing-translation",
             f"layouts/sheets.yaml has no instruction strings for language '{lang}'",
             location=Location("layouts/sheets.yaml"), lang=lang,
             hint=f"add a 'strings: {lang}:' table like the 'en' one"))
-    s = spec.strings[lang]
+    return spec.strings[lang]
+
+
+def _instructions(plan: SheetPlan, spec: SheetSpec, lang: str) -> list[str]:
+    s = _instruction_strings(spec, lang)
     cards = plural(spec, lang, "count", plan.cards)
     sheets = plural(spec, lang, "sheet", sheet_count(plan))
     how = (s["gutterfold"] if plan.flip is None

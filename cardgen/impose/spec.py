@@ -21,7 +21,8 @@ PAGE_ORDERS = ("fronts-then-backs", "back-front", "front-back", "images")
 COLOUR_SPACES = ("rgb", "cmyk")
 #: Instruction strings every language must define (plural tables: ``count``, ``sheet``).
 STRING_KEYS = ("title", "contents", "actual_size", "duplex_long", "duplex_short",
-               "gutterfold", "blank_back", "ruler", "cut", "blank_page")
+               "gutterfold", "blank_back", "ruler", "cut", "blank_page", "calib_title",
+               "calib_how", "calib_read")
 PLURAL_KEYS = ("count", "sheet")
 
 
