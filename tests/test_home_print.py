@@ -157,3 +157,30 @@ def test_the_blank_reverse_of_the_instructions_carries_a_line(spec, tmp_path):
     text = subprocess.run(["pdftotext", "-f", "2", "-l", "2", str(path), "-"], check=True,
                           capture_output=True, text=True).stdout
     assert "left blank on purpose" in text
+
+
+def _ink_box(img: Image.Image) -> tuple[int, int, int, int]:
+    """Bounding box of everything printed (any pixel visibly darker than white)."""
+    return img.convert("L").point(lambda v: 255 if v < 245 else 0).getbbox()
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_player_aid_stays_inside_the_printer_margin(tmp_path, paper):
+    from test_board_helpers import game
+
+    from cardgen.board import build_player_aid
+
+    (page,) = pages(build_player_aid(game(), "en", ROOT, paper), tmp_path, 1, 1)
+    x0, y0, x1, y1 = _ink_box(page)
+    assert min(x0, y0, page.width - x1, page.height - y1) / PX >= MARGIN - 0.15
+
+
+def test_board_tile_labels_keep_5_mm_from_the_paper_edge(tmp_path):
+    from test_board_helpers import game
+
+    from cardgen.board import build_board_tiles
+
+    (tile,) = pages(build_board_tiles(game(), "cs", ROOT, "letter"), tmp_path, 2, 2)
+    strip = tile.crop((0, tile.height - round(10 * PX), tile.width, tile.height))
+    bottom = _ink_box(strip)[3]  # of the label, below the board window
+    assert (strip.height - bottom) / PX >= 5

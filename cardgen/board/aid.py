@@ -116,13 +116,14 @@ def build_player_aid(data: GameData, lang: str, project: Path, paper: str = "a4"
     pw, ph = PAPERS[paper]
     buf, c = new_canvas((pw, ph), ctx.comp.aid["title"][lang], ctx.font("body"))
     c.setFont(ctx.font("body"), 9)
-    half = ph / 2
-    draw_aid(c, ctx, "luxembourg", 0, half, pw, half)
-    draw_aid(c, ctx, "wittelsbach", 0, 0, pw, half)
+    half, pm = ph / 2, ctx.layout.data["aid"]["printer_margin"]
+    # everything, backgrounds too, stays inside what a home printer prints
+    draw_aid(c, ctx, "luxembourg", pm, half, pw - 2 * pm, half - pm)
+    draw_aid(c, ctx, "wittelsbach", pm, pm, pw - 2 * pm, half - pm)
     with saved(c):
         c.setDash([2 * mm, 1.5 * mm])
         c.setLineWidth(0.25 * mm)
-        c.line(0, half * mm, pw * mm, half * mm)
+        c.line(pm * mm, half * mm, (pw - pm) * mm, half * mm)
     c.showPage()
     c.save()
     return buf.getvalue()

@@ -26,6 +26,8 @@ from .board import draw_board, sheet
 MARGIN_MM = 10.0
 MIN_OVERLAP_MM = 10.0
 FORM = "cardgen-board"
+#: The tile label's baseline: its descenders stay ≥ 5 mm from the paper edge.
+TILE_LABEL_BASELINE_MM = 6.5
 
 
 @dataclass(frozen=True)
@@ -189,7 +191,7 @@ def build_board_tiles(data: GameData, lang: str, project: Path, paper: str = "a4
                     c.line(bx0 * mm, (bh - yc) * mm, (bx0 + t.w) * mm, (bh - yc) * mm)
         label = (f"{ctx.label('tile')} {t.label} · {plan.tiles.index(t) + 1}/{len(plan.tiles)}"
                  f" · {ctx.label('title')}")
-        text(c, m, m / 2 - 1, label, bold, 8)
+        text(c, m, TILE_LABEL_BASELINE_MM, label, bold, 8)
         c.showPage()
     c.save()
     return buf.getvalue()
