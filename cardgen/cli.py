@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import __version__, pipeline
-from .errors import CardgenError
+from . import __version__, pipeline, preflight
+from .errors import CardgenError, error, has_errors
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
 from .watch import watch
@@ -41,7 +41,11 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--cards", default="", help="reprint only these card ids (comma-separated)")
     b.add_argument("--changed-since", type=Path, help="reprint cards changed since MANIFEST")
     b.add_argument("--profile", default="generic", help="print-shop profile from layouts/profiles.yaml")
-    b.add_argument("--cmyk", action="store_true", help="CMYK colours and images for print shops")
+    b.add_argument("--cmyk", action="store_true",
+                   help="every file in CMYK through an ICC profile (the shipped FOGRA39-based "
+                   "one unless --icc)")
+    b.add_argument("--icc", type=Path, metavar="FILE",
+                   help="your print shop's CMYK ICC profile (implies --cmyk)")
     b.add_argument("--gutterfold", action="store_true", help="also write gutterfold sheets")
     b.add_argument("--flip", choices=("long", "short"), default="long", help="duplex flip edge")
     b.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
@@ -56,6 +60,15 @@ def _parser() -> argparse.ArgumentParser:
     pr = sub.add_parser("proof", parents=[where],
                         help="output/proof/cs-en.pdf: English and Czech side by side")
     pr.add_argument("--only-problems", action="store_true", help="only cards with findings")
+
+    pf = sub.add_parser("preflight", parents=[where],
+                        help="check PDFs as a print shop would: ink, text size, image ppi, "
+                        "RGB, transparency, boxes, fonts")
+    pf.add_argument("files", type=Path, nargs="+", metavar="FILE")
+    pf.add_argument("--ink-limit", type=float, metavar="PERCENT",
+                    help="a CMYK file: no RGB, total ink at most PERCENT")
+    pf.add_argument("--print-shop", action="store_true",
+                    help="every page needs a TrimBox and a BleedBox")
 
     po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
     po_sub = po.add_subparsers(dest="po_command", required=True)
@@ -117,6 +130,7 @@ def _build(args: argparse.Namespace) -> int:
         flip=args.flip,
         jobs=args.jobs,
         back_offset=args.back_offset,
+        icc=args.icc,
     )
     report = pipeline.build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))
     if not args.quiet:
@@ -146,12 +160,29 @@ def _po(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _preflight(args: argparse.Namespace) -> int:
+    rules = preflight.Rules(cmyk=args.ink_limit is not None, ink_limit=args.ink_limit,
+                            boxes=args.print_shop)
+    found = []
+    for path in args.files:
+        if not path.is_file():
+            found.append(error("file-missing", f"{path} not found"))
+            continue
+        pages = preflight.inspect(path)
+        print(preflight.summary(path, pages))
+        found += preflight.findings(path, pages, rules)
+    if found:
+        print(format_text(found))
+    return 1 if has_errors(found) else 0
+
+
 def _watch(args: argparse.Namespace) -> int:
     watch(args.project, pipeline.BuildOptions(langs=_ids(args.lang)), log=print)
     return 0
 
 
-COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch}
+COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch,
+            "preflight": _preflight}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,7 +24,9 @@ from .glossary_sheet import build_glossary_sheet
 from .incremental import digest, file_digest
 from .layout import Layout
 from .model import GameData
+from .preflight import Rules
 from .render.card import draw_back, draw_card
+from .render.cmyk import CmykConverter, converter_for
 from .render.pdf import render_back_pdf, render_cards_pdf
 
 PAPERS = ("a4", "letter")
@@ -35,6 +37,7 @@ class Target:
     rel: str  # path under output/
     key: str
     make: Callable[[], bytes]
+    preflight: Rules | None = None  # print files: checked before anything is written
 
 
 @dataclass
@@ -49,7 +52,7 @@ class LangContext:
     base_key: str  # code, fonts, layouts and shared card_data
     card_key: str  # code, fonts, card layout
     flip: str = "long"
-    cmyk: bool = False
+    cmyk: CmykConverter | None = None  # every file converted through this ICC profile
     gutterfold: bool = False
     profile: str = "generic"
     reprint: tuple[str, ...] = ()
@@ -101,6 +104,28 @@ def _shop_drawing(ctx: LangContext, profile: impose.Profile
     return (impose.CardSize(card.width, card.height, bleed), *_drawers(ctx, layout))
 
 
+def _cmyk_key(ctx: LangContext) -> str:
+    return ctx.cmyk.key if ctx.cmyk else "rgb"
+
+
+def converter(project: Path, profile_id: str, cmyk: bool, icc: Path | None
+              ) -> CmykConverter | None:
+    """The build's CMYK converter: ``--icc FILE`` or the shipped profile, at the print-shop
+    profile's ink limit; None for an RGB build (``--icc`` alone means CMYK)."""
+    if not cmyk and icc is None:
+        return None
+    profile = impose.select_profile(impose.load_profiles(project), profile_id)
+    return converter_for(icc.resolve() if icc else profile.icc, profile.ink_limit)
+
+
+def _shop_rules(ctx: LangContext, profile: impose.Profile) -> Rules:
+    """What print-shop.pdf must meet: boxes and embedded fonts; CMYK files no RGB and no
+    more ink than the converter's limit."""
+    limit = ctx.cmyk.ink_limit if ctx.cmyk else (
+        profile.ink_limit if profile.colour_space == "cmyk" else None)
+    return Rules(cmyk=limit is not None, ink_limit=limit, boxes=True)
+
+
 def _faces_key(ctx: LangContext, *extra: str) -> str:
     hashes = [ctx.face_hashes[f.card_id] for f in ctx.faces]
     return digest(ctx.card_key, ctx.lang, *hashes, *extra)
@@ -112,13 +137,15 @@ def card_targets(ctx: LangContext) -> list[Target]:
     card = _card_size(ctx.layout)
     spec = impose.load_sheet_spec(ctx.project)
     profile = impose.select_profile(impose.load_profiles(ctx.project), ctx.profile)
-    options = f"flip={ctx.flip};cmyk={ctx.cmyk};profile={ctx.profile};offset={ctx.back_offset}"
+    options = (f"flip={ctx.flip};cmyk={_cmyk_key(ctx)};profile={ctx.profile};"
+               f"offset={ctx.back_offset}")
     sheet_key = digest(_faces_key(ctx, options), ctx.base_key)
     backs = impose.BackSide(ctx.layout.back.colour, ctx.back_offset)
     out = [
-        Target(f"{lang}/cards.pdf", _faces_key(ctx), lambda: render_cards_pdf(faces, ctx.layout)[0]),
-        Target(f"{lang}/back.pdf", digest(ctx.card_key, lang, "back"),
-               lambda: render_back_pdf(ctx.layout, lang)),
+        Target(f"{lang}/cards.pdf", _faces_key(ctx, _cmyk_key(ctx)),
+               lambda: render_cards_pdf(faces, ctx.layout, cmyk=ctx.cmyk)[0]),
+        Target(f"{lang}/back.pdf", digest(ctx.card_key, lang, "back", _cmyk_key(ctx)),
+               lambda: render_back_pdf(ctx.layout, lang, ctx.cmyk)),
     ]
     plans = {}
     for paper in PAPERS:
@@ -154,8 +181,9 @@ def card_targets(ctx: LangContext) -> list[Target]:
         out.append(Target(
             f"{lang}/print-shop.pdf", digest(sheet_key, "print-shop"),
             lambda: impose.build_print_shop(faces, shop_front, shop_back, shop_card, profile,
-                                            cmyk=True if ctx.cmyk else None,
-                                            font=register_fonts(ctx.layout.fonts)["body"])))
+                                            cmyk=ctx.cmyk,
+                                            font=register_fonts(ctx.layout.fonts)["body"]),
+            preflight=_shop_rules(ctx, profile)))
     manifest = lambda: impose.build_manifest(faces, ctx.face_hashes, plans, lang, profile)  # noqa: E731
     out.append(Target(f"{lang}/manifest.json", digest(sheet_key, "manifest"),
                       lambda: (json.dumps(manifest(), ensure_ascii=False, indent=1) + "\n").encode()))
@@ -180,21 +208,22 @@ def _image_targets(ctx: LangContext, key: str, make_all: Callable[[], dict[str, 
 
 def game_targets(ctx: LangContext) -> list[Target]:
     """Board, tokens, player aid and glossary: they depend on shared data, not on faces."""
-    data, lang, project = ctx.data, ctx.lang, ctx.project
-    key = digest(ctx.base_key, lang)
-    out = [Target(f"{lang}/board.pdf", digest(key, "board"), lambda: build_board(data, lang, project))]
+    data, lang, project, cmyk = ctx.data, ctx.lang, ctx.project, ctx.cmyk
+    key = digest(ctx.base_key, lang, _cmyk_key(ctx))
+    out = [Target(f"{lang}/board.pdf", digest(key, "board"),
+                  lambda: build_board(data, lang, project, cmyk))]
     for paper in PAPERS:
         suffix = "" if paper == "a4" else "-letter"
         out += [
             Target(f"{lang}/board-{paper}.pdf", digest(key, "tiles", paper),
-                   lambda paper=paper: build_board_tiles(data, lang, project, paper)),
+                   lambda paper=paper: build_board_tiles(data, lang, project, paper, cmyk)),
             Target(f"{lang}/tokens{suffix}.pdf", digest(key, "tokens", paper, ctx.flip),
-                   lambda paper=paper: build_tokens(data, lang, project, paper, ctx.flip)),
+                   lambda paper=paper: build_tokens(data, lang, project, paper, ctx.flip, cmyk)),
         ]
     out.append(Target(f"{lang}/player-aid.pdf", digest(key, "aid"),
-                      lambda: build_player_aid(data, lang, project)))
+                      lambda: build_player_aid(data, lang, project, cmyk=cmyk)))
     out.append(Target(f"{lang}/glossary.pdf", digest(key, "glossary"),
-                      lambda: build_glossary_sheet(data, lang, ctx.layout.fonts)))
+                      lambda: build_glossary_sheet(data, lang, ctx.layout.fonts, cmyk)))
     return out
 
 

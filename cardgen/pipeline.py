@@ -26,12 +26,14 @@ from .outputs import (
     LangContext,
     Target,
     card_targets,
+    converter,
     face_key,
     game_targets,
     make_targets,
     print_shop_findings,
 )
 from .po import ImportReport, export_po, import_po
+from .preflight import check_bytes
 from .progress import Progress
 from .proof import build_proof
 from .render.art import prepare_art, resolution_findings
@@ -193,6 +195,7 @@ class BuildOptions:
     flip: str = "long"
     jobs: int = 0  # worker processes; 0: one per available core, 1: serial
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm: shifts every backs page
+    icc: Path | None = None  # the shop's CMYK profile (implies CMYK)
 
 
 @dataclass
@@ -227,7 +230,7 @@ def _options_key(options: BuildOptions) -> str:
             manifest = "unreadable"
     return json.dumps([list(options.langs), options.png, list(options.cards), manifest,
                        options.profile, options.cmyk, options.gutterfold, options.flip,
-                       list(options.back_offset)])
+                       list(options.back_offset), str(options.icc or "")])
 
 
 def finding_from_json(raw: dict) -> Finding:
@@ -316,6 +319,11 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
             log(target.rel)
             progress.step(target.rel)
         progress.finish()
+        for target, data_bytes in made:
+            if target.preflight is not None:
+                result.findings += check_bytes(data_bytes, target.preflight, f"output/{target.rel}")
+        if has_errors(result.findings):
+            raise CardgenError(result.findings)
         # every file is made before the first is written: an error while making any of
         # them leaves all outputs as they were
         for target, data_bytes in made:
@@ -372,7 +380,8 @@ def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[Car
         reprint = tuple(select_reprint(faces, options.cards, previous, hashes))
         result.reprinted[lang] = list(reprint)
     ctx = LangContext(project, data, lang, faces, layout, base_key, card_key,
-                      flip=options.flip, cmyk=options.cmyk, gutterfold=options.gutterfold,
+                      flip=options.flip, gutterfold=options.gutterfold,
+                      cmyk=converter(project, options.profile, options.cmyk, options.icc),
                       profile=options.profile, reprint=reprint, face_hashes=hashes,
                       back_offset=options.back_offset)
     out = []

@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import CardgenError, error
 from ..model import GameData
+from ..render.cmyk import CmykConverter
 from .base import PAPERS, make_ctx, new_canvas, saved, text, wrap
 from .board import draw_board, sheet
 
@@ -119,7 +120,8 @@ def marks(plan: TilePlan) -> tuple[list[tuple[float, float]], list[float], list[
     return pts, cuts_x, cuts_y
 
 
-def build_board_tiles(data: GameData, lang: str, project: Path, paper: str = "a4") -> bytes:
+def build_board_tiles(data: GameData, lang: str, project: Path, paper: str = "a4",
+                      cmyk: CmykConverter | None = None) -> bytes:
     """The board on A4 or Letter sheets, overlapping by at least 10 mm, with an assembly page."""
     if paper not in PAPERS:
         raise CardgenError(error("bad-paper", f"unknown paper '{paper}'",
@@ -128,7 +130,7 @@ def build_board_tiles(data: GameData, lang: str, project: Path, paper: str = "a4
     bw, bh, bleed = sheet(ctx)
     plan = plan_tiles(bw, bh, PAPERS[paper])
     pw, ph = plan.paper
-    buf, c = new_canvas((pw, ph), ctx.label("title"), ctx.font("body"))
+    buf, c = new_canvas((pw, ph), ctx.label("title"), ctx.font("body"), cmyk)
     body, bold = ctx.font("body"), ctx.font("bold")
 
     c.beginForm(FORM, -bleed * mm, -bleed * mm, (bw + bleed) * mm, (bh + bleed) * mm)

@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..errors import CardgenError, error
 from ..model import GameData
 from ..render import icons
+from ..render.cmyk import CmykConverter
 from . import glyphs
 from .base import PAPERS, Ctx, make_ctx, new_canvas, saved, text
 
@@ -217,7 +218,7 @@ def sheet_findings(ctx: Ctx) -> list:
 
 
 def build_tokens(data: GameData, lang: str, project: Path, paper: str = "a4",
-                 flip: str = "long") -> bytes:
+                 flip: str = "long", cmyk: CmykConverter | None = None) -> bytes:
     """Token sheets on A4 (or Letter): each front page followed by its back page, mirrored
     for the duplex ``flip`` (long or short edge)."""
     if paper not in PAPERS:
@@ -230,7 +231,7 @@ def build_tokens(data: GameData, lang: str, project: Path, paper: str = "a4",
     pw, ph = PAPERS[paper]
     sheet = ctx.layout.data["sheet"]
     placed = pack(token_list(ctx), (pw, ph), sheet["margin"], sheet["gutter"])
-    buf, c = new_canvas((pw, ph), ctx.label("title"), ctx.font("body"))
+    buf, c = new_canvas((pw, ph), ctx.label("title"), ctx.font("body"), cmyk)
     c.setViewerPreference("PrintScaling", "None")
     c.setViewerPreference("Duplex", "DuplexFlipShortEdge" if flip == "short"
                           else "DuplexFlipLongEdge")

@@ -6,7 +6,7 @@ returns file bytes; it never imports the renderer, and writing is the caller's j
 """
 
 from .calibration import build_calibration
-from .canvas import CardForms, PrintCanvas, to_cmyk
+from .canvas import CardForms, PrintCanvas
 from .geometry import CardSize, duplex_geometry, gutterfold_geometry, outer_bleed
 from .manifest import build_manifest, manifest_text
 from .printshop import build_card_images, build_print_shop, drawing_bleed, profile_findings
@@ -43,5 +43,4 @@ __all__ = [
     "render_plan",
     "select_profile",
     "select_reprint",
-    "to_cmyk",
 ]

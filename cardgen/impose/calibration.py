@@ -14,6 +14,7 @@ from reportlab.lib.units import mm
 
 from ..errors import CardgenError, error
 from ..fonts import missing_glyphs, register_font, wrap_words
+from ..render.cmyk import CmykConverter
 from .canvas import PrintCanvas
 from .sheets import INK, _draw_ruler, _instruction_strings
 from .spec import SheetSpec
@@ -23,7 +24,8 @@ SCALE_MM = 5  # the back's scales run from −5 to +5 mm
 
 
 def build_calibration(spec: SheetSpec, paper: str, lang: str, flip: str = "long",
-                      offset: tuple[float, float] = (0.0, 0.0), cmyk: bool = False) -> bytes:
+                      offset: tuple[float, float] = (0.0, 0.0),
+                      cmyk: CmykConverter | bool | None = None) -> bytes:
     """``calibration-<paper>.pdf``: page 1 the front (target, ruler, how to use it),
     page 2 the back (target shifted by ``offset``, scales in mm)."""
     s = _instruction_strings(spec, lang)

@@ -21,6 +21,7 @@ from reportlab.lib.units import mm
 
 from ..errors import CardgenError, Finding, error, warning
 from ..face import CardFace
+from ..render.cmyk import CmykConverter, converter_for
 from .canvas import CardForms, DrawBack, DrawFront, PrintCanvas
 from .geometry import CardSize
 from .sheets import _check_faces, physical_cards
@@ -109,17 +110,19 @@ def _place_scaled(c: PrintCanvas, name: str, card: CardSize, profile: Profile,
 
 
 def build_print_shop(faces: Sequence[CardFace], draw_front: DrawFront, draw_back: DrawBack,
-                     card: CardSize, profile: Profile, cmyk: bool | None = None,
+                     card: CardSize, profile: Profile, cmyk: CmykConverter | bool | None = None,
                      order: str | None = None, font: str | None = None) -> bytes:
     """``print-shop.pdf``: one card per page (the profile's trim + bleed), TrimBox and
     BleedBox set, pages in the profile's order. ``card`` is the size the drawers paint
-    (bleed at least :func:`drawing_bleed`). ``cmyk=None`` follows the profile."""
+    (bleed at least :func:`drawing_bleed`). ``cmyk=None`` follows the profile (its ICC
+    profile and ink limit)."""
     _check_faces(faces)
     _fail_on_errors(profile, card)
     order = order or profile.page_order
     if order == "images":
         order = "fronts-then-backs"
-    use_cmyk = profile.colour_space == "cmyk" if cmyk is None else cmyk
+    use_cmyk = (converter_for(profile.icc, profile.ink_limit)
+                if cmyk is None and profile.colour_space == "cmyk" else cmyk)
     bleed = profile.bleed
     pw, ph = profile.card_width + 2 * bleed, profile.card_height + 2 * bleed
     buf = io.BytesIO()

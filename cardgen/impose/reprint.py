@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import CardgenError, Finding, error
 from ..face import CardFace
 from ..fields import suggest
+from ..render.cmyk import CmykConverter
 from .canvas import DrawBack, DrawFront
 from .geometry import CardSize
 from .sheets import BackSide, build_sheets
@@ -49,7 +50,7 @@ def select_reprint(faces: Sequence[CardFace], ids: Sequence[str] = (),
 
 def build_reprint(faces: Sequence[CardFace], ids: Sequence[str], draw_front: DrawFront,
                   draw_back: DrawBack, card: CardSize, spec: SheetSpec, paper: str,
-                  lang: str, flip: str = "long", cmyk: bool = False,
+                  lang: str, flip: str = "long", cmyk: CmykConverter | bool | None = None,
                   backs: BackSide | None = None) -> bytes | None:
     """``reprint-<paper>.pdf`` bytes with only ``ids`` (all copies); None when empty."""
     chosen = [f for f in faces if f.card_id in set(ids)]

@@ -19,6 +19,7 @@ from reportlab.lib.units import mm
 from ..errors import CardgenError, Location, error
 from ..face import CardFace
 from ..fonts import missing_glyphs, register_font, wrap_words
+from ..render.cmyk import CmykConverter
 from .canvas import CardForms, DrawBack, DrawFront, PrintCanvas
 from .geometry import (
     Box,
@@ -134,7 +135,7 @@ def sheet_count(plan: SheetPlan) -> int:
 
 def build_sheets(faces: Sequence[CardFace], draw_front: DrawFront, draw_back: DrawBack,
                  card: CardSize, spec: SheetSpec, paper: str, lang: str, flip: str = "long",
-                 gutterfold: bool = False, cmyk: bool = False,
+                 gutterfold: bool = False, cmyk: CmykConverter | bool | None = None,
                  backs: BackSide = BackSide()) -> bytes:
     """The home-printing PDF for ``faces`` on ``paper``; returns its bytes.
 
@@ -148,7 +149,7 @@ def build_sheets(faces: Sequence[CardFace], draw_front: DrawFront, draw_back: Dr
 
 def render_plan(plan: SheetPlan, faces: Sequence[CardFace], draw_front: DrawFront,
                 draw_back: DrawBack, card: CardSize, spec: SheetSpec, lang: str,
-                cmyk: bool = False, backs: BackSide = BackSide()) -> bytes:
+                cmyk: CmykConverter | bool | None = None, backs: BackSide = BackSide()) -> bytes:
     """Draw a :class:`SheetPlan`; every card is drawn once as a form and placed."""
     geom = plan.geometry
     texts = _instructions(plan, spec, lang)

@@ -83,6 +83,8 @@ class Profile:
     resolution: int  # dpi
     bleed_px: int | None
     loc: Location
+    ink_limit: float = 300.0  # total ink, percent
+    icc: Path | None = None  # the shop's CMYK profile; None: the shipped one
     min_safe: float = 3.2  # mm of safe area a scaled card must keep
     max_aspect_change: float = 0.01  # how far the two scale factors may differ
 
@@ -211,6 +213,8 @@ PROFILE_SPEC = {
     "page_order": Field(str, required=True, choices=PAGE_ORDERS),
     "colour_space": Field(str, required=True, choices=COLOUR_SPACES),
     "resolution": Field(int, required=True),
+    "ink_limit": Field(NUM),
+    "icc": Field(str),
 }
 
 
@@ -239,7 +243,11 @@ def load_profiles(project: Path) -> dict[str, Profile]:
             found += check_record(card, {"width": Field(NUM, required=True),
                                          "height": Field(NUM, required=True)}, card.loc,
                                   f"{what} card")
-            found += _positive(rec, ("bleed", "bleed_px", "resolution"), what)
+            found += _positive(rec, ("bleed", "bleed_px", "resolution", "ink_limit"), what)
+            icc = rec.get("icc")
+            if isinstance(icc, str) and not (Path(project) / "layouts" / icc).is_file():
+                found.append(error("file-missing", f"{what}: ICC profile not found: {icc}",
+                                   location=rec.at("icc"), hint="paths are relative to layouts/"))
             if (rec.get("bleed") is None) == (rec.get("bleed_px") is None):
                 found.append(error("missing-key", f"{what} needs exactly one of 'bleed' (mm) "
                                    "or 'bleed_px' (pixels at its resolution)", location=rec.loc))
@@ -251,7 +259,10 @@ def load_profiles(project: Path) -> dict[str, Profile]:
         bleed = bleed_px * 25.4 / res if bleed_px is not None else float(rec["bleed"])
         out[pid] = Profile(pid, rec["description"], float(rec["card"]["width"]),
                            float(rec["card"]["height"]), bleed, rec["page_order"],
-                           rec["colour_space"], res, bleed_px, rec.loc, *limits)
+                           rec["colour_space"], res, bleed_px, rec.loc,
+                           _num(rec, "ink_limit", 300.0),
+                           (Path(project) / "layouts" / rec["icc"]).resolve() if rec.get("icc")
+                           else None, *limits)
     if has_errors(findings):
         raise CardgenError(findings)
     return out

@@ -43,6 +43,26 @@ _CACHE: dict[tuple[str, float, float, int], PreparedArt] = {}
 _BLEED_CACHE: dict[tuple[str, float, float, tuple[float, ...]], bytes] = {}
 
 
+_FLAT_CACHE: dict[tuple[str, tuple[int, int, int]], bytes] = {}
+
+
+def flattened(data: bytes, behind: tuple[int, int, int]) -> bytes:
+    """An image with transparency composited on the colour actually behind it (so no
+    soft mask reaches a print file); images without transparency are returned as they are."""
+    key = (hashlib.sha256(data).hexdigest(), behind)
+    if key not in _FLAT_CACHE:
+        with Image.open(io.BytesIO(data)) as src:
+            if src.mode not in ("RGBA", "LA", "PA") and "transparency" not in src.info:
+                _FLAT_CACHE[key] = data
+                return data
+            rgba = src.convert("RGBA")
+        flat = Image.alpha_composite(Image.new("RGBA", rgba.size, (*behind, 255)), rgba)
+        buf = io.BytesIO()
+        flat.convert("RGB").save(buf, "PNG", optimize=False)
+        _FLAT_CACHE[key] = buf.getvalue()
+    return _FLAT_CACHE[key]
+
+
 def mirrored_bleed(art: PreparedArt, bleed_mm: tuple[float, float, float, float]) -> bytes:
     """``art`` grown by (left, right, top, bottom) mm of its own edge, mirrored: bleed that
     is real picture (a cut that drifts shows more of it), not a stretched edge row."""

@@ -18,7 +18,7 @@ from ..face import CardFace, CurrencyStyle, ShieldStyle
 from ..fonts import missing_glyphs, register_fonts, wrap_words
 from ..layout import Layout, Rect
 from . import icons, textflow
-from .art import draw_placeholder, mirrored_bleed, prepare_art, resolution_findings
+from .art import draw_placeholder, flattened, mirrored_bleed, prepare_art, resolution_findings
 from .colour import darker, hex_colour, lighter
 from .textflow import FitResult, IconSet, Para
 
@@ -233,7 +233,8 @@ def _draw_art(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str],
     box = layout.art_box
     x, y, bw, bh = layout.rect(box)
     area = layout.rect(layout.bleed_rect(box))
-    c.setFillColor(darker(layout.colours.background, 0.55))
+    ground = darker(layout.colours.background, 0.55)
+    c.setFillColor(ground)
     c.rect(*area, fill=1, stroke=0)
     if face.art is None:
         draw_placeholder(c, x, y, bw, bh, colour=side, light=layout.colours.placeholder_light,
@@ -250,13 +251,13 @@ def _draw_art(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str],
             area[0] + area[2] - (x + bw) if ix + aw >= x + bw - tol else 0.0,
             area[1] + area[3] - (y + bh) if iy + ah >= y + bh - tol else 0.0,
             y - area[1] if iy <= y + tol else 0.0)
-    if any(g > tol for g in grow):
-        left, right, top, bottom = grow
-        data = mirrored_bleed(art, tuple(g / mm for g in grow))
-        c.drawImage(ImageReader(io.BytesIO(data)), ix - left, iy - bottom,
-                    aw + left + right, ah + top + bottom, mask="auto")
-    else:
-        c.drawImage(art.reader(), ix, iy, aw, ah, mask="auto")
+    left, right, top, bottom = grow if any(g > tol for g in grow) else (0.0, 0.0, 0.0, 0.0)
+    data = (mirrored_bleed(art, tuple(g / mm for g in grow)) if left + right + top + bottom
+            else art.data)
+    # transparency is flattened here, on the art's own ground, never on white paper
+    behind = tuple(round(v * 255) for v in (ground.red, ground.green, ground.blue))
+    c.drawImage(ImageReader(io.BytesIO(flattened(data, behind))), ix - left, iy - bottom,
+                aw + left + right, ah + top + bottom)
     return resolution_findings(art, layout.art.min_ppi, face.art, face.card_id, face.lang)
 
 
