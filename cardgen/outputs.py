@@ -120,10 +120,11 @@ def converter(project: Path, profile_id: str, cmyk: bool, icc: Path | None
 
 def _shop_rules(ctx: LangContext, profile: impose.Profile) -> Rules:
     """What print-shop.pdf must meet: boxes and embedded fonts; CMYK files no RGB and no
-    more ink than the converter's limit."""
+    more ink than the converter's limit (and their transparency is worth a warning)."""
     limit = ctx.cmyk.ink_limit if ctx.cmyk else (
         profile.ink_limit if profile.colour_space == "cmyk" else None)
-    return Rules(cmyk=limit is not None, ink_limit=limit, boxes=True)
+    return Rules(cmyk=limit is not None, ink_limit=limit, boxes=True,
+                 transparency="off" if limit is None else "warn")
 
 
 def _faces_key(ctx: LangContext, *extra: str) -> str:

@@ -270,7 +270,7 @@ class Rules:
     cmyk: bool = False  # no RGB at all
     ink_limit: float | None = None  # percent
     boxes: bool = False  # TrimBox and BleedBox on every page
-    no_transparency: bool = False
+    transparency: str = "warn"  # off | warn | error
     min_text_pt: float = 5.0  # warning below this
     min_image_ppi: float = 250.0  # warning below this
 
@@ -307,8 +307,9 @@ def findings(path: Path, pages: list[PageReport], rules: Rules, shown: str | Non
     if rules.boxes:
         add(error, "preflight-boxes", lambda p: not (p.trim_box and p.bleed_box),
             "page without TrimBox and BleedBox")
-    add(error if rules.no_transparency else warning, "preflight-transparency",
-        lambda p: p.transparency, "transparency (the shop's RIP flattens it)")
+    if rules.transparency != "off":
+        add(error if rules.transparency == "error" else warning, "preflight-transparency",
+            lambda p: p.transparency, "transparency (the shop's RIP flattens it)")
     add(warning, "preflight-text", lambda p: p.min_text_pt is not None
         and p.min_text_pt < rules.min_text_pt - 0.01,
         f"text smaller than {rules.min_text_pt:g} pt")
