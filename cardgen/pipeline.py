@@ -222,15 +222,18 @@ def _keys(project: Path) -> tuple[str, str, str]:
 
 
 def _options_key(options: BuildOptions) -> str:
-    manifest = ""
-    if options.changed_since is not None:
+    def content(path: Path | None) -> str:
+        if path is None:
+            return ""
         try:
-            manifest = file_digest(options.changed_since)
+            return file_digest(path)
         except OSError:
-            manifest = "unreadable"
-    return json.dumps([list(options.langs), options.png, list(options.cards), manifest,
-                       options.profile, options.cmyk, options.gutterfold, options.flip,
-                       list(options.back_offset), str(options.icc or "")])
+            return "unreadable"
+
+    return json.dumps([list(options.langs), options.png, list(options.cards),
+                       content(options.changed_since), options.profile, options.cmyk,
+                       options.gutterfold, options.flip, list(options.back_offset),
+                       content(options.icc)])
 
 
 def finding_from_json(raw: dict) -> Finding:
