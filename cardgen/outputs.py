@@ -120,11 +120,11 @@ def converter(project: Path, profile_id: str, cmyk: bool, icc: Path | None
 
 def _shop_rules(ctx: LangContext, profile: impose.Profile) -> Rules:
     """What print-shop.pdf must meet: boxes and embedded fonts; CMYK files no RGB and no
-    more ink than the converter's limit (and their transparency is worth a warning)."""
+    more ink than the converter's limit and no transparency (panels are pre-mixed)."""
     limit = ctx.cmyk.ink_limit if ctx.cmyk else (
         profile.ink_limit if profile.colour_space == "cmyk" else None)
     return Rules(cmyk=limit is not None, ink_limit=limit, boxes=True,
-                 transparency="off" if limit is None else "warn")
+                 transparency="off" if limit is None else "error")
 
 
 def _faces_key(ctx: LangContext, *extra: str) -> str:

@@ -69,6 +69,7 @@ def test_no_rgb_and_no_ink_over_the_limit_in_any_file(cmyk_build):
         assert sum(p.rgb for p in pages) == 0, file.name
         assert max(p.ink_max for p in pages) <= 240.5, file.name  # DriveThruCards: 240 %
         assert all(not p.fonts_not_embedded for p in pages), file.name
+        assert sum(p.transparency for p in pages) == 0, file.name  # panels are pre-mixed
     cards = inspect(cmyk_build / "cards.pdf")
     assert sum(p.text_not_k_only for p in cards) == 0  # body text is black ink only
 
