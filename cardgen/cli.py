@@ -46,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
                    "one unless --icc)")
     b.add_argument("--icc", type=Path, metavar="FILE",
                    help="your print shop's CMYK ICC profile (implies --cmyk)")
+    b.add_argument("--pdfx", action="store_true",
+                   help="print-shop.pdf as PDF/X-1a:2003 (implies --cmyk)")
     b.add_argument("--gutterfold", action="store_true", help="also write gutterfold sheets")
     b.add_argument("--flip", choices=("long", "short"), default="long", help="duplex flip edge")
     b.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
@@ -69,6 +71,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="a CMYK file: no RGB, total ink at most PERCENT")
     pf.add_argument("--print-shop", action="store_true",
                     help="every page needs a TrimBox and a BleedBox")
+    pf.add_argument("--pdfx", action="store_true",
+                    help="PDF/X-1a:2003: CMYK only, no transparency, boxes, OutputIntent, "
+                    "version keys (needs --ink-limit)")
 
     po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
     po_sub = po.add_subparsers(dest="po_command", required=True)
@@ -131,6 +136,7 @@ def _build(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         back_offset=args.back_offset,
         icc=args.icc,
+        pdfx=args.pdfx,
     )
     report = pipeline.build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))
     if not args.quiet:
@@ -161,8 +167,10 @@ def _po(args: argparse.Namespace) -> int:
 
 
 def _preflight(args: argparse.Namespace) -> int:
-    rules = preflight.Rules(cmyk=args.ink_limit is not None, ink_limit=args.ink_limit,
-                            boxes=args.print_shop)
+    pdfx = args.pdfx
+    rules = preflight.Rules(cmyk=args.ink_limit is not None or pdfx, ink_limit=args.ink_limit,
+                            boxes=args.print_shop or pdfx, pdfx=pdfx,
+                            transparency="error" if pdfx else "warn")
     found = []
     for path in args.files:
         if not path.is_file():
@@ -171,6 +179,8 @@ def _preflight(args: argparse.Namespace) -> int:
         pages = preflight.inspect(path)
         print(preflight.summary(path, pages))
         found += preflight.findings(path, pages, rules)
+        if pdfx:
+            found += preflight.pdfx_findings(preflight.inspect_document(path), str(path))
     if found:
         print(format_text(found))
     return 1 if has_errors(found) else 0

@@ -57,6 +57,7 @@ class LangContext:
     profile: str = "generic"
     reprint: tuple[str, ...] = ()
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm, every backs page (calibration)
+    pdfx: bool = False  # print-shop.pdf as PDF/X-1a:2003
     face_hashes: dict[str, str] = field(default_factory=dict)
 
 
@@ -122,9 +123,9 @@ def _shop_rules(ctx: LangContext, profile: impose.Profile) -> Rules:
     """What print-shop.pdf must meet: boxes and embedded fonts; CMYK files no RGB and no
     more ink than the converter's limit and no transparency (panels are pre-mixed)."""
     limit = ctx.cmyk.ink_limit if ctx.cmyk else (
-        profile.ink_limit if profile.colour_space == "cmyk" else None)
+        profile.ink_limit if profile.colour_space == "cmyk" or ctx.pdfx else None)
     return Rules(cmyk=limit is not None, ink_limit=limit, boxes=True,
-                 transparency="off" if limit is None else "error")
+                 transparency="off" if limit is None else "error", pdfx=ctx.pdfx)
 
 
 def _faces_key(ctx: LangContext, *extra: str) -> str:
@@ -139,7 +140,7 @@ def card_targets(ctx: LangContext) -> list[Target]:
     spec = impose.load_sheet_spec(ctx.project)
     profile = impose.select_profile(impose.load_profiles(ctx.project), ctx.profile)
     options = (f"flip={ctx.flip};cmyk={_cmyk_key(ctx)};profile={ctx.profile};"
-               f"offset={ctx.back_offset}")
+               f"offset={ctx.back_offset};pdfx={ctx.pdfx}")
     sheet_key = digest(_faces_key(ctx, options), ctx.base_key)
     backs = impose.BackSide(ctx.layout.back.colour, ctx.back_offset)
     out = [
@@ -183,7 +184,8 @@ def card_targets(ctx: LangContext) -> list[Target]:
             f"{lang}/print-shop.pdf", digest(sheet_key, "print-shop"),
             lambda: impose.build_print_shop(faces, shop_front, shop_back, shop_card, profile,
                                             cmyk=ctx.cmyk,
-                                            font=register_fonts(ctx.layout.fonts)["body"]),
+                                            font=register_fonts(ctx.layout.fonts)["body"],
+                                            pdfx=ctx.pdfx),
             preflight=_shop_rules(ctx, profile)))
     manifest = lambda: impose.build_manifest(faces, ctx.face_hashes, plans, lang, profile)  # noqa: E731
     out.append(Target(f"{lang}/manifest.json", digest(sheet_key, "manifest"),

@@ -196,6 +196,7 @@ class BuildOptions:
     jobs: int = 0  # worker processes; 0: one per available core, 1: serial
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm: shifts every backs page
     icc: Path | None = None  # the shop's CMYK profile (implies CMYK)
+    pdfx: bool = False  # print-shop.pdf as PDF/X-1a:2003 (implies CMYK)
 
 
 @dataclass
@@ -233,7 +234,7 @@ def _options_key(options: BuildOptions) -> str:
     return json.dumps([list(options.langs), options.png, list(options.cards),
                        content(options.changed_since), options.profile, options.cmyk,
                        options.gutterfold, options.flip, list(options.back_offset),
-                       content(options.icc)])
+                       content(options.icc), options.pdfx])
 
 
 def finding_from_json(raw: dict) -> Finding:
@@ -384,7 +385,9 @@ def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[Car
         result.reprinted[lang] = list(reprint)
     ctx = LangContext(project, data, lang, faces, layout, base_key, card_key,
                       flip=options.flip, gutterfold=options.gutterfold,
-                      cmyk=converter(project, options.profile, options.cmyk, options.icc),
+                      cmyk=converter(project, options.profile, options.cmyk or options.pdfx,
+                                     options.icc),
+                      pdfx=options.pdfx,
                       profile=options.profile, reprint=reprint, face_hashes=hashes,
                       back_offset=options.back_offset)
     out = []

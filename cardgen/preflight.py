@@ -76,8 +76,20 @@ def _qpdf_json(path: Path) -> dict[str, Any]:
         return json.loads(out.read_text(encoding="utf-8"))
 
 
+@dataclass
+class DocReport:
+    """What PDF/X-1a:2003 asks of the document as a whole."""
+
+    pdf_version: str = ""
+    pdfx_version: str | None = None  # /GTS_PDFXVersion in the Info dictionary
+    trapped: str | None = None
+    output_intent: bool = False  # a GTS_PDFX OutputIntent with an ICC profile
+
+
 class _Doc:
     def __init__(self, raw: dict[str, Any]):
+        self.header = raw["qpdf"][0]
+        self.trailer = raw["qpdf"][1].get("trailer", {}).get("value", {})
         self.objects: dict[str, Any] = {k.removeprefix("obj:"): v
                                         for k, v in raw["qpdf"][1].items()
                                         if k.startswith("obj:")}
@@ -250,6 +262,23 @@ def _check_image(doc: _Doc, ref: str, info: dict[str, Any], ctm: list[float],
             report.min_image_ppi = ppi
 
 
+def _document(doc: _Doc) -> DocReport:
+    info = doc.get(doc.trailer.get("/Info")) or {}
+    root = doc.get(doc.trailer.get("/Root")) or {}
+    intents = doc.get(root.get("/OutputIntents")) or []
+    has_intent = any((doc.get(i) or {}).get("/S") == "/GTS_PDFX"
+                     and "/DestOutputProfile" in (doc.get(i) or {}) for i in intents)
+    version = info.get("/GTS_PDFXVersion")
+    return DocReport(str(doc.header.get("pdfversion", "")),
+                     version.removeprefix("u:") if isinstance(version, str) else None,
+                     info.get("/Trapped"), has_intent)
+
+
+def inspect_document(path: Path) -> DocReport:
+    """The document-level facts of the PDF at ``path`` (PDF/X keys, OutputIntent)."""
+    return _document(_Doc(_qpdf_json(Path(path))))
+
+
 def inspect(path: Path) -> list[PageReport]:
     """One :class:`PageReport` per page of the PDF at ``path``."""
     doc = _Doc(_qpdf_json(Path(path)))
@@ -273,6 +302,7 @@ class Rules:
     transparency: str = "warn"  # off | warn | error
     min_text_pt: float = 5.0  # warning below this
     min_image_ppi: float = 250.0  # warning below this
+    pdfx: bool = False  # PDF/X-1a:2003 keys and OutputIntent
 
 
 def findings(path: Path, pages: list[PageReport], rules: Rules, shown: str | None = None
@@ -319,6 +349,24 @@ def findings(path: Path, pages: list[PageReport], rules: Rules, shown: str | Non
     return out
 
 
+def pdfx_findings(doc: DocReport, shown: str) -> list[Finding]:
+    """What keeps a file from being PDF/X-1a:2003 at the document level."""
+    where = Location(shown)
+    out = []
+    if doc.pdfx_version != "PDF/X-1a:2003":
+        out.append(error("preflight-pdfx", "no /GTS_PDFXVersion (PDF/X-1a:2003) in the "
+                         "document information", location=where, hint="build with --pdfx"))
+    if doc.trapped not in ("/False", "/True"):
+        out.append(error("preflight-pdfx", "/Trapped must be /True or /False", location=where))
+    if not doc.output_intent:
+        out.append(error("preflight-pdfx", "no GTS_PDFX OutputIntent with an ICC profile",
+                         location=where, hint="build with --pdfx"))
+    if doc.pdf_version > "1.4":
+        out.append(error("preflight-pdfx", f"PDF {doc.pdf_version}: PDF/X-1a:2003 needs 1.4 "
+                         "or earlier", location=where))
+    return out
+
+
 def check_bytes(pdf: bytes, rules: Rules, shown: str) -> list[Finding]:
     """Preflight a PDF that is not written yet (a build checks before it writes)."""
     if shutil.which("qpdf") is None:
@@ -328,7 +376,10 @@ def check_bytes(pdf: bytes, rules: Rules, shown: str) -> list[Finding]:
     with tempfile.TemporaryDirectory(prefix="cardgen-preflight-") as tmp:
         path = Path(tmp) / "file.pdf"
         path.write_bytes(pdf)
-        return findings(path, inspect(path), rules, shown)
+        found = findings(path, inspect(path), rules, shown)
+        if rules.pdfx:
+            found += pdfx_findings(inspect_document(path), shown)
+        return found
 
 
 def summary(path: Path, pages: list[PageReport]) -> str:

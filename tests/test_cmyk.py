@@ -11,7 +11,7 @@ from PIL import Image, ImageCms
 
 from cardgen.cli import main
 from cardgen.errors import CardgenError
-from cardgen.preflight import inspect
+from cardgen.preflight import inspect, inspect_document
 from cardgen.render.cmyk import CmykConverter, converter_for
 
 ART_CARD = "charles-iv"
@@ -55,8 +55,34 @@ def cmyk_build(tmp_path_factory):
     art.paste((40, 120, 200, 255), (450, 0, 900, 600))
     art.save(project / "art" / f"{ART_CARD}.png")
     assert main(["build", "--quiet", "--lang", "en", "--project", str(project), "--cmyk",
-                 "--profile", "drivethrucards"]) == 0
+                 "--pdfx", "--profile", "drivethrucards"]) == 0
     return project / "output" / "en"
+
+
+@pytest.mark.parametrize("profile", ["drivethrucards", "generic"])
+def test_print_shop_files_are_pdfx_1a_and_pass_preflight(cmyk_build, tmp_path, profile,
+                                                         capsys):
+    if profile == "drivethrucards":
+        pdf = cmyk_build / "print-shop.pdf"  # built with --cmyk --pdfx
+    else:
+        project = copy_project(tmp_path / "project")
+        assert main(["build", "--quiet", "--lang", "cs", "--project", str(project),
+                     "--pdfx", "--profile", profile]) == 0
+        pdf = project / "output" / "cs" / "print-shop.pdf"
+    capsys.readouterr()
+    limit = "240" if profile == "drivethrucards" else "300"
+    assert main(["preflight", str(pdf), "--pdfx", "--ink-limit", limit]) == 0
+    out = capsys.readouterr().out
+    assert "error" not in out and "transparency 0" in out
+    doc = inspect_document(pdf)
+    assert doc.pdfx_version == "PDF/X-1a:2003" and doc.trapped == "/False"
+    assert doc.output_intent and doc.pdf_version == "1.4"
+
+
+def test_preflight_pdfx_refuses_a_plain_file(cmyk_build, capsys):
+    assert main(["preflight", str(cmyk_build / "cards.pdf"), "--pdfx",
+                 "--ink-limit", "240"]) == 1
+    assert "error[preflight-pdfx]" in capsys.readouterr().out
 
 
 def test_no_rgb_and_no_ink_over_the_limit_in_any_file(cmyk_build):

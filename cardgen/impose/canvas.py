@@ -13,11 +13,20 @@ from collections.abc import Callable
 from typing import Any
 
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
+from reportlab.pdfbase.pdfdoc import (
+    PDFArray,
+    PDFDictionary,
+    PDFInfo,
+    PDFName,
+    PDFResourceDictionary,
+    PDFStream,
+    PDFString,
+    PDFZCompress,
+)
 from reportlab.pdfgen.canvas import Canvas
 
 from ..face import CardFace
-from ..render.cmyk import CmykCanvas, CmykConverter, default_converter
+from ..render.cmyk import ICC_DIR, CmykCanvas, CmykConverter, default_converter
 from .geometry import Box, CardSize
 
 DrawFront = Callable[[Canvas, CardFace, tuple[float, float]], None]
@@ -69,11 +78,45 @@ class PrintCanvas(CmykCanvas):
         self.setFillColor(hex_colour)
         self.setStrokeColor(hex_colour)
 
+    def make_pdfx(self, cmyk: CmykConverter) -> None:
+        """Mark the file PDF/X-1a:2003: the OutputIntent carries ``cmyk``'s ICC profile, the
+        Info dictionary the version key (and, as always, Trapped /False). The rest of the
+        standard (CMYK only, no transparency, boxes, embedded fonts) is the drawing's own
+        and is checked by preflight."""
+        doc = self._doc
+        icc = PDFStream(PDFDictionary({"N": 4}), cmyk.raw, filters=[PDFZCompress])
+        shipped = cmyk.icc.parent == ICC_DIR
+        intent = PDFDictionary({
+            "Type": PDFName("OutputIntent"), "S": PDFName("GTS_PDFX"),
+            "OutputConditionIdentifier": PDFString("FOGRA39" if shipped else "Custom"),
+            "RegistryName": PDFString("http://www.color.org"),
+            "OutputCondition": PDFString(cmyk.description),
+            "Info": PDFString(cmyk.description),
+            "DestOutputProfile": doc.Reference(icc)})
+        catalog = doc.Catalog
+        catalog.__NoDefault__ = [*type(catalog).__NoDefault__, "OutputIntents"]
+        catalog.__Refs__ = catalog.__NoDefault__
+        catalog.OutputIntents = PDFArray([intent])
+        info = _PdfxInfo()
+        info.__dict__.update(doc.info.__dict__)
+        for key in ("title", "author", "subject", "keywords", "creator", "producer"):
+            setattr(info, key, getattr(doc.info, key))
+        doc.info = info
+
     def set_print_preferences(self, duplex: str | None) -> None:
         """Ask viewers to print at actual size and, for duplex files, which edge to flip."""
         self.setViewerPreference("PrintScaling", "None")
         if duplex:
             self.setViewerPreference("Duplex", duplex)
+
+
+class _PdfxInfo(PDFInfo):
+    """The document information of a PDF/X-1a:2003 file."""
+
+    def format(self, document: Any) -> bytes:
+        self.trapped = "False"
+        out = super().format(document)
+        return out.replace(b"/Trapped", b"/GTS_PDFXVersion (PDF/X-1a:2003)\n/Trapped", 1)
 
 
 class CardForms:

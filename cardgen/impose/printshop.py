@@ -22,7 +22,7 @@ from reportlab.lib.units import mm
 from ..errors import CardgenError, Finding, error, warning
 from ..face import CardFace
 from ..render.cmyk import CmykConverter, converter_for
-from .canvas import CardForms, DrawBack, DrawFront, PrintCanvas
+from .canvas import CardForms, DrawBack, DrawFront, PrintCanvas, converter
 from .geometry import CardSize
 from .sheets import _check_faces, physical_cards
 from .spec import Profile
@@ -111,23 +111,28 @@ def _place_scaled(c: PrintCanvas, name: str, card: CardSize, profile: Profile,
 
 def build_print_shop(faces: Sequence[CardFace], draw_front: DrawFront, draw_back: DrawBack,
                      card: CardSize, profile: Profile, cmyk: CmykConverter | bool | None = None,
-                     order: str | None = None, font: str | None = None) -> bytes:
+                     order: str | None = None, font: str | None = None,
+                     pdfx: bool = False) -> bytes:
     """``print-shop.pdf``: one card per page (the profile's trim + bleed), TrimBox and
     BleedBox set, pages in the profile's order. ``card`` is the size the drawers paint
     (bleed at least :func:`drawing_bleed`). ``cmyk=None`` follows the profile (its ICC
-    profile and ink limit)."""
+    profile and ink limit). ``pdfx`` writes PDF/X-1a:2003 (CMYK, with the OutputIntent)."""
     _check_faces(faces)
     _fail_on_errors(profile, card)
     order = order or profile.page_order
     if order == "images":
         order = "fronts-then-backs"
     use_cmyk = (converter_for(profile.icc, profile.ink_limit)
-                if cmyk is None and profile.colour_space == "cmyk" else cmyk)
+                if (cmyk is None and profile.colour_space == "cmyk") or (pdfx and not cmyk)
+                else converter(cmyk))
     bleed = profile.bleed
     pw, ph = profile.card_width + 2 * bleed, profile.card_height + 2 * bleed
     buf = io.BytesIO()
     c = PrintCanvas(buf, (pw, ph), cmyk=use_cmyk, title=f"print shop: {profile.id}", font=font)
     c.set_print_preferences(None)
+    if pdfx:
+        assert c.cmyk is not None
+        c.make_pdfx(c.cmyk)
     c.setTrimBox((bleed * mm, bleed * mm, (pw - bleed) * mm, (ph - bleed) * mm))
     c.setBleedBox((0, 0, pw * mm, ph * mm))
     forms = CardForms(c, card, draw_front, draw_back)
