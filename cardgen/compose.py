@@ -17,12 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, StrictUndefined, TemplateError
+from jinja2 import TemplateError
+from jinja2.sandbox import SecurityError
 
 from .errors import CardgenError, Location, error
 from .face import CardFace, CurrencyStyle, ShieldStyle, TextLine
 from .language import NBSP, fix_text, plural_category
 from .model import DECKS, LINE_KINDS, Card, CardLine, Effect, GameData, Shield
+from .sandbox import WordingSandbox, refusals
 from .yamledit import TextEdit, apply_edits
 
 _TOKEN = re.compile(r":([a-z0-9-]+):")
@@ -51,11 +53,18 @@ def _sentence(text: str) -> str:
 class TextError(Exception):
     """A template could not render an effect (unknown op, missing template, bad value).
 
-    ``location`` points at the template in card_data/text/<lang>.yaml when it is known."""
+    ``location`` points at the template in card_data/text/<lang>.yaml when it is known;
+    ``code`` is ``template-unsafe`` for a template the sandbox refuses (:mod:`cardgen.sandbox`)."""
 
-    def __init__(self, message: str, location: Location | None = None):
+    def __init__(self, message: str, location: Location | None = None,
+                 code: str = "text-render"):
         super().__init__(message)
         self.location = location
+        self.code = code
+
+    @property
+    def unsafe(self) -> bool:
+        return self.code == "template-unsafe"
 
 
 class Renderer:
@@ -66,18 +75,18 @@ class Renderer:
         self.lang = lang
         self.tables: dict[str, Any] = dict(data.templates.get(lang) or {})
         self.labels: dict[str, Any] = dict(self.tables.get("labels") or {})
-        self.env = Environment(autoescape=False, undefined=StrictUndefined,
-                               keep_trailing_newline=False)
-        self.env.globals.update(
-            n=self.n, cur=self.cur, form=self.form, at=self.at, name=self.name,
-            names=self.names, genitives=self.genitives, card_name=self.card_name,
-            shield_icon=self.shield, elector_of=self.elector, linked=self.linked, verb=self.verb,
-            subject=self.subject, body=self.body, types=self.types, type_adj=self.type_adj,
-            labels=self.labels, directions=self.table("directions"),
-            deed_ops=self.table("deed_ops"), numbers_adj=self.table("numbers_adj"),
-            pile_phrase=self.table("pile_phrase"),
-        )
-        self._compiled: dict[str, Any] = {}
+        self.env = WordingSandbox(
+            helpers=dict(
+                n=self.n, cur=self.cur, form=self.form, at=self.at, name=self.name,
+                names=self.names, genitives=self.genitives, card_name=self.card_name,
+                shield_icon=self.shield, elector_of=self.elector, linked=self.linked,
+                verb=self.verb, subject=self.subject, body=self.body, types=self.types,
+                type_adj=self.type_adj),
+            values=dict(
+                labels=self.labels, directions=self.table("directions"),
+                deed_ops=self.table("deed_ops"), numbers_adj=self.table("numbers_adj"),
+                pile_phrase=self.table("pile_phrase")))
+        self._compiled: dict[tuple[str, str], Any] = {}
         self._topic: str | None = None  # the side the current clause is about (pronouns)
 
     def table(self, key: str) -> dict[str, Any]:
@@ -244,14 +253,7 @@ class Renderer:
         source = (self.tables.get("ops") or {}).get(effect.op)
         if not isinstance(source, str):
             raise TextError(f"no {self.lang} template for op '{effect.op}'")
-        if effect.op not in self._compiled:
-            self._compiled[effect.op] = self._compile(source, "ops", effect.op)
-        try:
-            text = self._compiled[effect.op].render(**self.params(effect))
-        except TextError:
-            raise
-        except (TemplateError, KeyError, TypeError, ValueError) as exc:
-            raise TextError(f"op '{effect.op}' does not render in {self.lang}: {exc}") from None
+        text = self._render("ops", effect.op, source, self.params(effect))
         return " ".join(text.split())
 
     def line(self, line: CardLine) -> str:
@@ -275,24 +277,63 @@ class Renderer:
         source = self.labels.get(key)
         if not isinstance(source, str):
             raise TextError(f"no {self.lang} label '{key}'")
-        template = self._compile(source, "labels", key)
+        return typography(self._render("labels", key, source, values), self.lang)
+
+    def template_errors(self) -> list[TextError]:
+        """Every op template and label of this language that does not compile or that the
+        sandbox refuses, without rendering any."""
+        out = []
+        for table in ("ops", "labels"):
+            for key, source in dict(self.tables.get(table) or {}).items():
+                if isinstance(source, str):
+                    try:
+                        self._template(table, key, source)
+                    except TextError as exc:
+                        out.append(exc)
+        return out
+
+    def _render(self, table: str, key: str, source: str, values: dict[str, Any]) -> str:
+        """Render a template in the sandbox; any failure is a TextError (located at the
+        template for labels and for templates the sandbox refuses)."""
+        template = self._template(table, key, source)
+        what = f"op '{key}'" if table == "ops" else f"label '{key}'"
         try:
-            return typography(template.render(**values), self.lang)
-        except (TemplateError, KeyError, TypeError, ValueError) as exc:
-            raise TextError(f"label '{key}' does not render in {self.lang}: {exc}",
-                            self._where("labels", key)) from None
+            return self.env.render(template, values)
+        except TextError:
+            raise
+        except SecurityError as exc:
+            raise TextError(f"the {self.lang} template of {what} is refused: {exc}",
+                            self._where(table, key), code="template-unsafe") from None
+        except (TemplateError, KeyError, TypeError, ValueError, OverflowError) as exc:
+            raise TextError(f"{what} does not render in {self.lang}: {exc}",
+                            self._where(table, key) if table == "labels" else None) from None
 
     def _where(self, table: str, key: str) -> Location | None:
         entries = self.tables.get(table)
         return entries.at(key) if hasattr(entries, "at") else None
 
-    def _compile(self, source: str, table: str, key: str) -> Any:
-        """A compiled template; a syntax error is a TextError at the template's line."""
+    def _template(self, table: str, key: str, source: str) -> Any:
+        """A compiled template (cached); a syntax error, or a statement, attribute or call
+        the sandbox does not allow, is a TextError at the template's line."""
+        found = self._compiled.get((table, key))
+        if found is not None:
+            return found
+        where = self._where(table, key)
         try:
-            return self.env.from_string(source)
+            tree = self.env.parse(source)
         except TemplateError as exc:
             raise TextError(f"the {self.lang} template '{key}' has a syntax error: {exc}",
-                            self._where(table, key)) from None
+                            where) from None
+        refused = refusals(tree, self.env.helpers)
+        if refused:
+            raise TextError(f"the {self.lang} template '{key}' is refused: "
+                            + "; ".join(refused), where, code="template-unsafe")
+        try:
+            found = self._compiled[(table, key)] = self.env.from_string(tree)
+        except TemplateError as exc:
+            raise TextError(f"the {self.lang} template '{key}' does not compile: {exc}",
+                            where) from None
+        return found
 
 
 _RENDERERS: dict[tuple[int, str], Renderer] = {}

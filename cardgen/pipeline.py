@@ -11,6 +11,7 @@ from pathlib import Path
 
 from . import check as checks
 from .check.lang import longest_text_at
+from .check.text import check_templates
 from .compose import compose_faces, fill_texts
 from .errors import CardgenError, Finding, Location, Severity, error, has_errors, warning
 from .face import CardFace
@@ -400,6 +401,7 @@ def proof(project: Path, *, only_problems: bool = False) -> Path:
 
 def po_export(project: Path) -> Path:
     data, findings = load(project)
+    findings += check_templates(data)  # the export renders canonical text through them
     if has_errors(findings):
         raise CardgenError(findings)
     path = project / "output" / "po" / "cs.po"

@@ -45,7 +45,12 @@ def compose_canonical(data: GameData, t: CardText, lang: str) -> str | None:
         return None
     try:
         return canonical_text(data, t.card, line, lang)
-    except (TextError, KeyError, CardgenError):
+    except TextError as exc:
+        if exc.unsafe:  # a template the sandbox refused: never export around it
+            raise CardgenError(error(exc.code, str(exc), location=exc.location, lang=lang)
+                               ) from None
+        return None
+    except (KeyError, CardgenError):
         return None
 
 

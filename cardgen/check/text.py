@@ -140,6 +140,9 @@ def _check_line(data: GameData, card: Card, line: CardLine, lang: str) -> Iterab
     try:
         canonical = canonical_text(data, card, line, lang) if line.effects else None
     except TextError as exc:
+        if exc.unsafe:  # the template's fault, reported once at its line
+            yield _template_finding(exc, lang)
+            return
         yield error("text-render", f"the {line.kind} line has no canonical {lang} text: {exc}",
                     location=exc.location or line.at("effects"), card=card.id, lang=lang,
                     hint="fix the effects (see the effects findings) or the template")
@@ -177,15 +180,29 @@ def _check_line(data: GameData, card: Card, line: CardLine, lang: str) -> Iterab
                   f"{{line: {line.kind}, lang: {lang}, reason: ...}}")
 
 
+def _template_finding(exc: TextError, lang: str) -> Finding:
+    return error(exc.code, str(exc), location=exc.location, lang=lang,
+                 hint="a wording template is text with {{ helper(...) }} and {% if %} only; "
+                 "see the comment at the top of the file" if exc.unsafe else
+                 "fix the template's syntax")
+
+
+def check_templates(data: GameData) -> list[Finding]:
+    """Every op template and label in card_data/text/*.yaml compiles and stays inside the
+    sandbox (:mod:`cardgen.sandbox`): one finding per template, at its line."""
+    return [_template_finding(exc, lang)
+            for lang in LANGS for exc in renderer(data, lang).template_errors()]
+
+
 def check_texts(data: GameData) -> list[Finding]:
+    out = check_templates(data)
     if not data.schema.get("ops"):
-        return []  # no usable rule schema (reported by the load and effects checks): no canonical text
-    out: list[Finding] = []
+        return out  # no usable rule schema (reported by the load and effects checks): no canonical text
     for card in data.cards:
         for kind in [ln.kind for ln in card.lines]:
             line = card.line(kind)
             if line is None:
                 continue
             for lang in LANGS:
-                out.extend(_check_line(data, card, line, lang))
+                out.extend(f for f in _check_line(data, card, line, lang) if f not in out)
     return out
