@@ -24,6 +24,7 @@ from .errors import CardgenError, Location, error
 from .face import CardFace, CurrencyStyle, ShieldStyle, TextLine
 from .language import NBSP, fix_text, plural_category
 from .model import DECKS, LINE_KINDS, Card, CardLine, Effect, GameData, Shield
+from .safepath import inside
 from .sandbox import WordingSandbox, refusals
 from .yamledit import TextEdit, apply_edits
 
@@ -359,7 +360,10 @@ def canonical_text(data: GameData, card: Card, line: CardLine, lang: str) -> str
 def _art(project: Path, card: Card) -> Path | None:
     stem = card.art or card.id
     for ext in ("png", "jpg", "jpeg"):
-        path = project / "art" / f"{stem}.{ext}"
+        try:
+            path = inside(project / "art", f"{stem}.{ext}")
+        except CardgenError:
+            return None  # not a file name in art/: an art-path finding of the check
         if path.is_file():
             return path
     return None

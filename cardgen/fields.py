@@ -7,6 +7,7 @@ the nearest valid key.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,31 @@ TYPE_NAMES = {
     list: "a list",
     dict: "a mapping",
 }
+
+
+#: The one pattern of ids (cards, places, currencies, shields, glossary terms): lower-case
+#: ASCII letters, digits and single hyphens, starting with a letter. Ids name files
+#: (art/<id>.png, output PNGs), PO contexts and text tokens (:shield-<id>:), so nothing else
+#: may reach them: no "/", "..", spaces, capitals or control characters.
+ID_PATTERN = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+ID_MAX = 64
+
+
+def id_findings(value: Any, where: Location, what: str) -> list[Finding]:
+    """An error at ``where`` unless ``value`` is a valid id (:data:`ID_PATTERN`)."""
+    if isinstance(value, str) and len(value) <= ID_MAX and ID_PATTERN.fullmatch(value):
+        return []
+    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:50] + f"… ({len(value)} characters)"
+    return [error("bad-id", f"the {what} id {shown} is not a valid id", location=where,
+                  hint=f"ids are lower-case letters a-z, digits and single hyphens, start with a "
+                  f"letter and have at most {ID_MAX} characters, e.g. '{id_like(value)}'")]
+
+
+def id_like(value: Any) -> str:
+    """A valid id close to ``value`` (for the fix hint)."""
+    text = re.sub(r"[^a-z0-9]+", "-", str(value).lower()).strip("-")
+    text = text if text[:1].isalpha() else f"id-{text}".rstrip("-")
+    return text[:ID_MAX].rstrip("-")
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import Any
 
 from . import model as m
 from .errors import CardgenError, Finding, Location, error, has_errors
-from .fields import Field, bilingual_shape, check_record, items
+from .fields import Field, bilingual_shape, check_record, id_findings, items
 from .shape import check_shape
 from .yamlsrc import LocList, LocMap, load_yaml_file
 
@@ -189,6 +189,7 @@ class _Loader:
             table = self.mapping(data.get(group), data.at(group), group)
             for pid, rec in table.items():
                 where = table.at(pid)
+                self.findings.extend(id_findings(pid, table.key_locs.get(pid, where), category))
                 spec = {"name": Field(dict, True), "forms": Field(dict, True), **extra}
                 found = check_record(rec, spec, where, f"{category} {pid}")
                 self.findings.extend(found)
@@ -209,6 +210,7 @@ class _Loader:
         out, plurals = {}, {}
         for cid, rec in data.items():
             where = data.at(cid)
+            self.findings.extend(id_findings(cid, data.key_locs.get(cid, where), "currency"))
             spec = {"name": Field(dict, True), "colour": Field(str, True),
                     "mark": Field(str, True), "plural": Field(dict, True)}
             self.findings.extend(check_record(rec, spec, where, f"currency {cid}"))
@@ -225,6 +227,7 @@ class _Loader:
         out = {}
         for sid, rec in data.items():
             where = data.at(sid)
+            self.findings.extend(id_findings(sid, data.key_locs.get(sid, where), "shield"))
             spec = {"name": Field(dict, True), "forms": Field(dict, True),
                     "colour": Field(str, True), "charge": Field(str, True),
                     "holder": Field(str, True)}
@@ -249,6 +252,7 @@ class _Loader:
             self.findings.extend(found)
             if found:
                 continue
+            self.findings.extend(id_findings(rec["id"], rec.at("id"), "glossary term"))
             forbidden: dict[str, tuple[tuple[str, str], ...]] = {}
             fb = rec.get("forbidden") or {}
             for lang, entries in fb.items():
@@ -337,6 +341,8 @@ class _Loader:
         self.findings.extend(found)
         if not isinstance(rec, LocMap) or any(f.code in ("missing-key", "shape") for f in found):
             return None
+        if card is not None:
+            self.findings.extend(id_findings(card, rec.at("id"), "card"))
         lines = tuple(
             self.line(kind, rec[kind], rec.at(kind), card or "?") for kind in rec
             if kind in m.LINE_KINDS and isinstance(rec[kind], LocMap)

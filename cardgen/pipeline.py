@@ -30,6 +30,7 @@ from .proof import build_proof
 from .render.art import prepare_art, resolution_findings
 from .render.card import check_face, draw_card
 from .render.pdf import write_pngs
+from .safepath import inside
 from .write import atomic_write
 
 CARD_LAYOUT = Path("layouts") / "card.yaml"
@@ -98,7 +99,7 @@ def art_findings(data: GameData, project: Path, layout: Layout) -> list[Finding]
     stops before it writes anything.
     """
     out: list[Finding] = []
-    art_dir = (project / "art").resolve()
+    art_dir = project / "art"
     box = layout.art_box
     for card in data.cards:
         where = card.locs.get("art", card.loc)
@@ -113,8 +114,9 @@ def art_findings(data: GameData, project: Path, layout: Layout) -> list[Finding]
             path = project / "art" / f"{stem}.{ext}"
             if not path.is_file():
                 continue
-            resolved = path.resolve()
-            if art_dir not in resolved.parents:
+            try:
+                inside(art_dir, path.name)
+            except CardgenError:
                 out.append(error("art-path", f"art/{path.name} links outside art/",
                                  location=where, card=card.id,
                                  hint="copy the image into art/ instead of linking it"))
@@ -306,7 +308,7 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
         # every file is made before the first is written: an error while making any of
         # them leaves all outputs as they were
         for target, data_bytes in made:
-            path = output / target.rel
+            path = inside(output, target.rel)
             path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(path, data_bytes)
             state.record(target.rel, target.key, data_bytes)
@@ -314,7 +316,7 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
         if options.png:
             for lang in options.langs:
                 log(f"{lang}/png")
-                paths, _ = write_pngs(report.faces[lang], layout, output / lang / "png")
+                paths, _ = write_pngs(report.faces[lang], layout, inside(output, f"{lang}/png"))
                 result.written.extend(paths)
         live = fit_cache.keys() & _live_face_keys(report, layout, project)
         fit_cache_file.write(fit_key, {k: [f.to_json() for f in fit_cache[k]] for k in sorted(live)})

@@ -20,6 +20,7 @@ from ..errors import CardgenError, Finding, error
 from ..face import CardFace
 from ..fonts import register_fonts
 from ..layout import Layout
+from ..safepath import inside
 from ..write import atomic_move, atomic_write
 from .card import CardReport, draw_back, draw_card
 
@@ -118,7 +119,7 @@ def write_pngs(faces: Iterable[CardFace], layout: Layout, folder: Path | str, dp
     with tempfile.TemporaryDirectory(dir=folder, prefix=".png-") as tmp:
         pages = rasterise(pdf, dpi, Path(tmp))
         for face, page in zip(faces, pages, strict=True):
-            target = folder / png_name(face)
+            target = inside(folder, png_name(face))
             atomic_move(page, target)
             out.append(target)
     return out, report
