@@ -49,6 +49,42 @@ def id_like(value: Any) -> str:
     return text[:ID_MAX].rstrip("-")
 
 
+#: Characters no printed name or text may hold: C0 and C1 controls (newline and tab
+#: included: a card line is one paragraph and they print as missing-glyph boxes), DEL and
+#: the Unicode line and paragraph separators.
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+#: Characters of one printed text beyond which it cannot be on a card: the largest text
+#: box holds about 600 at the minimum size. Longer texts are refused on load and cut to
+#: this length in the model, so the checks after it stay quick on any input.
+MAX_PRINTED = 2_000
+
+
+def printable_findings(text: str, where: Location, what: str, lang: str,
+                       card: str | None = None) -> list[Finding]:
+    """Errors for a printed text longer than any card holds, a control character in it,
+    and an empty name."""
+    out = []
+    if len(text) > MAX_PRINTED:
+        out.append(error("text-overflow", f"the {what} is {len(text):,} characters long; no "
+                         f"card holds more than {MAX_PRINTED:,}", location=where, card=card,
+                         lang=lang, rule="2.36", hint="shorten the text"))
+        text = text[:MAX_PRINTED]
+    bad = sorted(set(CONTROL.findall(text)))
+    if bad:
+        shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in bad)
+        out.append(error("control-character", f"the {what} holds the control character(s) "
+                         f"{shown}, which would print as boxes", location=where, card=card,
+                         lang=lang, hint="write the text on one line without tabs; for a long "
+                         "text use a folded block (>-), whose line breaks become spaces"))
+    if what.endswith("name") and not text.strip():
+        out.append(error("empty-name", f"the {what} is empty: its bar would print blank",
+                         location=where, card=card, lang=lang, rule="2.35",
+                         hint="write the name"))
+    return out
+
+
 @dataclass(frozen=True)
 class Field:
     type: type | tuple[type, ...]

@@ -11,7 +11,15 @@ from typing import Any
 
 from . import model as m
 from .errors import CardgenError, Finding, Location, error, has_errors
-from .fields import Field, bilingual_shape, check_record, id_findings, items
+from .fields import (
+    MAX_PRINTED,
+    Field,
+    bilingual_shape,
+    check_record,
+    id_findings,
+    items,
+    printable_findings,
+)
 from .shape import check_shape
 from .yamlsrc import LocList, LocMap, load_yaml_file
 
@@ -106,6 +114,9 @@ class _Loader:
         if not isinstance(value, LocMap):
             return m.Bilingual({}, where)
         values = {k: v for k, v in value.items() if isinstance(v, str) and k in m.LANGS}
+        for lang, text in values.items():
+            self.findings.extend(printable_findings(text, value.at(lang), what, lang, card))
+            values[lang] = text[:MAX_PRINTED]  # reported above when longer
         return m.Bilingual(values, value.loc, {k: value.at(k) for k in values})
 
     # shared data -----------------------------------------------------------------

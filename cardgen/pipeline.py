@@ -157,6 +157,7 @@ def fit_findings(data: GameData, faces_by_lang: dict[str, list[CardFace]], layou
                 found = cache[key]
             card = data.card(face.card_id)
             out.extend(f if f.location or card is None
+                       else replace(f, location=card.name.at(face.lang)) if f.code == "name-overflow"
                        else replace(f, location=longest_text_at(card, face.lang))
                        for f in found)
     return out
