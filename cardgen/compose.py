@@ -305,7 +305,7 @@ class Renderer:
         except SecurityError as exc:
             raise TextError(f"the {self.lang} template of {what} is refused: {exc}",
                             self._where(table, key), code="template-unsafe") from None
-        except (TemplateError, KeyError, TypeError, ValueError, OverflowError) as exc:
+        except Exception as exc:  # a template may hand a helper anything
             raise TextError(f"{what} does not render in {self.lang}: {exc}",
                             self._where(table, key) if table == "labels" else None) from None
 

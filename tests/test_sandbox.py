@@ -118,6 +118,27 @@ def test_the_sandbox_holds_even_without_the_compile_time_refusals(tmp_path, name
     assert not marker.exists()
 
 
+def test_a_render_has_an_operation_budget():
+    from cardgen.sandbox import MAX_STEPS, BudgetError
+
+    env = WordingSandbox(helpers={}, values={"labels": {"or": "or"}})
+    many = env.from_string("{{ " + " ~ ".join(["labels.or"] * (MAX_STEPS + 1)) + " }}")
+    with pytest.raises(BudgetError):
+        env.render(many, {})
+    fewer = env.from_string("{{ " + " ~ ".join(["labels.or"] * 100) + " }}")
+    assert env.render(fewer, {}) == "or" * 100  # the budget is per render, not per sandbox
+
+
+def test_a_helper_given_nonsense_is_a_located_error_not_a_traceback(project):
+    replace_in(project / EN, OP, "  draw: \"{{ body([1, 2]) }} {{ at(labels, 'in', 'x') }}\"")
+    data, _ = load(project)
+    from cardgen.check.text import check_texts
+
+    found = [f for f in check_texts(data) if f.code == "text-render"]
+    assert found and all(f.card and f.location and "'draw' does not render" in f.message
+                         for f in found)
+
+
 def test_the_shipped_templates_render_inside_the_sandbox():
     data, _ = load(ROOT)
     for lang in ("en", "cs"):
