@@ -71,18 +71,25 @@ def printable_findings(text: str, where: Location, what: str, lang: str,
                          f"card holds more than {MAX_PRINTED:,}", location=where, card=card,
                          lang=lang, rule="2.36", hint="shorten the text"))
         text = text[:MAX_PRINTED]
-    bad = sorted(set(CONTROL.findall(text)))
-    if bad:
-        shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in bad)
-        out.append(error("control-character", f"the {what} holds the control character(s) "
-                         f"{shown}, which would print as boxes", location=where, card=card,
-                         lang=lang, hint="write the text on one line without tabs; for a long "
-                         "text use a folded block (>-), whose line breaks become spaces"))
+    out += control_findings(text, where, what, lang, card)
     if what.endswith("name") and not text.strip():
         out.append(error("empty-name", f"the {what} is empty: its bar would print blank",
                          location=where, card=card, lang=lang, rule="2.35",
                          hint="write the name"))
     return out
+
+
+def control_findings(text: str, where: Location, what: str, lang: str,
+                     card: str | None = None) -> list[Finding]:
+    """An error when a printed text holds a control character (:data:`CONTROL`)."""
+    bad = sorted(set(CONTROL.findall(text)))
+    if not bad:
+        return []
+    shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in bad)
+    return [error("control-character", f"the {what} holds the control character(s) {shown}, "
+                  "which would print as boxes", location=where, card=card, lang=lang,
+                  hint="write the text on one line without tabs; for a long text use a "
+                  "folded block (>-), whose line breaks become spaces")]
 
 
 @dataclass(frozen=True)

@@ -97,3 +97,15 @@ def test_shipped_names_fit_their_bar(shipped):
     faces, layout = shipped
     assert not [f for face in faces for f in check_face(face, layout)[1]
                 if f.code == "name-overflow"]
+
+
+def test_a_control_character_in_a_board_label_is_refused_at_its_line(project):
+    from cardgen.board.base import load_components
+
+    path = project / "card_data" / "components.yaml"
+    old = 'tiles_title: {en: "Board in {n} sheets"'
+    line = replace_in(path, old, 'tiles_title: {en: "Board in\\t{n} sheets"')
+    _components, findings = load_components(project)
+    [hit] = [f for f in findings if f.code == "control-character"]
+    assert (hit.location.file, hit.location.line, hit.lang) == (
+        "card_data/components.yaml", line, "en")
