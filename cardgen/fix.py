@@ -21,10 +21,13 @@ from .yamledit import TextEdit, apply_edits
 
 def fix_project(project: Path) -> list[str]:
     """Repair mechanical typography in every card text; return one line per repaired text."""
-    data, _ = load(project)
+    data, findings = load(project)
+    cut = {f.location for f in findings if f.code == "text-overflow"}  # the model has a part
     edits, report = [], []
     for t in all_texts(data):
         for lang, value in t.text.values.items():
+            if t.text.at(lang) in cut:
+                continue
             fixed = fix_text(value, lang)
             if fixed != value:
                 loc = t.text.at(lang)

@@ -109,3 +109,13 @@ def test_a_control_character_in_a_board_label_is_refused_at_its_line(project):
     [hit] = [f for f in findings if f.code == "control-character"]
     assert (hit.location.file, hit.location.line, hit.lang) == (
         "card_data/components.yaml", line, "en")
+
+
+def test_fix_never_writes_back_the_part_of_a_text_that_was_too_long(project, capsys):
+    big = "Umísti 2 vlivu do Čech. " * 200  # typography to fix, and too long to print
+    path = project / LUX
+    replace_in(path, '        cs: "Umísti 2\u00a0vlivu do Čech. Lízni 1\u00a0kartu."',
+               f'        cs: "{big}"')
+    main(["--project", str(project), "check", "--fix"])
+    capsys.readouterr()
+    assert big in path.read_text(encoding="utf-8")  # left whole for the author to shorten
