@@ -445,7 +445,8 @@ def compose_faces(data: GameData, lang: str, project: Path) -> list[CardFace]:
     try:
         return [_face(data, card, lang, project) for card in card_order(data)]
     except TextError as exc:
-        raise CardgenError(error("compose", f"cannot compose the {lang} faces: {exc}",
+        raise CardgenError(error(exc.code if exc.unsafe else "compose",
+                                 f"cannot compose the {lang} faces: {exc}",
                                  location=exc.location or Location(f"card_data/text/{lang}.yaml"),
                                  lang=lang)) from None
     except KeyError as exc:

@@ -407,6 +407,12 @@ def po_export(project: Path) -> Path:
     findings += check_templates(data)  # the export renders canonical text through them
     if has_errors(findings):
         raise CardgenError(findings)
+    for lang in LANGS:  # labels too: a template the sandbox refuses stops the export
+        try:
+            compose_faces(data, lang, project)
+        except CardgenError as exc:
+            if any(f.code == "template-unsafe" for f in exc.findings):
+                raise
     path = project / "output" / "po" / "cs.po"
     path.parent.mkdir(parents=True, exist_ok=True)
     return export_po(data, path)
