@@ -25,7 +25,7 @@ from .face import CardFace, CurrencyStyle, ShieldStyle, TextLine
 from .language import NBSP, fix_text, plural_category
 from .model import DECKS, LINE_KINDS, Card, CardLine, Effect, GameData, Shield
 from .safepath import inside
-from .sandbox import WordingSandbox, refusals
+from .sandbox import MAX_TEXT, WordingSandbox, refusals
 from .yamledit import TextEdit, apply_edits
 
 _TOKEN = re.compile(r":([a-z0-9-]+):")
@@ -320,11 +320,18 @@ class Renderer:
         if found is not None:
             return found
         where = self._where(table, key)
+        if len(source) > MAX_TEXT:
+            raise TextError(f"the {self.lang} template '{key}' is {len(source):,} characters "
+                            f"long, more than the {MAX_TEXT:,} any card text needs", where,
+                            code="template-unsafe")
         try:
             tree = self.env.parse(source)
         except TemplateError as exc:
             raise TextError(f"the {self.lang} template '{key}' has a syntax error: {exc}",
                             where) from None
+        except RecursionError:
+            raise TextError(f"the {self.lang} template '{key}' nests too deeply", where,
+                            code="template-unsafe") from None
         refused = refusals(tree, self.env.helpers)
         if refused:
             raise TextError(f"the {self.lang} template '{key}' is refused: "
@@ -334,6 +341,9 @@ class Renderer:
         except TemplateError as exc:
             raise TextError(f"the {self.lang} template '{key}' does not compile: {exc}",
                             where) from None
+        except RecursionError:
+            raise TextError(f"the {self.lang} template '{key}' nests too deeply", where,
+                            code="template-unsafe") from None
         return found
 
 

@@ -39,6 +39,9 @@ PAYLOADS = [
                         " | replace('x', 'xxxxxxxxxx') | replace('x', 'xxxxxxxxxx') }}"),
     ("nested-loop", "{% for a in range(99999) %}{% for b in range(99999) %}{% for c in "
                     "range(99999) %}x{% endfor %}{% endfor %}{% endfor %}"),
+    ("deep-nesting", "{{ " + "(" * 3000 + "1" + ")" * 3000 + " }}"),
+    ("deep-negation", "{{ " + "-" * 3000 + "1 }}"),
+    ("huge-template", "{{ n }}" + "x" * 6000),
     ("set-in-loop", "{% set ns = namespace(s='x') %}{% for i in range(60) %}"
                     "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s }}"),
 ]
@@ -113,7 +116,7 @@ def test_the_sandbox_holds_even_without_the_compile_time_refusals(tmp_path, name
     marker = tmp_path / "pwned"
     env = WordingSandbox(helpers={"n": lambda amount, noun: f"{amount} {noun}"},
                          values={"labels": {"or": "or"}})
-    with pytest.raises(TemplateError):  # SecurityError, BudgetError or an undefined name
+    with pytest.raises((TemplateError, RecursionError)):  # Security-, BudgetError, undefined
         env.render(env.from_string(template.replace("MARKER", str(marker))), {})
     assert not marker.exists()
 
