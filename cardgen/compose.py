@@ -320,6 +320,9 @@ class Renderer:
         if found is not None:
             return found
         where = self._where(table, key)
+        if "{" not in source:  # plain text (most labels): nothing to compile or refuse
+            found = self._compiled[(table, key)] = _Plain(source)
+            return found
         if len(source) > MAX_TEXT:
             raise TextError(f"the {self.lang} template '{key}' is {len(source):,} characters "
                             f"long, more than the {MAX_TEXT:,} any card text needs", where,
@@ -347,6 +350,16 @@ class Renderer:
         return found
 
 
+@dataclass(frozen=True)
+class _Plain:
+    """A template without Jinja syntax: rendered, it is its text."""
+
+    text: str
+
+    def render(self, **_values: Any) -> str:
+        return self.text.removesuffix("\n")  # as Jinja (keep_trailing_newline=False)
+
+
 _RENDERERS: dict[tuple[int, str], Renderer] = {}
 
 
@@ -370,12 +383,12 @@ def canonical_text(data: GameData, card: Card, line: CardLine, lang: str) -> str
 def _art(project: Path, card: Card) -> Path | None:
     stem = card.art or card.id
     for ext in ("png", "jpg", "jpeg"):
+        if not (project / "art" / f"{stem}.{ext}").is_file():
+            continue
         try:
-            path = inside(project / "art", f"{stem}.{ext}")
+            return inside(project / "art", f"{stem}.{ext}")
         except CardgenError:
             return None  # not a file name in art/: an art-path finding of the check
-        if path.is_file():
-            return path
     return None
 
 
