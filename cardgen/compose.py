@@ -285,7 +285,8 @@ class Renderer:
         sandbox refuses, without rendering any."""
         out = []
         for table in ("ops", "labels"):
-            for key, source in dict(self.tables.get(table) or {}).items():
+            entries = self.tables.get(table)
+            for key, source in (entries.items() if isinstance(entries, dict) else ()):
                 if isinstance(source, str):
                     try:
                         self._template(table, key, source)
