@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import random
 
-from engine_helpers import rules
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen.engine import new_game
 from cardgen.engine.players import play_game
+from tests.engine_helpers import rules
 
 
 @settings(max_examples=25, derandomize=True, database=None, deadline=None,

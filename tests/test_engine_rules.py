@@ -4,7 +4,6 @@ each on a hand-built state (rules v0.27.4)."""
 from __future__ import annotations
 
 import pytest
-from engine_helpers import blank, drive, idx, rules, start_play
 
 from cardgen.engine import new_game
 from cardgen.engine.flow import (
@@ -19,6 +18,7 @@ from cardgen.engine.flow import (
 )
 from cardgen.engine.ops import Ctx, refill, resolve
 from cardgen.engine.rules import LUX, WIT
+from tests.engine_helpers import blank, drive, idx, rules, start_play
 
 # -- the rulebook's worked examples ---------------------------------------------------------
 

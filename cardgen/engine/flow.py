@@ -38,6 +38,7 @@ def new_game(rules: Rules, seed: int, log: Any = None) -> Game:
 # -- setup (3.x) ------------------------------------------------------------------------------
 def setup(g: Game, _ctx: Any = None) -> None:
     r, rng = g.rules, g.rng
+    assert rng is not None
     for side in (LUX, WIT):
         g.draw[side] = list(r.starters[side])     # 3.31, 3.32 (John in Wittelsbach's deck)
         rng.shuffle(g.draw[side])
@@ -504,8 +505,8 @@ def _clear_round(g: Game, _ctx: Any = None) -> None:
 # -- game end (12.x) ----------------------------------------------------------------------------------
 def prestige_count(g: Game, side: int) -> int:
     """12.21: market cards owned anywhere in the side's deck."""
-    cards = g.rules.cards
-    return sum(1 for pile in g.piles(side) for c in pile if cards[c].prestige)
+    counted = g.rules.prestige
+    return sum(1 for pile in g.piles(side) for c in pile if c in counted)
 
 
 def final(g: Game, _ctx: Any = None) -> None:

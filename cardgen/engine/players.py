@@ -42,16 +42,18 @@ def evaluate(g: Game, side: int) -> float:
     o = 1 - side
     if g.over:
         return w["won"] if g.winner == side else -w["won"]
-    score = w["elector"] * (g.electors(side) - g.electors(o))
-    score += w["vote"] * (sum(g.votes[side]) - sum(g.votes[o]))
-    mine, theirs = g.influence[side], g.influence[o]
-    for i in range(len(mine)):
-        lead = mine[i] - theirs[i]
-        score += w["lead"] * max(-3, min(3, lead)) + 0.1 * lead
-    for b in range(len(g.military[side])):
-        d = g.military[side][b] - g.military[o][b]
-        score += w["military"] * max(-4, min(4, d)) + w["control"] * ((d > 0) - (d < 0))
-    score += w["currency"] * (g.total(side) - g.total(o))
+    vs, vo = g.votes[side], g.votes[o]
+    score = w["elector"] * (sum(1 for x in vs if x) - sum(1 for x in vo if x))
+    score += w["vote"] * (sum(vs) - sum(vo))
+    lead_w = w["lead"]
+    for a, b in zip(g.influence[side], g.influence[o], strict=True):
+        lead = a - b
+        score += lead_w * (3 if lead > 3 else -3 if lead < -3 else lead) + 0.1 * lead
+    mil_w, ctl_w = w["military"], w["control"]
+    for a, b in zip(g.military[side], g.military[o], strict=True):
+        d = a - b
+        score += mil_w * (4 if d > 4 else -4 if d < -4 else d) + ctl_w * ((d > 0) - (d < 0))
+    score += w["currency"] * (sum(g.wallet[side]) - sum(g.wallet[o]))
     score += w["market_card"] * (prestige_count(g, side) - prestige_count(g, o))
     score += w["hand"] * (len(g.hand[side]) - len(g.hand[o]))
     score += w["loyalty"] * (g.loyalty if side == LUX else -g.loyalty)

@@ -121,6 +121,7 @@ class Rules:
     late_entry: str | None
     extra: tuple[str, ...]            # cards that enter with an event (6.42), set aside
     shield_card: dict[str, str]       # shield → the card that places it
+    prestige: frozenset[str] = frozenset()  # cards counted for Court Prestige (12.21)
 
     @classmethod
     def from_data(cls, data: GameData) -> Rules:
@@ -166,7 +167,8 @@ class Rules:
         shield_card = {sid: sh.holder for sid, sh in data.shields.items()}
         return cls(data, cards, countries, stability, bgs, bonus, links, tuple(plays), tuple(hand),
                    (tuple(starters[0]), tuple(starters[1])), (johns[0], johns[1]), market, events,
-                   crecy, late, extra, shield_card)
+                   crecy, late, extra, shield_card,
+                   frozenset(c for c, i in cards.items() if i.prestige))
 
     def country(self, cid: str) -> int:
         return self.countries.index(cid)

@@ -38,7 +38,7 @@ class Game:
 
     def __init__(self, rules: Rules, seed: int):
         self.rules = rules
-        self.rng = random.Random(seed)
+        self.rng: random.Random | None = random.Random(seed)
         nc, nb = len(rules.countries), len(rules.battlegrounds)
         self.round = 1
         self.first = WIT
@@ -82,16 +82,35 @@ class Game:
 
     # -- copying ------------------------------------------------------------------------
     def clone(self) -> Game:
-        """An independent copy for look-ahead; its shuffles use their own generator."""
+        """An independent copy for look-ahead; its shuffles use their own generator, made
+        only if it reshuffles (a look-ahead must not learn the real draw order)."""
         g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.rng = random.Random(self.round * 7919 + len(self.removed))
-        for name in ("draw", "hand", "discard", "play", "wallet", "influence", "military", "votes"):
-            a, b = getattr(self, name)
-            setattr(g, name, [a[:], b[:]])
-        for name in ("plays_left", "plays_made", "bonus_cards", "bonus_plays", "aside", "removed",
-                     "limbo", "row", "extra", "market", "discounts", "loyalty_bought", "stack"):
-            setattr(g, name, getattr(self, name)[:])
+        d = g.__dict__
+        d.update(self.__dict__)
+        g.rng = None
+        dh, hh, di, pl = self.draw, self.hand, self.discard, self.play
+        g.draw = [dh[0][:], dh[1][:]]
+        g.hand = [hh[0][:], hh[1][:]]
+        g.discard = [di[0][:], di[1][:]]
+        g.play = [pl[0][:], pl[1][:]]
+        w, i, m, v = self.wallet, self.influence, self.military, self.votes
+        g.wallet = [w[0][:], w[1][:]]
+        g.influence = [i[0][:], i[1][:]]
+        g.military = [m[0][:], m[1][:]]
+        g.votes = [v[0][:], v[1][:]]
+        g.plays_left = self.plays_left[:]
+        g.plays_made = self.plays_made[:]
+        g.bonus_cards = self.bonus_cards[:]
+        g.bonus_plays = self.bonus_plays[:]
+        g.aside = self.aside[:]
+        g.removed = self.removed[:]
+        g.limbo = self.limbo[:]
+        g.row = self.row[:]
+        g.extra = self.extra[:]
+        g.market = self.market[:]
+        g.discounts = self.discounts[:]
+        g.loyalty_bought = self.loyalty_bought[:]
+        g.stack = self.stack[:]
         g.shields = dict(self.shields)
         g.result = dict(self.result)
         g.log = None
@@ -140,6 +159,8 @@ class Game:
                     break
                 pile.extend(self.discard[side])
                 self.discard[side].clear()
+                if self.rng is None:  # a look-ahead copy reshuffling
+                    self.rng = random.Random(self.round * 7919 + len(self.removed))
                 self.rng.shuffle(pile)
             hand.append(pile.pop())
             drawn += 1
