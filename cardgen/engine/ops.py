@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Effect
-from .rules import COURT, CURIA, CURRENCIES, LOCATION_SIDE, LUX, WIT, RulesError, walk
+from .rules import COURT, CURIA, CURRENCIES, LOCATION_SIDE, LUX, WIT, EffectError, RulesError, walk
 from .state import Game
 
 
@@ -51,9 +51,14 @@ def resolve(g: Game, effects: tuple[Effect, ...], ctx: Ctx) -> None:
 def _run(g: Game, arg: tuple[Effect, Ctx]) -> None:
     eff, ctx = arg
     op = OPS.get(eff.op)
-    if op is None:
-        raise RulesError(f"op '{eff.op}' has no resolver")
-    op.resolve(g, eff, ctx)
+    try:
+        if op is None:
+            raise RulesError(f"op '{eff.op}' has no resolver")
+        op.resolve(g, eff, ctx)
+    except EffectError:
+        raise
+    except Exception as exc:  # named after the card whose effect failed
+        raise EffectError(ctx.card, eff.op, exc) from exc
 
 
 def possible(g: Game, effects: tuple[Effect, ...], ctx: Ctx) -> bool:
@@ -64,11 +69,11 @@ def possible(g: Game, effects: tuple[Effect, ...], ctx: Ctx) -> bool:
 def sides(g: Game, who: str, ctx: Ctx) -> list[int]:
     if who == "you":
         if ctx.side is None:
-            raise RulesError(f"{ctx.card}: an event effect must name its side, not 'you'")
+            raise RulesError("an event effect must name its side, not 'you'")
         return [ctx.side]
     if who == "opponent":
         if ctx.side is None:
-            raise RulesError(f"{ctx.card}: an event effect must name its side, not 'opponent'")
+            raise RulesError("an event effect must name its side, not 'opponent'")
         return [1 - ctx.side]
     if who == "each":
         return [g.first, 1 - g.first]
@@ -78,7 +83,7 @@ def sides(g: Game, who: str, ctx: Ctx) -> list[int]:
         if ctx.controller is None:
             return []
         return [ctx.controller if who == "controller" else 1 - ctx.controller]
-    raise RulesError(f"{ctx.card}: unknown who '{who}'")
+    raise RulesError(f"unknown who '{who}'")
 
 
 def fewer_first(g: Game) -> list[int]:

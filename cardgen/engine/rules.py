@@ -30,6 +30,14 @@ class RulesError(Exception):
     """The data cannot be played (an op without a resolver, a missing place…)."""
 
 
+class EffectError(RulesError):
+    """An effect of ``card`` failed while it resolved."""
+
+    def __init__(self, card: str, op: str, cause: Exception):
+        super().__init__(f"{card}: {op}: {type(cause).__name__}: {cause}")
+        self.card = card
+
+
 @dataclass(frozen=True)
 class CardInfo:
     """What the engine needs of one card, pre-digested for speed."""

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..check import RULE_CHECKS
 from ..engine import Rules, RulesError
+from ..engine.rules import EffectError
 from ..errors import CardgenError, Location, Severity, error
 from ..layout import load_layout
 from ..load import load
@@ -80,6 +81,11 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
 
     try:
         records = play_many(rules, options.games, options.seed, options.players, options.jobs, tick)
+    except EffectError as exc:
+        info = rules.cards.get(exc.card)
+        raise CardgenError(error("engine-runtime", f"a game failed: {exc}", card=exc.card,
+                                 location=info.card.loc if info else Location("card_data"),
+                                 hint="run `cardgen check`: it plays every line")) from None
     except RulesError as exc:
         raise CardgenError(error("engine-runtime", str(exc), location=Location("card_data"))) from None
     finally:
