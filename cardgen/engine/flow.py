@@ -95,6 +95,10 @@ def play_turn(g: Game, _ctx: Any = None) -> None:
         g.push((round_end, None))
         return
     side = g.turn if g.plays_left[g.turn] else 1 - g.turn
+    g.ask_later(side, "play", _play_choices, _play, side)
+
+
+def _play_choices(g: Game, side: int) -> list[tuple[str, str]]:
     opts = play_options(g, side)
     if not opts:  # nothing playable: the play is lost (documented decision)
         g.plays_left[side] -= 1
@@ -102,9 +106,7 @@ def play_turn(g: Game, _ctx: Any = None) -> None:
         if g.log is not None:
             g.log.passed(side)
         g.push((play_turn, None))
-        return
-    g.decision = None
-    g.ask(side, "play", opts, _play, side)
+    return opts
 
 
 def _wallet_with_yield(g: Game, side: int, card: str) -> list[list[int]]:
@@ -360,7 +362,7 @@ def buy_options(g: Game, side: int) -> list[str | None]:
 
 
 def _buy_step(g: Game, side: int) -> None:
-    g.ask(side, "buy", buy_options(g, side), _buy, side)
+    g.ask_later(side, "buy", lambda gg, s: buy_options(gg, s), _buy, side)
 
 
 def _buy(g: Game, side: int, card: str | None) -> None:

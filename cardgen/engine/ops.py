@@ -431,6 +431,8 @@ def _remove_one(g: Game, arg: tuple, choice: tuple[str, str] | None) -> None:
     pile, card = choice
     (g.hand if pile == "hand" else g.discard)[side].remove(card)
     g.remove_card(card)
+    if g.rules.cards[card].prestige:
+        g.owned[side] -= 1
     if g.log is not None:
         g.log.removed(side, card)
     g.push((_remove_next, (side, eff, ctx, done + 1)))
@@ -646,6 +648,8 @@ def acquire(g: Game, side: int, card: str) -> None:
     shield (6.2, 11.1)."""
     g.draw[side].insert(0, card)
     info = g.rules.cards[card]
+    if info.prestige:
+        g.owned[side] += 1
     if info.acquire:
         resolve(g, info.acquire, Ctx(side, card))
 

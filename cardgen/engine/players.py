@@ -10,7 +10,7 @@ import random
 from collections.abc import Hashable
 from typing import Any, Protocol
 
-from .flow import new_game, prestige_count
+from .flow import new_game
 from .rules import LUX, Rules
 from .state import Game
 
@@ -54,7 +54,7 @@ def evaluate(g: Game, side: int) -> float:
         d = a - b
         score += mil_w * (4 if d > 4 else -4 if d < -4 else d) + ctl_w * ((d > 0) - (d < 0))
     score += w["currency"] * (sum(g.wallet[side]) - sum(g.wallet[o]))
-    score += w["market_card"] * (prestige_count(g, side) - prestige_count(g, o))
+    score += w["market_card"] * (g.owned[side] - g.owned[o])
     score += w["hand"] * (len(g.hand[side]) - len(g.hand[o]))
     score += w["loyalty"] * (g.loyalty if side == LUX else -g.loyalty)
     return score
@@ -74,7 +74,7 @@ class GreedyPlayer:
         top = float("-inf")
         for opt in d.options:
             c = g.clone()
-            c.step(opt)
+            c.step(opt, settle=False)  # the next decision's options aren't needed to score
             s = evaluate(c, d.side)
             if s > top + 1e-9:
                 top, best = s, [opt]

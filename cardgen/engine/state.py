@@ -45,6 +45,7 @@ class Game:
         self.turn = WIT
         self.plays_left = [0, 0]
         self.plays_made = [0, 0]
+        self.owned = [0, 0]         # Court Prestige cards acquired and not removed (heuristics)
         self.bonus_cards = [0, 0]   # draw bonus for this round (8.3), set at 9.3
         self.bonus_plays = [0, 0]
         self.draw: list[list[str]] = [[], []]   # top of the pile is the END of the list
@@ -78,6 +79,7 @@ class Game:
         self.result: dict[str, Any] = {}
         self.stack: list[Frame] = []
         self.decision: Decision | None = None
+        self.pending: tuple | None = None  # a decision whose options are not listed yet
         self.log: Any = None         # a stats recorder on the real game, None on look-aheads
 
     # -- copying ------------------------------------------------------------------------
@@ -100,6 +102,7 @@ class Game:
         g.votes = [v[0][:], v[1][:]]
         g.plays_left = self.plays_left[:]
         g.plays_made = self.plays_made[:]
+        g.owned = self.owned[:]
         g.bonus_cards = self.bonus_cards[:]
         g.bonus_plays = self.bonus_plays[:]
         g.aside = self.aside[:]
@@ -121,10 +124,18 @@ class Game:
         """Schedule frames to run in the given order, before anything already scheduled."""
         self.stack.extend(reversed(frames))
 
-    def run(self) -> None:
-        while self.decision is None and self.stack and not self.over:
-            fn, ctx = self.stack.pop()
-            fn(self, ctx)
+    def run(self, settle: bool = True) -> None:
+        """Resolve frames until a decision is pending. With ``settle`` (the real game) a
+        decision's options are listed at once; a look-ahead may stop before listing them."""
+        while True:
+            while self.decision is None and self.pending is None and self.stack and not self.over:
+                fn, ctx = self.stack.pop()
+                fn(self, ctx)
+            if self.pending is None or not settle or self.over:
+                return
+            side, kind, producer, resume, ctx = self.pending
+            self.pending = None
+            self.ask(side, kind, producer(self, ctx), resume, ctx)
 
     def ask(self, side: int, kind: str, options: Sequence[Hashable], resume: Resume, ctx: Any = None) -> None:
         """Wait for ``side`` to choose; a single legal option is taken at once, none skips."""
@@ -135,7 +146,12 @@ class Game:
             return
         self.decision = Decision(side, kind, tuple(options), resume, ctx)
 
-    def step(self, option: Hashable) -> None:
+    def ask_later(self, side: int, kind: str, producer: Callable[[Game, Any], Sequence[Hashable]],
+                  resume: Resume, ctx: Any = None) -> None:
+        """Like :meth:`ask`, with the options listed by ``producer`` only when needed."""
+        self.pending = (side, kind, producer, resume, ctx)
+
+    def step(self, option: Hashable, settle: bool = True) -> None:
         d = self.decision
         if d is None:
             raise IllegalChoice("no decision is pending")
@@ -143,7 +159,7 @@ class Game:
             raise IllegalChoice(f"{option!r} is not a legal {d.kind} option")
         self.decision = None
         d.resume(self, d.ctx, option)
-        self.run()
+        self.run(settle)
 
     # -- cards --------------------------------------------------------------------------
     def piles(self, side: int) -> tuple[list[str], ...]:
