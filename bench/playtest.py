@@ -1,7 +1,8 @@
 """Playtest benchmark: `python bench/playtest.py [--games N] [--jobs J] [--sample K]`.
 
 * games per second on one core, for random and greedy players (in this process, K games);
-* wall time and peak memory of `cardgen playtest --games N --jobs J` run as a user would
+* the same per second of CPU time, which holds when other work shares the cores;
+* wall time, CPU time and peak memory of `cardgen playtest --games N --jobs J` run as a user would
   (a fresh process in a copy of the project; peak = sampled sum of the RSS of the process
   tree, and getrusage RUSAGE_CHILDREN maxrss, the largest single process);
 * the load average before and after, since the machine may be shared.
@@ -32,11 +33,14 @@ from cardgen.engine.players import play_game  # noqa: E402
 from cardgen.load import load_or_raise  # noqa: E402
 
 
-def per_core(rules: Rules, kinds: tuple[str, str], games: int) -> float:
-    start = time.perf_counter()
+def per_core(rules: Rules, kinds: tuple[str, str], games: int) -> tuple[float, float]:
+    """Games per second of wall time and per second of CPU time (the latter holds on a
+    shared machine)."""
+    start, cpu = time.perf_counter(), time.process_time()
     for seed in range(games):
         play_game(rules, seed, kinds)
-    return games / (time.perf_counter() - start)
+    return (round(games / (time.perf_counter() - start), 1),
+            round(games / (time.process_time() - cpu), 1))
 
 
 def playtest_run(games: int, jobs: int) -> dict[str, float]:
@@ -67,9 +71,12 @@ def playtest_run(games: int, jobs: int) -> dict[str, float]:
         wall = time.perf_counter() - start
         if code:
             raise SystemExit(f"cardgen playtest failed with exit code {code}")
-    maxrss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-    return {"wall_s": round(wall, 1), "peak_tree_mb": round(peak[0] / 2**20, 1),
-            "max_process_mb": round(maxrss / 2**20, 1)}
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = usage.ru_utime + usage.ru_stime
+    return {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+            "wall_if_cores_free_s": round(cpu / jobs, 1),
+            "peak_tree_mb": round(peak[0] / 2**20, 1),
+            "max_process_mb": round(usage.ru_maxrss / 2**10, 1)}
 
 
 def main() -> None:
@@ -80,9 +87,11 @@ def main() -> None:
     args = ap.parse_args()
     load_before = os.getloadavg()
     rules = Rules.from_data(load_or_raise(ROOT))
+    rand = per_core(rules, ("random", "random"), args.sample * 4)
+    greedy = per_core(rules, ("greedy", "greedy"), args.sample)
     result = {
-        "random_games_per_s_per_core": round(per_core(rules, ("random", "random"), args.sample * 4), 1),
-        "greedy_games_per_s_per_core": round(per_core(rules, ("greedy", "greedy"), args.sample), 1),
+        "random_games_per_s_per_core": rand[0], "random_games_per_cpu_s": rand[1],
+        "greedy_games_per_s_per_core": greedy[0], "greedy_games_per_cpu_s": greedy[1],
         **{f"playtest_{k}": v for k, v in playtest_run(args.games, args.jobs).items()},
         "games": args.games, "jobs": args.jobs, "cores": os.cpu_count(),
         "load_before": [round(x, 2) for x in load_before],

@@ -7,16 +7,21 @@ import pytest
 
 from cardgen.engine import new_game
 from cardgen.engine.flow import (
+    _clear_round,
     _countries,
     _final_vote,
+    _round_end_passives,
+    draw_step,
     final,
     numbers_value,
     play_options,
+    play_turn,
     point_cost,
     political_options,
     round_end,
+    round_start,
 )
-from cardgen.engine.ops import Ctx, refill, resolve
+from cardgen.engine.ops import Ctx, buy, purchase_cost, refill, resolve
 from cardgen.engine.rules import LUX, WIT
 from tests.engine_helpers import blank, drive, idx, rules, start_play
 
@@ -126,7 +131,6 @@ def test_3_setup(seed):
 # -- 4 sequence of play ------------
 
 def test_4_1_fewer_electors_chooses_and_tie_alternates():
-    from cardgen.engine.flow import round_start
     g = blank(2)
     g.votes[WIT][0] = 1
     g.push((round_start, None))
@@ -141,7 +145,6 @@ def test_4_1_fewer_electors_chooses_and_tie_alternates():
 
 
 def test_4_2_draw_bonus_and_4_3_play_bonus():
-    from cardgen.engine.flow import draw_step
     g = blank(1)
     g.draw[LUX] = ["royal-retinue"] * 11
     g.bonus_cards = [2, 0]
@@ -234,7 +237,6 @@ def test_6_1_buy_with_exchange_to_bottom_of_draw_pile():
 
 
 def test_6_22_next_purchase_effects_add_up_and_are_used_up():
-    from cardgen.engine.ops import buy, purchase_cost
     g = blank()
     g.discounts[LUX] = ((2, False), (1, True))
     cost, wild = purchase_cost(g, LUX, "philip-vi")
@@ -416,7 +418,6 @@ def test_10_61_john_cannot_be_removed():
 # -- 11 shields ------------
 
 def test_11_passive_round_end_gain_and_shield_leaves_with_card():
-    from cardgen.engine.flow import _round_end_passives
     g = blank()
     g.shields["charles-i-robert"] = "court-charles"
     _round_end_passives(g)
@@ -468,3 +469,85 @@ def test_political_options_place_or_remove_never_both():
     opts = political_options(g, LUX, 2, None)
     assert ("remove", rules().countries[0]) in opts and ("place", rules().countries[0]) in opts
     assert all(a == "remove" for a, _ in political_options(g, LUX, 2, "remove"))
+
+
+# -- documented decisions (DECISIONS.md, "Rules engine") ------------
+
+def test_no_playable_card_loses_the_play():
+    g = blank()
+    j = rules().johns[WIT]
+    g.hand[WIT] = [j]  # John without his 3 currency (10.2)
+    g.hand[LUX] = ["royal-retinue", "charles-iv"]
+    g.plays_left = [1, 1]
+    g.turn = WIT
+    g.push((play_turn, None))
+    g.run()
+    assert g.plays_left == [1, 0] and g.hand[WIT] == [j]
+    assert g.decision.side == LUX and g.decision.kind == "play"
+
+
+def test_counter_by_deed_op_matches_an_announced_boost():
+    g = blank()
+    g.wallet[WIT] = [0, 2, 0, 0]
+    g.influence[LUX][idx("bohemia")] = 3
+    start_play(g, WIT, ["louis-iv", "ducal-retinue"])
+    g.hand[LUX] = ["elizabeth-richeza", "royal-retinue", "charles-iv"]  # counters removals
+    opts = g.decision.options
+    assert ("louis-iv", "boost") in opts
+    drive(g, ("louis-iv", "boost"))
+    drive(g, "german")  # the king's "any" yield
+    assert g.wallet[WIT] == [0, 3, 0, 0]
+    assert g.decision.kind == "counter" and "elizabeth-richeza" in g.decision.options
+    drive(g, None)
+    assert g.wallet[WIT] == [0, 1, 0, 0]  # the boost is paid after the Counter window (5.73)
+
+
+def test_next_purchase_discount_outlasts_the_round():
+    g = blank(3)
+    g.discounts[LUX] = ((2, False),)
+    g.hand = [["royal-retinue", "charles-iv"], ["ducal-retinue", "louis-iv"]]
+    _clear_round(g)
+    assert g.discounts[LUX] == ((2, False),)
+
+
+def test_look_at_draw_pile_one_card_at_a_time_kept_cards_keep_their_order():
+    g = blank()
+    g.draw[LUX] = ["royal-retinue", "charles-iv", "blanche-de-valois", "elizabeth-of-bohemia"]
+    resolve(g, (rules().cards["charles-i-robert"].deed[0],), Ctx(LUX, "charles-i-robert"))
+    g.run()
+    assert g.decision.kind == "look_elizabeth-of-bohemia"  # top card first
+    drive(g, "top", "discard", "top")
+    assert g.draw[LUX] == ["royal-retinue", "charles-iv", "elizabeth-of-bohemia"]
+    assert g.discard[LUX] == ["blanche-de-valois"] and not g.limbo
+
+
+def test_gain_any_currency_is_one_chosen_currency():
+    g = blank()
+    g.hand[LUX] = ["royal-retinue"]
+    resolve(g, rules().cards["kutna-hora-silver-mines"].deed, Ctx(LUX, "kutna-hora-silver-mines"))
+    g.run()
+    assert g.decision.kind == "gain_currency"
+    drive(g, "eastern")
+    assert g.wallet[LUX] == [0, 0, 0, 3] and "royal-retinue" in g.removed
+
+
+def test_removals_take_the_opponents_military():
+    g = blank()
+    lo = idx("lombardy")
+    g.military[WIT][lo] = 3
+    resolve(g, rules().cards["robert-of-naples"].deed, Ctx(LUX, "robert-of-naples"))
+    g.run()
+    assert g.military[WIT][lo] == 1 and g.wallet[LUX][0] == 1
+
+
+def test_crecy_in_the_rotation_stops_the_refill_and_ends_the_game():
+    g = blank(4)
+    r = rules()
+    g.discard[WIT] = [r.johns[WIT]]
+    g.aside = [r.johns[LUX]]
+    g.row = ["frankfurt", "edward-iii"]
+    g.market = ["genoese-crossbowmen", r.crecy]
+    g.push((round_end, None))
+    g.run()
+    assert g.over and g.result["crecy"] and g.result["round"] == 4
+    assert g.market == ["genoese-crossbowmen"] and g.row == ["edward-iii"]
