@@ -37,7 +37,7 @@ def test_report_json_and_pdf(project, capsys):
     assert "Helvetica" not in fonts and "CharisSIL" in fonts  # every font embedded
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
                           check=True).stdout
-    assert "Win rate per house" in text and "How games end" in text and "frankfurt" in text
+    assert "Win rate per house" in text and "How games end" in text and "Frankfurt" in text
 
 
 def test_same_seed_same_bytes_whatever_the_jobs(project, capsys):

@@ -151,17 +151,19 @@ def build_pdf(report: dict[str, Any], font_files: Mapping[str, Path],
     market = {c: v for c, v in cards.items() if v["owned_games"] or v["bought"]}
     h2("Market cards: bought per game")
     top = sorted(market, key=lambda c: (-market[c]["bought_per_game"], c))
-    out.append(_bar(top[::-1], [[market[c]["bought_per_game"] for c in top[::-1]]], body,
+    out.append(_bar([market[c]["name"] for c in top[::-1]],
+                    [[market[c]["bought_per_game"] for c in top[::-1]]], body,
                     horizontal=True, height=(len(top) * 3.4 + 12) * mm,
                     fills=(colors.HexColor("#6b5a3e"),)))
     h2("Every card: uses and the owner's win rate")
-    rows = [["card", "bought", "free", "political", "military", "deed", "boost", "countered",
-             "deed blocked", "owner wins"]]
-    for c, v in cards.items():
+    rows = [["card", "bought", "free", "political", "military", "deed", "boost", "yield only",
+             "countered", "deed blocked", "owner wins"]]
+    for _c, v in sorted(cards.items(), key=lambda kv: (kv[1]["name"], kv[0])):
         rate = "" if v["owner_win_rate"] is None else f"{v['owner_win_rate']:.1%}"
-        rows.append([c, v["bought"], v["free"], v["political"], v["military"], v["deed"], v["boost"],
-                     v["countered"], v["deed_unresolvable"], rate])
+        rows.append([v["name"], v["bought"], v["free"], v["political"], v["military"], v["deed"],
+                     v["boost"], v["yield_only"], v["countered"], v["deed_unresolvable"], rate])
     out.append(_table(rows, body, bold))
+    out.append(Spacer(1, 3 * mm))
     never = report["deeds_never_resolvable"]
     p("Deeds never resolvable when their card was in hand (5.31): "
       + (", ".join(never) if never else "none") + ".")

@@ -73,6 +73,7 @@ def aggregate(records: list[dict[str, Any]], rules: Rules, meta: dict[str, Any])
         ok = sum(r["deed_ok"].get(cid, 0) for r in records)
         blocked = sum(r["deed_blocked"].get(cid, 0) for r in records)
         cards[cid] = {
+            "name": info.card.name.get("en") or cid,
             "bought": bought, "bought_per_game": _r(bought / nz), "free": free,
             "numbers": uses["political"] + uses["military"], "political": uses["political"],
             "military": uses["military"], "deed": uses["deed"] + uses["boost"],
