@@ -278,11 +278,12 @@ def _block_at(g: Game, _ctx: Any, choice: str) -> None:
 # -- currency, cards, purchases ---------------------------------------------------------------
 def _gain_currency(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
-    for s in sides(g, p.get("who", "you"), ctx):
-        if p["currency"] == "any":
-            g.push((_ask_frame, (s, "gain_currency", CURRENCIES, _gain_any, (s, p["amount"]))))
-        else:
+    if p["currency"] != "any":
+        for s in sides(g, p.get("who", "you"), ctx):
             g.gain(s, p["currency"], p["amount"])
+        return
+    g.push(*[(_ask_frame, (s, "gain_currency", CURRENCIES, _gain_any, (s, p["amount"])))
+             for s in sides(g, p.get("who", "you"), ctx)])
 
 
 def _gain_any(g: Game, arg: tuple, choice: str) -> None:
@@ -369,10 +370,14 @@ def _discount(g: Game, eff: Effect, ctx: Ctx) -> None:
 
 def _acquire_free(g: Game, eff: Effect, ctx: Ctx) -> None:
     cap = eff.params.get("max_cost")
-    for s in sides(g, eff.params.get("who", "you"), ctx):
-        opts = [c for c in dict.fromkeys([*g.row, *g.extra])
-                if cap is None or len(g.rules.cards[c].cost) <= cap]
-        g.push((_ask_frame, (s, "acquire_free", tuple(opts), _acquire_free_at, s)))
+    g.push(*[(_acquire_free_ask, (s, cap)) for s in sides(g, eff.params.get("who", "you"), ctx)])
+
+
+def _acquire_free_ask(g: Game, arg: tuple) -> None:
+    side, cap = arg  # the row as it is when this side chooses
+    opts = [c for c in dict.fromkeys([*g.row, *g.extra])
+            if cap is None or len(g.rules.cards[c].cost) <= cap]
+    g.ask(side, "acquire_free", opts, _acquire_free_at, side)
 
 
 def _acquire_free_at(g: Game, side: int, card: str) -> None:
