@@ -4,6 +4,7 @@ located errors (never a traceback)."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -19,6 +20,7 @@ def playtest(project: Path, *extra: str) -> int:
     return main(["--project", str(project), "playtest", "--quiet", *extra])
 
 
+@pytest.mark.skipif(shutil.which("pdffonts") is None, reason="needs poppler (pdffonts, pdftotext)")
 def test_report_json_and_pdf(project, capsys):
     code = playtest(project, "--games", "6", "--seed", "3", "--players", "greedy,random", "--jobs", "1")
     out = capsys.readouterr().out
