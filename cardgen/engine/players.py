@@ -32,7 +32,7 @@ class RandomPlayer:
 
 #: Weights of the greedy evaluation: what one more of each is worth to a side.
 WEIGHTS = {"elector": 6.0, "vote": 2.0, "lead": 1.2, "military": 0.6, "control": 1.0,
-           "currency": 0.35, "market_card": 0.9, "hand": 0.4, "loyalty": 0.8, "won": 1000.0}
+           "currency": 0.3, "market_card": 1.2, "hand": 0.4, "loyalty": 0.8, "won": 1000.0}
 
 
 def evaluate(g: Game, side: int) -> float:
@@ -53,7 +53,8 @@ def evaluate(g: Game, side: int) -> float:
     for a, b in zip(g.military[side], g.military[o], strict=True):
         d = a - b
         score += mil_w * (4 if d > 4 else -4 if d < -4 else d) + ctl_w * ((d > 0) - (d < 0))
-    score += w["currency"] * (sum(g.wallet[side]) - sum(g.wallet[o]))
+    # currency is worth what it can still buy: less every round, nothing at the final vote
+    score += w["currency"] * (10 - g.round) / 9 * (sum(g.wallet[side]) - sum(g.wallet[o]))
     score += w["market_card"] * (g.owned[side] - g.owned[o])
     score += w["hand"] * (len(g.hand[side]) - len(g.hand[o]))
     score += w["loyalty"] * (g.loyalty if side == LUX else -g.loyalty)
