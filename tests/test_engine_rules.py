@@ -518,7 +518,17 @@ def test_look_at_draw_pile_one_card_at_a_time_kept_cards_keep_their_order():
     assert g.decision.kind == "look_elizabeth-of-bohemia"  # top card first
     drive(g, "top", "discard", "top")
     assert g.draw[LUX] == ["royal-retinue", "charles-iv", "elizabeth-of-bohemia"]
-    assert g.discard[LUX] == ["blanche-de-valois"] and not g.limbo
+    assert g.discard[LUX] == ["blanche-de-valois"] and g.looking == [[], []]
+
+
+def test_john_being_looked_at_is_still_held():
+    g = blank()
+    r = rules()
+    g.draw[LUX] = ["royal-retinue", r.johns[LUX]]
+    g.aside = [r.johns[WIT]]
+    resolve(g, (r.cards["charles-i-robert"].deed[0],), Ctx(LUX, "charles-i-robert"))
+    g.run()
+    assert g.decision is not None and g.john_holder() == LUX
 
 
 def test_gain_any_currency_is_one_chosen_currency():

@@ -313,7 +313,7 @@ def _look_draw_pile(g: Game, eff: Effect, ctx: Ctx) -> None:
         return
     cards = tuple(reversed(g.draw[side][-n:]))  # top first
     del g.draw[side][-n:]
-    g.limbo.extend(cards)
+    g.looking[side].extend(cards)
     action = eff.params.get("action", "top_or_bottom")
     g.push((_look_next, (side, cards, 0, (), action)))
 
@@ -323,7 +323,7 @@ def _look_next(g: Game, arg: tuple) -> None:
     if i == len(cards):
         # cards kept on top go back in their old order: a documented simplification of 5.92
         for card, where in zip(reversed(cards), reversed(placed), strict=True):
-            g.limbo.remove(card)
+            g.looking[side].remove(card)
             if where == "top":
                 g.draw[side].append(card)
             elif where == "bottom":

@@ -52,6 +52,7 @@ class Game:
         self.hand: list[list[str]] = [[], []]
         self.discard: list[list[str]] = [[], []]
         self.play: list[list[str]] = [[], []]
+        self.looking: list[list[str]] = [[], []]  # own cards being looked at (5.92)
         self.wallet = [[0] * 4, [0] * 4]
         self.influence = [[0] * nc, [0] * nc]
         self.military = [[0] * nb, [0] * nb]
@@ -60,7 +61,7 @@ class Game:
         self.john_dead = False
         self.aside: list[str] = []   # set-aside cards (3.32, 3.41)
         self.removed: list[str] = []  # removed from the game (and used events)
-        self.limbo: list[str] = []   # cards being looked at (5.92, 6.5)
+        self.limbo: list[str] = []   # a revealed event while it resolves (6.4)
         self.row: list[str] = []     # the regular market row, oldest first (9.5)
         self.extra: list[str] = []   # the extra sixth spot (6.42)
         self.market: list[str] = []  # the market deck, top is the END
@@ -95,6 +96,7 @@ class Game:
         g.hand = [hh[0][:], hh[1][:]]
         g.discard = [di[0][:], di[1][:]]
         g.play = [pl[0][:], pl[1][:]]
+        g.looking = [self.looking[0][:], self.looking[1][:]]
         w, i, m, v = self.wallet, self.influence, self.military, self.votes
         g.wallet = [w[0][:], w[1][:]]
         g.influence = [i[0][:], i[1][:]]
@@ -163,7 +165,9 @@ class Game:
 
     # -- cards --------------------------------------------------------------------------
     def piles(self, side: int) -> tuple[list[str], ...]:
-        return (self.draw[side], self.hand[side], self.discard[side], self.play[side])
+        """Everywhere the side's own cards are, cards being looked at included."""
+        return (self.draw[side], self.hand[side], self.discard[side], self.play[side],
+                self.looking[side])
 
     def draw_cards(self, side: int, n: int) -> int:
         """Draw ``n`` cards, reshuffling the discard pile when the draw pile runs out (5.9)."""
