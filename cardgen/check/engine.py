@@ -6,7 +6,7 @@ schema.yaml and at every card line using it, so the schema and the engine cannot
 
 from __future__ import annotations
 
-from ..engine import OPS, Rules, RulesError, probe
+from ..engine import OPS, Rules, probe
 from ..engine.rules import walk
 from ..errors import Finding, Location, Severity, error, warning
 from ..model import CardLine, GameData
@@ -44,7 +44,7 @@ def check_engine(data: GameData) -> list[Finding]:
     if not findings and ops:
         try:
             Rules.from_data(data)
-        except (RulesError, ValueError, KeyError) as exc:
+        except Exception as exc:  # damaged data of any shape: a finding, never a crash
             findings.append(error("engine-data", f"the rules engine cannot set up a game: {exc}",
                                   location=Location("card_data")))
     return findings
@@ -71,7 +71,12 @@ def check_deeds(data: GameData) -> list[Finding]:
         for line in card.lines:
             if line.kind not in PROBED_LINES or not line.effects:
                 continue
-            findings.extend(_probe_line(rules, states, card.id, line))
+            try:
+                findings.extend(_probe_line(rules, states, card.id, line))
+            except Exception as exc:  # the probe itself failed on this line's data
+                findings.append(error("deed-crash", f"the {line.kind} line can't be played: "
+                                      f"{type(exc).__name__}: {exc}", location=line.loc,
+                                      card=card.id, rule="5.3"))
     return findings
 
 

@@ -23,8 +23,6 @@ from .ops import (
 from .rules import CUR, CURRENCIES, JOHN_COST, LUX, ROUNDS, WIT, Rules
 from .state import Game
 
-MODES = ("political", "military", "deed", "boost", "yield")
-
 
 def new_game(rules: Rules, seed: int, log: Any = None) -> Game:
     """A game set up (3.x) and run to its first decision."""

@@ -50,7 +50,7 @@ def playable_rules(project: Path) -> Rules:
         raise CardgenError(errors)
     try:
         return Rules.from_data(data)
-    except RulesError as exc:
+    except Exception as exc:  # damaged data of any shape: a located error, never a traceback
         raise CardgenError(error("engine-data", str(exc), location=Location("card_data"))) from None
 
 
