@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import __version__, pipeline
+from . import __version__, pipeline, playtest
 from .errors import CardgenError
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
@@ -53,6 +53,16 @@ def _parser() -> argparse.ArgumentParser:
     pr = sub.add_parser("proof", parents=[where],
                         help="output/proof/cs-en.pdf: English and Czech side by side")
     pr.add_argument("--only-problems", action="store_true", help="only cards with findings")
+
+    pt = sub.add_parser("playtest", parents=[where],
+                        help="play many seeded games; output/playtest/report.pdf and report.json")
+    pt.add_argument("--games", type=int, default=2000, help="games to play (default 2000)")
+    pt.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
+    pt.add_argument("--players", default="greedy,greedy",
+                    help="Luxembourg,Wittelsbach players: random or greedy (default greedy,greedy)")
+    pt.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
+    pt.add_argument("--compare", type=Path, help="an earlier report.json to compare with")
+    pt.add_argument("--quiet", action="store_true", help="no progress bar")
 
     po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
     po_sub = po.add_subparsers(dest="po_command", required=True)
@@ -130,12 +140,31 @@ def _po(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _playtest(args: argparse.Namespace) -> int:
+    players = _ids(args.players)
+    if len(players) != 2 or not set(players) <= {"random", "greedy"} or args.games < 1:
+        print("--players needs two of random,greedy (Luxembourg,Wittelsbach) and --games at "
+              "least 1", file=sys.stderr)
+        return 2
+    options = playtest.PlaytestOptions(args.games, args.seed, (players[0], players[1]), args.jobs,
+                                       args.compare)
+    result = playtest.playtest(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet))
+    houses = result.report["houses"]
+    print(f"{result.report['games']} games: " + ", ".join(
+        f"{side} {h['rate']:.1%} (95% {h['ci95'][0]:.1%}-{h['ci95'][1]:.1%})" for side, h in houses.items()))
+    for line in result.compare_lines:
+        print(line)
+    print("wrote " + ", ".join(str(p) for p in result.written))
+    return 0
+
+
 def _watch(args: argparse.Namespace) -> int:
     watch(args.project, pipeline.BuildOptions(langs=_ids(args.lang)), log=print)
     return 0
 
 
-COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch}
+COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch,
+            "playtest": _playtest}
 
 
 def main(argv: list[str] | None = None) -> int:

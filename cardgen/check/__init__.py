@@ -11,6 +11,7 @@ from collections.abc import Callable
 from ..errors import Finding
 from ..model import GameData
 from .effects import check_effects
+from .engine import check_deeds, check_engine
 from .invariants import check_invariants
 from .lang import check_language
 from .text import check_texts
@@ -18,7 +19,8 @@ from .text import check_texts
 Check = Callable[[GameData], list[Finding]]
 
 #: Rule checks (schema, invariants, text against effects), in the order they run.
-RULE_CHECKS: tuple[Check, ...] = (check_invariants, check_effects, check_texts)
+RULE_CHECKS: tuple[Check, ...] = (check_invariants, check_effects, check_texts, check_engine,
+                                  check_deeds)
 #: Translation QA (English against Czech).
 LANGUAGE_CHECKS: tuple[Check, ...] = (check_language,)
 

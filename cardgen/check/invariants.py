@@ -34,6 +34,8 @@ def check_identity(data: GameData) -> list[Finding]:
                              card=card.id, hint="give each card record its own id"))
         seen.setdefault(card.id, card)
         key = (card.deck, card.number)
+        if not isinstance(card.deck, str) or not isinstance(card.number, int):
+            continue  # a wrongly typed deck or number is reported where it is loaded
         if key in numbers:
             other = numbers[key]
             out.append(error("duplicate-number",

@@ -66,7 +66,9 @@ class _Facts:
         for cid, cur in data.currencies.items():
             forms = list((data.nouns.get(f"currency:{cid}") or {}).get(lang, {}).values())
             forms.append(cur.name.get(lang) or "")
-            forms += list((dict(tables.get("types") or {}).get(cid) or {}).values())
+            type_forms = dict(tables.get("types") or {}).get(cid)
+            if isinstance(type_forms, dict):  # a damaged table is reported by the loader
+                forms += [str(v) for v in type_forms.values()]
             pat = _pattern(forms)
             if pat:
                 self.currencies.append((cid, pat))
