@@ -22,6 +22,7 @@ LINE_SPEC = {
     "cost": Field(list),
     "mode": Field(str, choices=("adds", "replaces")),
     "uncounterable": Field(bool),
+    "wording_exception": Field(dict),
 }
 
 CARD_SPEC = {
@@ -330,6 +331,30 @@ class _Loader:
             locs={k: rec.at(k) for k in rec},
         )
 
+    def wording_exceptions(self, kind: str, rec: LocMap, card: str | None
+                           ) -> list[m.ReviewedException]:
+        """A line's ``wording_exception: {cs: "reason"}``: reviewed other wording per language."""
+        value = rec.get("wording_exception")
+        if value is None:
+            return []
+        where = rec.at("wording_exception")
+        if not isinstance(value, LocMap) or not value:
+            self.findings.append(error(
+                "wrong-type", f"'wording_exception' of the {kind} line must map a language to "
+                "the reason", location=where, card=card,
+                hint='wording_exception: {cs: "why this wording is better"}'))
+            return []
+        out = []
+        for lang, reason in value.items():
+            if lang not in m.LANGS or not isinstance(reason, str) or not reason.strip():
+                self.findings.append(error(
+                    "wrong-type", f"wording_exception of the {kind} line: '{lang}' needs a "
+                    f"language ({', '.join(m.LANGS)}) and a reason", location=value.at(lang),
+                    card=card, hint='wording_exception: {cs: "why this wording is better"}'))
+                continue
+            out.append(m.ReviewedException(kind, lang, reason, value.at(lang)))
+        return out
+
     def card(self, rec: Any, where: Location) -> m.Card | None:
         cid = rec.get("id") if isinstance(rec, LocMap) else None
         card = cid if isinstance(cid, str) else None
@@ -347,6 +372,9 @@ class _Loader:
             self.findings.extend(ef)
             if not ef:
                 exceptions.append(m.ReviewedException(ex["line"], ex["lang"], ex["reason"], eloc))
+        for kind in rec:
+            if kind in m.LINE_KINDS and isinstance(rec[kind], LocMap):
+                exceptions += self.wording_exceptions(kind, rec[kind], card)
 
         def opt_int(key: str) -> int | None:
             v = rec.get(key)

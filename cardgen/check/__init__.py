@@ -23,9 +23,24 @@ RULE_CHECKS: tuple[Check, ...] = (check_invariants, check_effects, check_texts)
 LANGUAGE_CHECKS: tuple[Check, ...] = (check_language,)
 
 
+#: Text findings that already say everything a language finding on the same text would.
+TEXT_CODES = frozenset({"text-differs", "text-meaning", "forbidden-term"})
+#: Language findings that only repeat a text finding (one mistake, one finding).
+REPEATS = frozenset({"lang-numbers", "lang-symbols", "lang-name", "lang-glossary",
+                     "lang-forbidden"})
+
+
+def one_finding_per_mistake(findings: list[Finding]) -> list[Finding]:
+    """Drop the language findings on a text that a text finding already reports: a number
+    changed in Czech is one ``text-differs``, not that plus ``lang-numbers``."""
+    texts = {f.extra.get("text") for f in findings if f.code in TEXT_CODES}
+    return [f for f in findings
+            if not (f.code in REPEATS and f.extra.get("text") in texts)]
+
+
 def run_all(data: GameData, *, lang_only: bool = False) -> list[Finding]:
     checks = LANGUAGE_CHECKS if lang_only else RULE_CHECKS + LANGUAGE_CHECKS
     findings: list[Finding] = []
     for check in checks:
         findings.extend(check(data))
-    return findings
+    return one_finding_per_mistake(findings)
