@@ -155,7 +155,8 @@ class _Loader:
             found = check_record(rec, spec, where, "phase")
             self.findings.extend(found)
             if not found:
-                out.append(m.Phase(rec["id"], tuple(rec["rounds"]), rec["plays"], rec["hand"], where))
+                out.append(m.Phase(rec["id"], tuple(rec["rounds"]), rec["plays"], rec["hand"], where,
+                                   {k: rec.at(k) for k in rec}))
         return tuple(out)
 
     def forms(self, value: Any, where: Location, what: str) -> dict[str, dict[str, str]]:
@@ -278,6 +279,12 @@ class _Loader:
                             "schema")
         self.findings.extend(found)
         return data if isinstance(data, LocMap) and not found else {}
+
+    def rule_facts(self) -> Any:
+        """card_data/rules/facts.yaml, the facts the rulebook fixes (checked in the check
+        stage, cardgen/check/facts.py); absent → None."""
+        path = self.root / "rules" / "facts.yaml"
+        return self.read(path) if path.is_file() else None
 
     def templates(self) -> dict[str, dict[str, Any]]:
         out = {}
@@ -447,6 +454,7 @@ def load(project: Path) -> tuple[m.GameData, list[Finding]]:
         templates=loader.templates(),
         files=tuple(loader.files),
         nouns=nouns | {f"currency:{k}": v for k, v in currency_plurals.items()},
+        rule_facts=loader.rule_facts(),
     )
     return data, loader.findings
 

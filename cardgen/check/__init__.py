@@ -11,6 +11,7 @@ from collections.abc import Callable
 from ..errors import Finding
 from ..model import GameData
 from .effects import check_effects
+from .facts import check_rule_facts
 from .invariants import check_invariants
 from .lang import check_language
 from .text import check_texts
@@ -18,7 +19,8 @@ from .text import check_texts
 Check = Callable[[GameData], list[Finding]]
 
 #: Rule checks (schema, invariants, text against effects), in the order they run.
-RULE_CHECKS: tuple[Check, ...] = (check_invariants, check_effects, check_texts)
+RULE_CHECKS: tuple[Check, ...] = (check_invariants, check_effects, check_texts,
+                                  check_rule_facts)
 #: Translation QA (English against Czech).
 LANGUAGE_CHECKS: tuple[Check, ...] = (check_language,)
 
@@ -31,11 +33,14 @@ REPEATS = frozenset({"lang-numbers", "lang-symbols", "lang-name", "lang-glossary
 
 
 def one_finding_per_mistake(findings: list[Finding]) -> list[Finding]:
-    """Drop the language findings on a text that a text finding already reports: a number
-    changed in Czech is one ``text-differs``, not that plus ``lang-numbers``."""
+    """Drop the findings that repeat another: a number changed in Czech is one
+    ``text-differs``, not that plus ``lang-numbers``; a value the rulebook fixes, changed,
+    is one ``rule-fact`` at that value, not that plus another check's finding there."""
     texts = {f.extra.get("text") for f in findings if f.code in TEXT_CODES}
+    facts = {f.location for f in findings if f.code == "rule-fact"}
     return [f for f in findings
-            if not (f.code in REPEATS and f.extra.get("text") in texts)]
+            if not (f.code in REPEATS and f.extra.get("text") in texts)
+            and not (f.code != "rule-fact" and f.location in facts)]
 
 
 def run_all(data: GameData, *, lang_only: bool = False) -> list[Finding]:

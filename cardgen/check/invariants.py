@@ -44,6 +44,17 @@ def check_identity(data: GameData) -> list[Finding]:
     return out
 
 
+#: A count error lists the cards that make it when there are at most this many.
+LISTED_CARDS = 12
+
+
+def _count_loc(card: Card, count: str) -> Location:
+    """Where a card makes a count: its Counter line for the Counter count, else the card."""
+    if count == "counter_cards" and card.line("counter") is not None:
+        return card.locs.get("key:counter", card.loc)
+    return card.loc
+
+
 def check_counts(data: GameData) -> list[Finding]:
     counts = data.game.counts
     groups: dict[str, tuple[str, Callable[[Card], bool]]] = {
@@ -61,11 +72,16 @@ def check_counts(data: GameData) -> list[Finding]:
     for name, (rule, pick) in groups.items():
         if name not in counts:
             continue
-        found = sum(c.copies for c in data.cards if pick(c))
+        picked = [c for c in data.cards if pick(c)]
+        found = sum(c.copies for c in picked)
         if found != counts[name]:
             label = name.replace("_", " ")
+            listed = "; ".join(f"{c.id}{f' x{c.copies}' if c.copies > 1 else ''} at "
+                               f"{_count_loc(c, name)}" for c in picked)
+            cards = f" — the cards: {listed or 'none'}" if len(picked) <= LISTED_CARDS else ""
             out.append(error("inventory-count",
-                             f"{label}: the data has {found}, game.yaml expects {counts[name]}",
+                             f"{label}: the data has {found}, game.yaml expects {counts[name]}"
+                             f"{cards}",
                              location=data.game.locs.get(name, data.game.loc), rule=rule,
                              hint=f"add or remove cards, or change counts.{name} in game.yaml"))
     if "shields" in counts and len(data.shields) != counts["shields"]:
