@@ -112,7 +112,7 @@ def _build(args: argparse.Namespace) -> int:
     report = pipeline.build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))
     _errors, warnings = counts(report.findings)
     if args.quiet and warnings:
-        print(f"{warnings} warning{'s' * (warnings != 1)} (see them with 'cardgen check'; "
+        print(f"{warnings} warning{'s' * (warnings != 1)} (run without --quiet to see them; "
               "--strict refuses them)")
     if not args.quiet:
         for lang, ids in report.reprinted.items():

@@ -215,8 +215,11 @@ def _shield(data: GameData, card: Card) -> Iterable[Finding]:
     if card.shield and card.is_event and passive is not None:
         yield error("event-passive", "an event's shield state is described in its event line",
                     location=passive.loc, card=card.id, rule="11.7")
-    if passive and card.shield is None:
-        yield error("passive-without-shield", "a passive needs the shield that gives it",
+    if passive and card.shield is None and not (
+            passive.effects and all(e.op == "if_shield" for e in passive.effects)):
+        # a card affected by another's shield says "If [shield] is in …" (11.4, Heinrich)
+        yield error("passive-without-shield", "a passive needs the shield that gives it, or "
+                    "must be a check of another card's shield ('If [shield] is in …', 11.4)",
                     location=passive.loc, card=card.id, rule="11.1")
     shield = data.shields.get(card.shield or "")
     if shield and shield.holder != card.id:
