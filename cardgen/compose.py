@@ -389,7 +389,8 @@ def _face(data: GameData, card: Card, lang: str, project: Path) -> CardFace:
         crown=card.crown,
         year=card.year,
         lines=tuple(lines),
-        deck_label=r.labels["deck_market" if card.deck == "market" else "deck_starter"],
+        deck_label=r.labels["deck_set_aside" if card.id in data.game.set_aside else
+                            "deck_market" if card.deck == "market" else "deck_starter"],
         number=card.number,
         version=data.game.data_version,
         art=_art(project, card),

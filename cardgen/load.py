@@ -123,6 +123,7 @@ class _Loader:
             "sides": Field(dict, required=True),
             "phases": Field(list, required=True),
             "uncounterable_events": Field(list),
+            "set_aside": Field(list),
         }, data.loc, "game.yaml"))
         counts = data["counts"] if isinstance(data.get("counts"), LocMap) else LocMap()
         return m.GameInfo(
@@ -131,8 +132,10 @@ class _Loader:
             prototype=bool(data.get("prototype", False)),
             counts={k: v for k, v in counts.items() if isinstance(v, int)},
             uncounterable_events=tuple(str(x) for x in data.get("uncounterable_events") or ()),
+            set_aside=tuple(str(x) for x in data.get("set_aside") or ()),
             loc=data.loc,
-            locs={k: counts.at(k) for k in counts} if counts else {},
+            locs=({k: counts.at(k) for k in counts} if counts else {})
+            | {k: data.at(k) for k in ("rules_version", "set_aside") if k in data},
         ), data
 
     def sides(self, data: LocMap) -> dict[str, m.Side]:

@@ -200,6 +200,8 @@ class GameInfo:
     loc: Location
     locs: dict[str, Location] = field(default_factory=dict)
     uncounterable_events: tuple[str, ...] = ()
+    #: starter-deck cards set aside at setup: their bottom strip says so (3.32)
+    set_aside: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -254,6 +254,8 @@ FACT_EDITS = [
     ("game.yaml", "rounds: [3, 4, 5, 6]", "rounds: [3, 4, 5]", "phase_changes_after: [2, 6]",
      "9.7"),
     ("game.yaml", "counter_cards: 4 ", "counter_cards: 5 ", "counts: {counter_cards: 4}", "5.6"),
+    ("game.yaml", "set_aside: [john-of-luxembourg-lux]", "set_aside: []",
+     "set_aside: [john-of-luxembourg-lux]", "3.32"),
     ("cards/events.yaml", "{op: if_shield, shield: edward-iii, location: court-louis",
      "{op: if_shield, shield: edward-iii, location: court-charles",
      "card: battle-of-crecy\n    effect: {op: if_shield", "12.12"),

@@ -19,7 +19,7 @@ FACTS_FILE = "card_data/rules/facts.yaml"
 META = ("rule", "quote", "line")
 CARD_KEYS = ("year", "kind", "side", "types", "name", "line_name", "effect", "uncounterable")
 PLACE_KEYS = ("stability", "bonus", "links", "supply_links", "name", "city", "side")
-GAME_KEYS = ("counts", "phase_changes_after", "rules_version")
+GAME_KEYS = ("counts", "phase_changes_after", "rules_version", "set_aside")
 
 
 class _Fact:
@@ -238,6 +238,10 @@ def _game_fact(data: GameData, fact: _Fact) -> Iterator[Finding]:
             yield fact.differs("phase_changes_after", have,
                                bad.locs.get("rounds", bad.loc) if bad else data.game.loc,
                                hint="the phases' `rounds` in game.yaml")
+    if "set_aside" in rec and sorted(data.game.set_aside) != sorted(rec["set_aside"]):
+        yield fact.differs("set_aside", list(data.game.set_aside),
+                           data.game.locs.get("set_aside", data.game.loc),
+                           hint="`set_aside:` in game.yaml")
     if "rules_version" in rec and data.game.rules_version != rec["rules_version"]:
         yield fact.differs("rules_version", data.game.rules_version,
                            data.game.locs.get("rules_version", data.game.loc))

@@ -270,6 +270,16 @@ CARD_CHECKS: tuple[CardCheck, ...] = (
 )
 
 
+def check_set_aside(data: GameData) -> list[Finding]:
+    """game.yaml `set_aside` names starter cards (3.32)."""
+    ids = {c.id: c for c in data.cards}
+    where = data.game.locs.get("set_aside", data.game.loc)
+    return [error("set-aside", f"set_aside: '{cid}' is not a starter card", location=where,
+                  rule="3.32", hint="list starter cards set aside at setup")
+            for cid in data.game.set_aside
+            if cid not in ids or not _is_starter(ids[cid])]
+
+
 def check_shield_holders(data: GameData) -> list[Finding]:
     out = []
     ids = {c.id for c in data.cards}
@@ -289,6 +299,7 @@ def check_shield_holders(data: GameData) -> list[Finding]:
 
 def check_invariants(data: GameData) -> list[Finding]:
     out = check_identity(data) + check_counts(data) + check_shield_holders(data)
+    out += check_set_aside(data)
     for card in data.cards:
         for check in CARD_CHECKS:
             out.extend(check(data, card))
