@@ -83,3 +83,13 @@ def test_missing_translation_is_an_error(project: Path):
     assert [(f.code, f.card, f.lang) for f in found] == [
         ("missing-text", "elizabeth-of-bohemia", "cs")]
     assert "Umísti 3" in found[0].hint
+
+
+def test_a_wording_exception_needs_a_language_and_a_reason(project: Path):
+    path = project / CARDS / "wittelsbach.yaml"
+    line = replace_in(path, '      text:\n        en: "Gain 2 German."',
+                      '      wording_exception: {de: ""}\n      text:\n        en: "Gain 2 German."')
+    _data, found = load(project)
+    assert [(f.code, f.card, f.location.line) for f in found] == [
+        ("wrong-type", "frederick-iv-of-nuremberg", line)]
+    assert "needs a language (en, cs) and a reason" in found[0].message
