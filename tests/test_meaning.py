@@ -89,9 +89,10 @@ MEANING = [
      "Your opponent places 3 influence in Trier.", "en", "opponent"),
     ("luxembourg.yaml", "Umísti 3 vlivu do Trevíru.", "Soupeř umístí 3 vlivu do Trevíru.", "cs",
      "opponent"),
-    ("events.yaml", "Each side loses 2 Church.", "You lose 2 Church.", "en", "each side"),
-    ("events.yaml", "Každá strana ztratí 2 církevní měny.", "Ztratíš 2 církevní měny.", "cs",
+    ("events.yaml", "Each side loses 2 Church (never", "You lose 2 Church (never", "en",
      "each side"),
+    ("events.yaml", "Každá strana ztratí 2 církevní měny (nikdy", "Ztratíš 2 církevní měny (nikdy",
+     "cs", "each side"),
     # negations
     ("market.yaml", "If you don't lead in Bohemia", "If you lead in Bohemia", "en", "negation"),
     ("market.yaml", "Nevedeš-li v Čechách", "Vedeš-li v Čechách", "cs", "negation"),
@@ -141,10 +142,10 @@ MEANING = [
     ("events.yaml", "získají zdarma kartu z řady trhu.", "získají kartu z řady trhu.", "cs",
      "free"),
     # sentence count
-    ("events.yaml", "Each side loses 2 Church.", "Each side loses 2 Church. Then it rests.", "en",
-     "sentences"),
-    ("events.yaml", "Každá strana ztratí 2 církevní měny.",
-     "Každá strana ztratí 2 církevní měny. Potom si oddechne.", "cs", "sentences"),
+    ("events.yaml", "below 0). Each side places", "below 0). Then it rests. Each side places",
+     "en", "sentences"),
+    ("events.yaml", "pod 0). Každá strana umístí", "pod 0). Potom si oddechne. Každá strana umístí",
+     "cs", "sentences"),
     # numbers, places, currencies, cards, shields
     ("luxembourg.yaml", "Place 3 influence in Trier.", "Place 2 influence in Trier.", "en",
      "numbers"),
