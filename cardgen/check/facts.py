@@ -18,7 +18,7 @@ from ..model import LANGS, Card, Effect, GameData, Place
 FACTS_FILE = "card_data/rules/facts.yaml"
 META = ("rule", "quote", "line")
 CARD_KEYS = ("year", "kind", "side", "types", "name", "line_name", "effect", "uncounterable")
-PLACE_KEYS = ("stability", "bonus", "links", "supply_links", "name", "city", "side")
+PLACE_KEYS = ("stability", "bonus", "links", "supply_links", "name", "city", "side", "kind")
 GAME_KEYS = ("counts", "phase_changes_after", "rules_version", "set_aside")
 
 
