@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from . import __version__, pipeline, playtest
-from .errors import CardgenError
+from .errors import CardgenError, strict
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
 from .watch import watch
@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--fill", action="store_true", help="write canonical text into empty lines")
     c.add_argument("--fix", action="store_true",
                    help="repair mechanical typography in card_data (spaces, quotes, dashes)")
+    c.add_argument("--strict", action="store_true", help="warnings are errors (for releases)")
 
     b = sub.add_parser("build", parents=[where], help="check, then write every PDF under output/")
     b.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
@@ -44,7 +45,10 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--cmyk", action="store_true", help="CMYK colours and images for print shops")
     b.add_argument("--gutterfold", action="store_true", help="also write gutterfold sheets")
     b.add_argument("--flip", choices=("long", "short"), default="long", help="duplex flip edge")
-    b.add_argument("--quiet", action="store_true", help="print only errors")
+    b.add_argument("--quiet", action="store_true",
+                   help="print only errors and the number of warnings")
+    b.add_argument("--strict", action="store_true",
+                   help="warnings are errors: a release build writes nothing while there are any")
     b.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
 
     w = sub.add_parser("watch", parents=[where], help="rebuild on every save of card_data/, layouts/ or art/")
@@ -81,6 +85,8 @@ def _check(args: argparse.Namespace) -> int:
         for change in pipeline.fill(args.project):
             print(f"filled: {change.format()}")
     report = pipeline.run_check(args.project, lang_only=args.lang_only)
+    if args.strict:
+        report.findings = strict(report.findings)
     summary = summary_line(report.cards, report.findings, report.exceptions)
     exceptions = exception_lines(report.data.cards) if report.data else []
     if args.format == "json":
@@ -111,14 +117,18 @@ def _build(args: argparse.Namespace) -> int:
         gutterfold=args.gutterfold,
         flip=args.flip,
         jobs=args.jobs,
+        strict=args.strict,
     )
     report = pipeline.build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))
+    _errors, warnings = counts(report.findings)
+    if args.quiet and warnings:
+        print(f"{warnings} warning{'s' * (warnings != 1)} (run without --quiet to see them; "
+              "--strict refuses them)")
     if not args.quiet:
         for lang, ids in report.reprinted.items():
             print(f"reprint ({lang}): {', '.join(ids) or 'no cards'}")
         if report.findings:
             print(format_text(report.findings))
-        _errors, warnings = counts(report.findings)
         what = ("nothing changed" if report.unchanged
                 else f"wrote {len(report.written)} files, {len(report.skipped)} unchanged")
         print(f"{what}; {warnings} warning{'s' * (warnings != 1)}; in {args.project / 'output'}")

@@ -37,9 +37,15 @@ def typography(text: str, lang: str) -> str:
     return fix_text(text, lang)
 
 
+_TYPOGRAPHIC = str.maketrans({"\u201e": '"', "\u201c": '"', "\u201d": '"', "\u201a": "'",
+                              "\u2018": "'", "\u2019": "'", "\u2013": "-", "\u2014": "-",
+                              NBSP: " ", "\u202f": " "})
+
+
 def normalize(text: str) -> str:
-    """Whitespace-insensitive form used to compare written and canonical text."""
-    return " ".join(text.replace(NBSP, " ").split())
+    """The form in which written and canonical text are compared: plain and non-breaking
+    spaces, typographic and straight quotes, dashes and hyphens count as the same."""
+    return " ".join(text.translate(_TYPOGRAPHIC).split())
 
 
 def _cap(text: str) -> str:
@@ -452,7 +458,8 @@ def _face(data: GameData, card: Card, lang: str, project: Path) -> CardFace:
         crown=card.crown,
         year=card.year,
         lines=tuple(lines),
-        deck_label=r.labels["deck_market" if card.deck == "market" else "deck_starter"],
+        deck_label=r.labels["deck_set_aside" if card.id in data.game.set_aside else
+                            "deck_market" if card.deck == "market" else "deck_starter"],
         number=card.number,
         version=data.game.data_version,
         art=_art(project, card),

@@ -6,7 +6,7 @@ raises :class:`CardgenError` carrying all findings collected so far, never one a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 
@@ -72,6 +72,12 @@ class Finding:
             "hint": self.hint,
             **({"extra": self.extra} if self.extra else {}),
         }
+
+
+def strict(findings: list[Finding]) -> list[Finding]:
+    """``--strict``: every warning becomes an error (a release build tolerates none)."""
+    return [replace(f, severity=Severity.ERROR, message=f"{f.message} (a warning; --strict)")
+            if f.severity is Severity.WARNING else f for f in findings]
 
 
 def error(code: str, message: str, **kw: object) -> Finding:

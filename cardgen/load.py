@@ -30,6 +30,7 @@ LINE_SPEC = {
     "cost": Field(list),
     "mode": Field(str, choices=("adds", "replaces")),
     "uncounterable": Field(bool),
+    "wording_exception": Field(dict),
 }
 
 CARD_SPEC = {
@@ -133,6 +134,7 @@ class _Loader:
             "sides": Field(dict, required=True),
             "phases": Field(list, required=True),
             "uncounterable_events": Field(list),
+            "set_aside": Field(list),
         }, data.loc, "game.yaml"))
         counts = data["counts"] if isinstance(data.get("counts"), LocMap) else LocMap()
         return m.GameInfo(
@@ -141,8 +143,10 @@ class _Loader:
             prototype=bool(data.get("prototype", False)),
             counts={k: v for k, v in counts.items() if isinstance(v, int)},
             uncounterable_events=tuple(str(x) for x in data.get("uncounterable_events") or ()),
+            set_aside=tuple(str(x) for x in data.get("set_aside") or ()),
             loc=data.loc,
-            locs={k: counts.at(k) for k in counts} if counts else {},
+            locs=({k: counts.at(k) for k in counts} if counts else {})
+            | {k: data.at(k) for k in ("rules_version", "set_aside") if k in data},
         ), data
 
     def sides(self, data: LocMap) -> dict[str, m.Side]:
@@ -165,7 +169,8 @@ class _Loader:
             found = check_record(rec, spec, where, "phase")
             self.findings.extend(found)
             if not found:
-                out.append(m.Phase(rec["id"], tuple(rec["rounds"]), rec["plays"], rec["hand"], where))
+                out.append(m.Phase(rec["id"], tuple(rec["rounds"]), rec["plays"], rec["hand"], where,
+                                   {k: rec.at(k) for k in rec}))
         return tuple(out)
 
     def forms(self, value: Any, where: Location, what: str) -> dict[str, dict[str, str]]:
@@ -293,6 +298,12 @@ class _Loader:
         self.findings.extend(found)
         return data if isinstance(data, LocMap) and not found else {}
 
+    def rule_facts(self) -> Any:
+        """card_data/rules/facts.yaml, the facts the rulebook fixes (checked in the check
+        stage, cardgen/check/facts.py); absent → None."""
+        path = self.root / "rules" / "facts.yaml"
+        return self.read(path) if path.is_file() else None
+
     def templates(self) -> dict[str, dict[str, Any]]:
         out = {}
         for lang in m.LANGS:
@@ -345,6 +356,30 @@ class _Loader:
             locs={k: rec.at(k) for k in rec},
         )
 
+    def wording_exceptions(self, kind: str, rec: LocMap, card: str | None
+                           ) -> list[m.ReviewedException]:
+        """A line's ``wording_exception: {cs: "reason"}``: reviewed other wording per language."""
+        value = rec.get("wording_exception")
+        if value is None:
+            return []
+        where = rec.at("wording_exception")
+        if not isinstance(value, LocMap) or not value:
+            self.findings.append(error(
+                "wrong-type", f"'wording_exception' of the {kind} line must map a language to "
+                "the reason", location=where, card=card,
+                hint='wording_exception: {cs: "why this wording is better"}'))
+            return []
+        out = []
+        for lang, reason in value.items():
+            if lang not in m.LANGS or not isinstance(reason, str) or not reason.strip():
+                self.findings.append(error(
+                    "wrong-type", f"wording_exception of the {kind} line: '{lang}' needs a "
+                    f"language ({', '.join(m.LANGS)}) and a reason", location=value.at(lang),
+                    card=card, hint='wording_exception: {cs: "why this wording is better"}'))
+                continue
+            out.append(m.ReviewedException(kind, lang, reason, value.at(lang)))
+        return out
+
     def card(self, rec: Any, where: Location) -> m.Card | None:
         cid = rec.get("id") if isinstance(rec, LocMap) else None
         card = cid if isinstance(cid, str) else None
@@ -364,6 +399,9 @@ class _Loader:
             self.findings.extend(ef)
             if not ef:
                 exceptions.append(m.ReviewedException(ex["line"], ex["lang"], ex["reason"], eloc))
+        for kind in rec:
+            if kind in m.LINE_KINDS and isinstance(rec[kind], LocMap):
+                exceptions += self.wording_exceptions(kind, rec[kind], card)
 
         def opt_int(key: str) -> int | None:
             v = rec.get(key)
@@ -436,6 +474,7 @@ def load(project: Path) -> tuple[m.GameData, list[Finding]]:
         templates=loader.templates(),
         files=tuple(loader.files),
         nouns=nouns | {f"currency:{k}": v for k, v in currency_plurals.items()},
+        rule_facts=loader.rule_facts(),
     )
     return data, loader.findings
 

@@ -13,7 +13,7 @@ from . import check as checks
 from .check.lang import longest_text_at
 from .check.text import check_templates
 from .compose import compose_faces, fill_texts
-from .errors import CardgenError, Finding, Location, Severity, error, has_errors, warning
+from .errors import CardgenError, Finding, Location, Severity, error, has_errors, strict, warning
 from .face import CardFace
 from .fix import fix_project
 from .glossary_sheet import label_findings as glossary_label_findings
@@ -177,6 +177,10 @@ def _card_key(layout: Layout, project: Path) -> str:
     return digest(code_digest(), repr(layout).replace(str(project), "<project>"), *fonts)
 
 
+def _clean(findings: list[Finding]) -> bool:
+    return not any(f.severity is Severity.WARNING for f in findings)
+
+
 @dataclass
 class BuildOptions:
     langs: tuple[str, ...] = ("en", "cs")
@@ -188,6 +192,7 @@ class BuildOptions:
     gutterfold: bool = False
     flip: str = "long"
     jobs: int = 0  # worker processes; 0: one per available core, 1: serial
+    strict: bool = False  # warnings are errors: nothing is written while there are any
 
 
 @dataclass
@@ -276,6 +281,8 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
         findings_cache = JsonCache(output, "findings")
         if not options.png and state.unchanged(inputs, output):
             cached = _read_findings(findings_cache.read(inputs))
+            if cached is not None and options.strict and not _clean(cached):
+                raise CardgenError(strict(cached))
             if cached is not None:
                 log("unchanged")
                 return BuildReport(skipped=[output / rel for rel in state.outputs],
@@ -293,6 +300,8 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
         card_key, base_key, all_key = _keys(project)
         result = BuildReport(findings=[f for f in report.findings if f.severity is not Severity.ERROR])
         result.findings += placeholder_findings(report.faces.get(options.langs[0], []))
+        if options.strict and not _clean(result.findings):
+            raise CardgenError(strict(result.findings))
         targets: list[Target] = []
         for lang in options.langs:
             targets += _lang_targets(project, data, layout, report.faces[lang], lang, options,
