@@ -129,6 +129,10 @@ def test_preview_follows_saves_in_the_browser(project: Path) -> None:
               f".getAttribute('src') !== {json.dumps(before[key])};", 60, "the Czech image changed")
         _wait(driver, f"const i = document.querySelector('img[data-card=\"{CARD}\"][data-lang=\"cs\"]');"
               " return i.complete && i.naturalWidth > 0;", 10, "the new image loaded")
+        # the page times itself from the build's end to the new image shown (not asserted:
+        # timing belongs in measurements, README "Live preview")
+        shown_after = _wait(driver, "return window.cardgenShownAfter;", 10, "the update timed")
+        print(f"page updated {shown_after:.2f} s after the build finished")
         after = driver.execute_script(SRC)
         assert {k for k in before if before[k] != after[k]} == {key}
         assert driver.execute_script("return window.__marker") == "same page"  # no reload

@@ -22,8 +22,6 @@ from .web import HOST, DeskServer
 
 #: Tried first when no --port is given, so a reopened tab finds a restarted server.
 DEFAULT_PORT = 8765
-#: Serial builds: the server's threads make forking worker processes unsafe.
-SERVE_OPTIONS = pipeline.BuildOptions(jobs=1)
 
 
 def serve(project: Path, port: int | None = None, editor: str | None = None, log: Log = print
@@ -45,7 +43,8 @@ def serve(project: Path, port: int | None = None, editor: str | None = None, log
     stop = threading.Event()
     builder = threading.Thread(
         target=watch, name="cardgen-build", daemon=True,
-        args=(project, SERVE_OPTIONS),
+        # serial builds: forking worker processes from a threaded server is unsafe
+        args=(project, pipeline.BuildOptions(jobs=1)),
         kwargs={"log": log, "stop": stop, "build": DeskBuilder(desk, ImageCache(images))})
     builder.start()
     _stop_on_sigterm()

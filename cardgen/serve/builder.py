@@ -51,10 +51,8 @@ class DeskBuilder:
         findings = shown_findings(report.findings, Sources(project))
         errors, warnings = counts(report.findings)
         redrawn = sum(len(ids) for ids in drawn.values())
-        build = {"ok": True, "finished": datetime.now().strftime("%H:%M:%S"),
-                 "seconds": round(seconds, 2), "errors": errors, "warnings": warnings,
-                 "written": len(report.written), "unchanged": len(report.skipped),
-                 "redrawn": redrawn, "changed": sorted(changed)}
+        build = _summary(True, seconds, errors, warnings, written=len(report.written),
+                         unchanged=len(report.skipped), redrawn=redrawn, changed=sorted(changed))
         cards = card_entries(preview, findings, changed)
         shown = {ImageCache.card_name(key) for keys in preview.keys.values() for key in keys.values()}
         shown |= {page for g in game for page in g.pages}
@@ -73,9 +71,7 @@ class DeskBuilder:
     def _failed(self, project: Path, findings: list[Finding], seconds: float, log: Log) -> None:
         shown = shown_findings(findings, Sources(project))
         errors, warnings = counts(findings)
-        build = {"ok": False, "finished": datetime.now().strftime("%H:%M:%S"),
-                 "seconds": round(seconds, 2), "errors": errors, "warnings": warnings,
-                 "written": 0, "unchanged": 0, "redrawn": 0, "changed": []}
+        build = _summary(False, seconds, errors, warnings)
         blocking = [f for f in shown if f["severity"] == "error"]
         self.desk.change(building=False, build=build, errors=blocking,
                          openable=self.openable | openable(blocking))
@@ -83,3 +79,12 @@ class DeskBuilder:
             log(f.format())
         log(f"build failed: {errors} error(s); the page keeps the last good images. "
             "Waiting for the next save…")
+
+
+def _summary(ok: bool, seconds: float, errors: int, warnings: int, *, written: int = 0,
+             unchanged: int = 0, redrawn: int = 0, changed: list[str] | None = None) -> dict:
+    """The last build for the page's status line; ``at`` lets the page time its own update."""
+    return {"ok": ok, "finished": datetime.now().strftime("%H:%M:%S"), "at": time.time(),
+            "seconds": round(seconds, 2), "errors": errors, "warnings": warnings,
+            "written": written, "unchanged": unchanged, "redrawn": redrawn,
+            "changed": changed or []}

@@ -21,12 +21,9 @@ class Editor:
         return [word.replace("{file}", str(path)).replace("{line}", str(line))
                 for word in shlex.split(self.template)]
 
-    def open(self, project: Path, file: str, line: int) -> str | None:
-        """Start the editor at ``file`` (relative to the project) and ``line``; None when it
-        started, else what went wrong. The caller checks that a finding points there."""
-        path = (project / file).resolve()
-        if (project.resolve() / "card_data") not in path.parents or not path.is_file():
-            return f"{file} is not a file in card_data/"
+    def open(self, path: Path, line: int) -> str | None:
+        """Start the editor at ``path`` and ``line``; None when it started, else what went
+        wrong. The caller checks that a finding points there, inside card_data/."""
         try:
             proc = subprocess.Popen(self.command(path, line), stdin=subprocess.DEVNULL,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

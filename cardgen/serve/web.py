@@ -18,7 +18,7 @@ from importlib import resources
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
-from .desk import IMAGE_ROUTE, Desk
+from .desk import IMAGE_ROUTE, Desk, Sources
 from .editor import Editor
 
 HOST = "127.0.0.1"
@@ -93,12 +93,13 @@ class DeskHandler(BaseHTTPRequestHandler):
         except (ValueError, KeyError, TypeError):
             self._error(HTTPStatus.BAD_REQUEST)
             return
+        path = Sources(self.server.desk.project).path(file)
         if editor is None:
             self._error(HTTPStatus.NOT_FOUND, "no --editor given: the page shows the line instead")
-        elif not self.server.desk.may_open(file, line):
+        elif path is None or not self.server.desk.may_open(file, line):
             self._error(HTTPStatus.FORBIDDEN, "only the places findings point at can be opened")
         else:
-            problem = editor.open(self.server.desk.project, file, line)
+            problem = editor.open(path, line)
             if problem:
                 self._error(HTTPStatus.INTERNAL_SERVER_ERROR, problem)
             else:

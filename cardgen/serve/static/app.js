@@ -76,8 +76,10 @@ function apply(state) {
     fillFilters(state.cards);
     page.ids = ids;
   } else {
-    state.cards.forEach(updateTile);
+    const loads = state.cards.flatMap(updateTile);
+    if (state.build && state.build.at !== page.buildAt) timeUpdate(state.build, loads);
   }
+  page.buildAt = state.build && state.build.at;
   page.cards = state.cards;
   showGame(state.game);
   filter();
@@ -188,13 +190,24 @@ function fillSide(tile, card) {
   tile.classList.toggle("changed", card.changed);
 }
 
+// seconds from the build's end to the new images shown (window.cardgenShownAfter, and the
+// status line's tooltip): how the page keeps its promise of "within a second"
+function timeUpdate(build, loads) {
+  Promise.all(loads).then(() => {
+    window.cardgenShownAfter = Date.now() / 1000 - build.at;
+    $("status").title = `page updated ${window.cardgenShownAfter.toFixed(2)} s after the build`;
+  });
+}
+
 function updateTile(card) {
   const tile = page.tiles.get(card.id);
-  if (!tile) return;
+  const loads = [];
+  if (!tile) return loads;
   for (const img of tile.querySelectorAll("img.face-img")) {
     const src = card.images[img.dataset.lang];
     if (src && img.getAttribute("src") !== src) {
       img.setAttribute("src", src);
+      loads.push(img.decode().catch(() => null));
       tile.classList.remove("flash");
       void tile.offsetWidth; // restart the highlight animation
       tile.classList.add("flash");
@@ -202,6 +215,7 @@ function updateTile(card) {
   }
   tile.querySelector(".names").textContent = LANGS.map((l) => card.names[l]).filter(Boolean).join(" / ");
   fillSide(tile, card);
+  return loads;
 }
 
 // --- filters -----------------------------------------------------------------------------
