@@ -66,10 +66,11 @@ def image_url(name: str) -> str:
 
 
 def card_entries(preview: Preview, findings: list[dict], changed: set[str]) -> list[dict]:
-    """One entry per card in card number order, with both faces' images and its findings."""
+    """One entry per card, starter decks before the market, each in card number order, with
+    both faces' images and its findings."""
     faces = {lang: {f.card_id: f for f in preview.faces[lang]} for lang in preview.faces}
     out = []
-    for card in sorted(preview.data.cards, key=lambda c: c.number):
+    for card in sorted(preview.data.cards, key=lambda c: (c.deck == "market", c.deck, c.number)):
         shown = {lang: faces[lang][card.id] for lang in faces if card.id in faces[lang]}
         out.append({
             "id": card.id, "number": card.number, "deck": card.deck, "kind": card.kind,
