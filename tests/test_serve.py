@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 from conftest import replace_in
+from PIL import Image
 
+import cardgen.serve
 from cardgen.cli import main
 from cardgen.errors import Location, warning
 from cardgen.incremental import tree_digest
@@ -62,6 +64,14 @@ def _ask(server: DeskServer, path: str, method: str = "GET", body: bytes | None 
     data = res.read()
     conn.close()
     return res.status, data
+
+
+def test_the_page_needs_no_network_and_no_build_step() -> None:
+    static = Path(cardgen.serve.__file__).parent / "static"
+    assert sorted(p.name for p in static.iterdir()) == ["app.css", "app.js", "index.html"]
+    for path in static.iterdir():
+        text = path.read_text(encoding="utf-8")
+        assert "http://" not in text and "https://" not in text and "import " not in text, path
 
 
 @pytest.mark.parametrize("path", [
@@ -167,6 +177,10 @@ def test_one_card_edit_redraws_one_image_and_a_failed_build_keeps_the_cards(proj
     first = desk.snapshot()
     assert first["build"]["redrawn"] == 2 * len(first["cards"]) == 152  # both faces of 76 cards
     src = {c["id"]: c["images"] for c in first["cards"]}
+    # screen size: the trimmed 63 × 88 mm card at 150 dpi, drawn (not blank)
+    with Image.open(images / src["charles-iv"]["cs"].removeprefix("/img/")) as img:
+        assert img.size == (372, 520)
+        assert max(hi - lo for lo, hi in img.getextrema()) > 100
 
     replace_in(project / "card_data" / "cards" / "events.yaml", "Sen v\u00a0Terenzu", "Sen v\u00a0Terenu")
     assert build(project, options, lambda _line: None)
