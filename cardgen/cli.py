@@ -54,6 +54,11 @@ def _parser() -> argparse.ArgumentParser:
     w = sub.add_parser("watch", parents=[where], help="rebuild on every save of card_data/, layouts/ or art/")
     w.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
 
+    sv = sub.add_parser("serve", parents=[where],
+                        help="a live preview in the browser: every card in both languages, rebuilt on save")
+    sv.add_argument("--port", type=int, help="port on 127.0.0.1 (default 8765, else any free one)")
+    sv.add_argument("--editor", help="opens a finding's YAML line, e.g. 'code -g {file}:{line}'")
+
     pr = sub.add_parser("proof", parents=[where],
                         help="output/proof/cs-en.pdf: English and Czech side by side")
     pr.add_argument("--only-problems", action="store_true", help="only cards with findings")
@@ -173,8 +178,15 @@ def _watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from .serve import serve  # the HTTP server is loaded only for this command
+
+    return serve(args.project, port=args.port, editor=args.editor,
+                 log=lambda line: print(line, flush=True))
+
+
 COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch,
-            "playtest": _playtest}
+            "playtest": _playtest, "serve": _serve}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -203,6 +203,10 @@ class BuildReport:
     reprinted: dict[str, list[str]] = field(default_factory=dict)
     #: True when nothing changed since the last build and the check itself was skipped
     unchanged: bool = False
+    #: what the check made (empty when ``unchanged``): the data, every face by language, the layout
+    data: GameData | None = None
+    faces: dict[str, list[CardFace]] = field(default_factory=dict)
+    layout: Layout | None = None
 
 
 def _keys(project: Path) -> tuple[str, str, str]:
@@ -298,7 +302,8 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
         assert report.data is not None and report.layout is not None
         data, layout = report.data, report.layout
         card_key, base_key, all_key = _keys(project)
-        result = BuildReport(findings=[f for f in report.findings if f.severity is not Severity.ERROR])
+        result = BuildReport(findings=[f for f in report.findings if f.severity is not Severity.ERROR],
+                             data=data, faces=report.faces, layout=layout)
         result.findings += placeholder_findings(report.faces.get(options.langs[0], []))
         if options.strict and not _clean(result.findings):
             raise CardgenError(strict(result.findings))
@@ -334,6 +339,33 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
         state.inputs, state.outputs = inputs, [t.rel for t in targets]
         state.save()
         return result
+
+
+@dataclass
+class Preview:
+    """What `cardgen serve` shows after a build: its report and every face with its key."""
+
+    report: BuildReport
+    data: GameData
+    faces: dict[str, list[CardFace]]
+    layout: Layout
+    #: language → card id → face key: what the card's drawing depends on (names its image)
+    keys: dict[str, dict[str, str]]
+
+
+def preview_build(project: Path, options: BuildOptions, progress: Progress | None = None) -> Preview:
+    """A build, plus the faces to show even when nothing changed and the check was skipped."""
+    report = build(project, options, progress=progress)
+    data, faces, layout = report.data, report.faces, report.layout
+    if data is None or layout is None:
+        check = run_check(project)
+        if not check.ok or check.data is None or check.layout is None:
+            raise CardgenError(check.findings)
+        data, faces, layout = check.data, check.faces, check.layout
+    card_key = _card_key(layout, project)
+    keys = {lang: {f.card_id: face_key(f, card_key, project) for f in faces[lang]}
+            for lang in options.langs}
+    return Preview(report, data, {lang: faces[lang] for lang in options.langs}, layout, keys)
 
 
 def placeholder_findings(faces: list[CardFace]) -> list[Finding]:
