@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import replace_in
+from conftest import allow_czech_rewording, replace_in
 from PIL import Image
 
 import cardgen.serve
@@ -169,12 +169,7 @@ def test_an_editor_template_without_a_file_is_refused(tmp_path: Path, capsys) ->
 
 
 def test_one_card_edit_redraws_one_image_and_a_failed_build_keeps_the_cards(project: Path) -> None:
-    # a reviewed wording exception lets the Czech line be reworded (check: written text
-    # equals canonical text unless the line records one)
-    replace_in(project / "card_data" / "cards" / "events.yaml",
-               '      text:\n        en: "Luxembourg removes up to 2',
-               '      wording_exception: {cs: "reworded in a test"}\n'
-               '      text:\n        en: "Luxembourg removes up to 2')
+    allow_czech_rewording(project)
     desk = Desk(project)
     images = project / "output" / "serve"
     build = DeskBuilder(desk, ImageCache(images))

@@ -17,7 +17,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, replace_in
+from conftest import ROOT, allow_czech_rewording, replace_in
 
 webdriver = pytest.importorskip("selenium.webdriver",
                                 reason="selenium is not installed (pip install '.[test]')")
@@ -106,12 +106,7 @@ def _state(url: str) -> dict:
 
 
 def test_preview_follows_saves_in_the_browser(project: Path) -> None:
-    # a reviewed wording exception lets the Czech line be reworded (check: written text
-    # equals canonical text unless the line records one)
-    replace_in(project / "card_data" / "cards" / "events.yaml",
-               '      text:\n        en: "Luxembourg removes up to 2',
-               '      wording_exception: {cs: "reworded in a test"}\n'
-               '      text:\n        en: "Luxembourg removes up to 2')
+    allow_czech_rewording(project)
     served = Served(project)
     driver = None
     try:
