@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from . import __version__, pipeline
-from .errors import CardgenError
+from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code
+from .oserrors import os_finding
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
 from .watch import watch
@@ -65,8 +66,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def _check(args: argparse.Namespace) -> int:
     if args.fix:
-        for change in pipeline.fix(args.project):
+        changes, problems = pipeline.fix(args.project)
+        for change in changes:  # exactly the repairs written, even when a file failed
             print(f"fixed: {change}")
+        if problems:
+            raise CardgenError(problems)
     if args.fill:
         for change in pipeline.fill(args.project):
             print(f"filled: {change.format()}")
@@ -83,7 +87,7 @@ def _check(args: argparse.Namespace) -> int:
         if exceptions:
             print("\n".join(["reviewed exceptions:", *exceptions]))
         print(summary)
-    return 0 if report.ok else 1
+    return 0 if report.ok else exit_code(report.findings)
 
 
 def _ids(text: str) -> tuple[str, ...]:
@@ -127,7 +131,7 @@ def _po(args: argparse.Namespace) -> int:
         return 0
     report = pipeline.po_import(args.project, args.file)
     print(report.format())
-    return 0 if report.ok else 1
+    return 0 if report.ok else exit_code(report.findings)
 
 
 def _watch(args: argparse.Namespace) -> int:
@@ -138,14 +142,30 @@ def _watch(args: argparse.Namespace) -> int:
 COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch}
 
 
+def _project(path: Path) -> Path:
+    """The project folder, which must exist and be a folder (a usage error otherwise)."""
+    if not path.is_dir():
+        what = "is not a folder" if path.exists() else "does not exist"
+        raise CardgenError(error("usage", f"the project folder {path} {what}",
+                                 location=Location(str(path)),
+                                 hint="pass --project DIR, the folder holding card_data/"))
+    return path.resolve()
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. Exit 0 on success, 1 when the data has errors, 2 when the command
+    line or the machine must be fixed first (see README "Exit codes"); never a traceback
+    for a problem of the input or the machine."""
     args = _parser().parse_args(argv)
-    args.project = args.project.resolve()
     try:
+        args.project = _project(args.project)
         return COMMANDS[args.command](args)
     except CardgenError as exc:
         print(format_text(exc.findings), file=sys.stderr)
-        return 1
+        return exit_code(exc.findings)
+    except OSError as exc:  # any the stages did not locate themselves
+        print(format_text([os_finding(exc, "use")]), file=sys.stderr)
+        return EXIT_SETUP
     except KeyboardInterrupt:
         print("interrupted; outputs already written are complete", file=sys.stderr)
         return 130

@@ -7,7 +7,7 @@ wording of the line; ``#:`` points at the YAML file and line. The header dates a
 the same data always exports to the same bytes.
 
 The import writes changed Czech texts back with the surgical YAML editor
-(:func:`cardgen.yamledit.apply_edits`); nothing else in card_data changes.
+(:func:`cardgen.yamledit.edit_files`); nothing else in card_data changes.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from .check.lang import CardText, all_texts, find_phrase, strip_tokens
 from .errors import CardgenError, Finding, Location, error, warning
 from .load import load
 from .model import GameData
+from .oserrors import read_input
 from .write import atomic_write
-from .yamledit import TextEdit, apply_edits
+from .yamledit import TextEdit, edit_files
 
 FIXED_DATE = datetime(2024, 1, 1, tzinfo=UTC)
 HEADER = ("# Czech card texts of A Vote for the King of the Romans (Volba římského krále).\n"
@@ -117,13 +118,15 @@ def import_po(project: Path, file: Path) -> ImportReport:
     data, _ = load(project)
     texts = {t.context: t for t in all_texts(data)}
     report = ImportReport()
+    raw = read_input(file)  # a regular file only: never a FIFO or /dev/zero
     try:
-        with open(file, "rb") as fh:
-            catalog = read_po(fh, locale="cs")
-    except (OSError, ValueError) as exc:
+        catalog = read_po(BytesIO(raw), locale="cs")
+    except (ValueError, UnicodeDecodeError, IndexError, AttributeError) as exc:
         raise CardgenError(error("po-read", f"cannot read the PO file: {exc}",
-                                 location=Location(str(file)))) from None
-    edits = []
+                                 location=Location(str(file)),
+                                 hint="export a fresh file with cardgen po export")) from None
+    edits: list[TextEdit] = []
+    lines: dict[TextEdit, str] = {}
     for message in catalog:
         if not message.id:
             continue
@@ -159,10 +162,9 @@ def import_po(project: Path, file: Path) -> ImportReport:
             edits.append(TextEdit(t.text.loc, msgstr, key="cs"))
         else:
             edits.append(TextEdit(t.text.at("cs"), msgstr))
-        report.applied.append(f"{edits[-1].loc}: {ctx} (cs): {msgstr}")
-    try:
-        apply_edits(project, edits)
-    except CardgenError as exc:
-        report.findings.extend(exc.findings)
-        report.applied.clear()
+        lines[edits[-1]] = f"{edits[-1].loc}: {ctx} (cs): {msgstr}"
+    outcome = edit_files(project, edits)  # a file that cannot be edited leaves the others
+    done = set(outcome.applied)
+    report.applied = [lines[e] for e in edits if e in done]
+    report.findings.extend(outcome.findings)
     return report
