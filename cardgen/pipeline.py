@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import re
 import shutil
@@ -319,6 +320,8 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
     output = project / "output"
     options_key = _options_key(options, manifest[0] if manifest else None)
     with build_lock(output):
+        for lang in options.langs:  # a file or a dead link in the way: said now, not at the end
+            make_folder(output / lang)
         cache_dir = output / CACHE_DIR
         for old in cache_dir.glob(f"{SNAPSHOT_PREFIX}*"):
             shutil.rmtree(old, ignore_errors=True)  # a killed build's copy of the inputs
@@ -347,6 +350,23 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
             raise CardgenError(_relocate(exc.findings, snapshot, project)) from None
         finally:
             shutil.rmtree(snapshot, ignore_errors=True)
+
+
+def _preflight(output: Path, targets: list[Target]) -> None:
+    """Before the long part of a build: every output folder can be made and no folder sits
+    where an output file goes, so such a problem is reported at once, all of them together."""
+    found = []
+    for folder in sorted({(output / t.rel).parent for t in targets}):
+        try:
+            make_folder(folder)
+        except CardgenError as exc:
+            found += [f for f in exc.findings if f not in found]
+    for target in targets:
+        path = output / target.rel
+        if path.is_dir() and not path.is_symlink():
+            found.append(os_finding(IsADirectoryError(errno.EISDIR, "Is a directory"), "write", path))
+    if found:
+        raise CardgenError(found)
 
 
 def _relocate(findings: list[Finding], snapshot: Path, project: Path) -> list[Finding]:
@@ -382,6 +402,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
                                  manifest, (card_key, base_key, all_key), result)
     stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
     result.skipped = [output / t.rel for t in targets if t not in stale]
+    _preflight(output, stale)
     progress.start(len(stale), "build")
     made: list[tuple[Target, bytes]] = []
     for target, data_bytes in make_targets(stale, options.jobs, state.timings):

@@ -100,16 +100,23 @@ class ImportReport:
     unchanged: int = 0
     untranslated: int = 0
     findings: list[Finding] = field(default_factory=list)  # entries reported, not applied
+    not_written: int = 0  # translations in files that could not be edited (see findings)
 
     @property
     def ok(self) -> bool:
         return not self.findings
 
+    @property
+    def not_applied(self) -> int:
+        """Entries skipped with a warning, and translations whose file could not be written."""
+        skipped = sum(1 for f in self.findings if f.code.startswith("po-"))
+        return skipped + self.not_written
+
     def format(self) -> str:
         lines = list(self.applied)
         lines += [f.format() for f in self.findings]
         lines.append(f"{len(self.applied)} applied, {self.unchanged} unchanged, "
-                     f"{self.untranslated} untranslated, {len(self.findings)} not applied")
+                     f"{self.untranslated} untranslated, {self.not_applied} not applied")
         return "\n".join(lines)
 
 
@@ -166,5 +173,6 @@ def import_po(project: Path, file: Path) -> ImportReport:
     outcome = edit_files(project, edits)  # a file that cannot be edited leaves the others
     done = set(outcome.applied)
     report.applied = [lines[e] for e in edits if e in done]
+    report.not_written = len(edits) - len(report.applied)
     report.findings.extend(outcome.findings)
     return report
