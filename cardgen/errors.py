@@ -98,7 +98,7 @@ def has_errors(findings: list[Finding]) -> bool:
 #: a broken font, another build running), not the card data. Codes from
 #: :mod:`cardgen.oserrors` start with ``os-``.
 SETUP_CODES = frozenset({
-    "usage", "unknown-lang", "unknown-card", "manifest-read", "manifest-shape", "po-read",
+    "usage", "unknown-lang", "unknown-card", "unknown-profile", "manifest-read", "manifest-shape", "po-read",
     "build-running", "font-missing", "font-invalid", "art-read", "not-a-file",
 })
 

@@ -63,7 +63,14 @@ SCHEMA_SHAPE = {
 }
 
 #: The shape of card_data/text/<lang>.yaml: tables of wording (the compose stage reads them).
-TEXT_SHAPE = {"labels": "mapping", "ops": "mapping", "*": "mapping"}
+TEXT_SHAPE = {
+    "labels": {"*": "words"},
+    "ops": {"*": "string"},
+    **{f"{table}?": {"*": "string"} for table in ("pile_phrase", "numbers_adj", "directions",
+                                                  "deed_ops")},
+    **{f"{table}?": {"*": {"*": "string"}} for table in ("types", "nouns", "subjects", "verbs")},
+    "*": "mapping",
+}
 
 EXCEPTION_SPEC = {
     "line": Field(str, required=True, choices=m.LINE_KINDS),

@@ -19,7 +19,7 @@ from .errors import CardgenError, Finding, Location, Severity, error, has_errors
 from .face import CardFace
 from .fix import fix_project
 from .glossary_sheet import label_findings as glossary_label_findings
-from .impose import select_reprint
+from .impose import load_profiles, select_profile, select_reprint
 from .incremental import (
     CACHE_DIR,
     BuildState,
@@ -316,6 +316,12 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
     """
     progress = progress or Progress(mode="quiet")
     check_options(options)
+    try:
+        profiles = load_profiles(project)
+    except CardgenError:
+        profiles = None  # the build reports a damaged profiles file with its other findings
+    if profiles is not None:
+        select_profile(profiles, options.profile)  # a typo is said before the long part
     manifest = read_manifest(options.changed_since) if options.changed_since else None
     output = project / "output"
     options_key = _options_key(options, manifest[0] if manifest else None)
