@@ -72,8 +72,11 @@ def _check(args: argparse.Namespace) -> int:
         if problems:
             raise CardgenError(problems)
     if args.fill:
-        for change in pipeline.fill(args.project):
+        filled, problems = pipeline.fill(args.project)
+        for change in filled:  # exactly the texts written, even when a file failed
             print(f"filled: {change.format()}")
+        if problems:
+            raise CardgenError(problems)
     report = pipeline.run_check(args.project, lang_only=args.lang_only)
     summary = summary_line(report.cards, report.findings, report.exceptions)
     exceptions = exception_lines(report.data.cards) if report.data else []

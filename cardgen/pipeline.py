@@ -480,12 +480,14 @@ def fix(project: Path) -> tuple[list[str], list[Finding]]:
     return fix_project(project)
 
 
-def fill(project: Path) -> list:
-    """`cardgen check --fill`: canonical text into lines that have none yet."""
+def fill(project: Path) -> tuple[list, list[Finding]]:
+    """`cardgen check --fill`: canonical text into lines that have none yet (the texts
+    written, and the findings of files that could not be edited)."""
     data, findings = load(project)
     if has_errors(findings):
         raise CardgenError(findings)
-    return fill_texts(data, project)
+    problems: list[Finding] = []
+    return fill_texts(data, project, problems), problems
 
 
 def proof(project: Path, *, only_problems: bool = False) -> Path:

@@ -128,3 +128,29 @@ def test_rewrite_keeps_the_owner(tmp_path):
     rewrite_file(path, b"a: 2\n")
     info = path.stat()
     assert (info.st_uid, info.st_gid) == (4321, 4322) and path.read_bytes() == b"a: 2\n"
+
+
+def test_a_partly_applied_fill_reports_what_it_wrote(project, capsys, monkeypatch):
+    cards = project / "card_data" / "cards"
+    for name, en in (("luxembourg.yaml", "Place 2 influence in Bohemia. Draw 1 card."),
+                     ("wittelsbach.yaml", "Place 3 influence in Brandenburg.")):
+        path = cards / name
+        text = path.read_text(encoding="utf-8")
+        line = f'        en: "{en}"\n'
+        assert line in text
+        path.write_text(text.replace(line, ""), encoding="utf-8")
+    real_rewrite = yamledit.rewrite_file
+
+    def read_only_luxembourg(path, data):
+        if Path(path).name == "luxembourg.yaml":
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+        return real_rewrite(path, data)
+
+    monkeypatch.setattr(yamledit, "rewrite_file", read_only_luxembourg)
+    code = main(["--project", str(project), "check", "--fill"])
+    captured = capsys.readouterr()
+    assert code == 2
+    filled = [line for line in captured.out.splitlines() if line.startswith("filled: ")]
+    assert len(filled) == 1 and "wittelsbach.yaml" in filled[0] and "(en)" in filled[0]
+    assert "card_data/cards/luxembourg.yaml: error[os-read-only]" in captured.err
+    assert "Place 3 influence in Brandenburg." in (cards / "wittelsbach.yaml").read_text(encoding="utf-8")
