@@ -13,6 +13,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from .errors import CardgenError, Location, error
+from .oserrors import check_regular
 
 #: Resolved font file → registered ReportLab font name (one registration per process).
 _REGISTERED: dict[Path, str] = {}
@@ -27,6 +28,9 @@ def register_font(path: Path) -> str:
     name = _REGISTERED.get(path)
     if name is not None:
         return name
+    odd = check_regular(path)  # a FIFO, device or folder: never opened
+    if odd is not None:
+        raise CardgenError(odd)
     if not path.is_file():
         raise CardgenError(error("font-missing", f"font file not found: {path}",
                                  location=Location(str(path)),

@@ -35,7 +35,7 @@ from .layout import Layout, load_layout
 from .load import load
 from .lock import build_lock
 from .model import LANGS, GameData
-from .oserrors import os_errors, os_finding, read_input
+from .oserrors import check_regular, os_errors, os_finding, read_input
 from .outputs import LangContext, Target, card_targets, face_key, game_targets, make_targets
 from .po import ImportReport, export_po, import_po
 from .progress import Progress
@@ -127,6 +127,10 @@ def art_findings(data: GameData, project: Path, layout: Layout) -> list[Finding]
         for ext in ("png", "jpg", "jpeg"):
             path = project / "art" / f"{stem}.{ext}"
             if not path.is_file():
+                odd = check_regular(path, f"art/{path.name}")  # a FIFO, device or folder
+                if odd is not None:
+                    out.append(replace(odd, card=card.id))
+                    break
                 continue
             resolved = path.resolve()
             if art_dir not in resolved.parents:

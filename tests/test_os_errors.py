@@ -193,3 +193,21 @@ def test_a_card_file_that_is_not_a_regular_file(project, capsys, kind):
     assert code == 2
     kind_text = "a named pipe (FIFO)" if kind == "fifo" else "a folder"
     assert f"card_data/cards/extra.yaml: error[not-a-file]: expected a file but found {kind_text}" in out
+
+
+@pytest.mark.parametrize("where", ["art", "font"])
+def test_a_fifo_where_an_image_or_a_font_belongs(project, capsys, where):
+    if where == "art":
+        (project / "art").mkdir(exist_ok=True)
+        path = project / "art" / "philip-vi.png"
+        shown = "art/philip-vi.png"
+    else:
+        path = project / "fonts" / "CharisSIL-Bold.ttf"
+        path.unlink()
+    os.mkfifo(path)
+    code, out = run(capsys, "--project", str(project), "check")
+    assert code == 2
+    if where == "art":
+        assert f"{shown}: error[not-a-file] card philip-vi" in out and "a named pipe (FIFO)" in out
+    else:  # the layout names the font it cannot use, at its line
+        assert "layouts/card.yaml:16:9: error[font-missing]" in out and "CharisSIL-Bold.ttf" in out
