@@ -236,11 +236,6 @@ def _options_key(options: BuildOptions, manifest: bytes | None) -> str:
                        options.profile, options.cmyk, options.gutterfold, options.flip])
 
 
-def _usage(message: str, hint: str, where: Path | None = None) -> CardgenError:
-    return CardgenError(error("usage", message, hint=hint,
-                              location=Location(str(where)) if where else None))
-
-
 def check_options(options: BuildOptions) -> None:
     """Option values a build cannot start with: usage errors (exit 2), all at once."""
     found = []
