@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -32,3 +33,18 @@ def replace_in(path: Path, old: str, new: str, count: int = 1) -> int:
     line = text[: text.index(old)].count("\n") + 1
     path.write_text(text.replace(old, new, count), encoding="utf-8")
     return line
+
+
+def pytest_configure(config):
+    """Hypothesis keeps caches in .hypothesis/ of the working folder; the suite's go to a
+    temporary folder removed at the end, so no test leaves files behind."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    config._cardgen_hypothesis = tempfile.mkdtemp(prefix="cardgen-hypothesis-")
+    set_hypothesis_home_dir(config._cardgen_hypothesis)
+
+
+def pytest_unconfigure(config):
+    folder = getattr(config, "_cardgen_hypothesis", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
