@@ -84,12 +84,15 @@ def test_an_empty_name_is_an_error_not_a_blank_bar(project, capsys, empty):
 
 
 def test_a_name_too_long_for_its_bar_is_an_overflow_error_at_the_name(project, capsys):
-    long = " ".join(["Karel"] * 300)  # 1,799 characters
-    line = replace_in(project / LUX, NAME, f'    name: {{en: Charles IV, cs: "{long}"}}')
+    # a prototype card: a name the rulebook fixes would be reported as a rule fact instead
+    long = " ".join(["Valram"] * 257)  # 1,798 characters
+    market = Path("card_data") / "cards" / "market.yaml"
+    line = replace_in(project / market, "    name: {en: Walram of Jülich, cs: Valram z\u00a0Jülichu}",
+                      f'    name: {{en: Walram of Jülich, cs: "{long}"}}')
     code, out = _check(project, capsys)
     assert code == 1
     hits = [ln for ln in out.splitlines() if "error[name-overflow]" in ln]
-    assert hits and hits[0].startswith(f"{LUX}:{line}:") and "(cs)" in hits[0], out[-2000:]
+    assert hits and hits[0].startswith(f"{market}:{line}:") and "(cs)" in hits[0], out[-2000:]
     assert "[rule 2.35]" in hits[0]
 
 
