@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from . import __version__, pipeline, playtest
-from .errors import CardgenError, strict
+from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, strict
+from .oserrors import os_finding
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
 from .watch import watch
@@ -84,11 +85,17 @@ def _parser() -> argparse.ArgumentParser:
 
 def _check(args: argparse.Namespace) -> int:
     if args.fix:
-        for change in pipeline.fix(args.project):
+        changes, problems = pipeline.fix(args.project)
+        for change in changes:  # exactly the repairs written, even when a file failed
             print(f"fixed: {change}")
+        if problems:
+            raise CardgenError(problems)
     if args.fill:
-        for change in pipeline.fill(args.project):
+        filled, problems = pipeline.fill(args.project)
+        for change in filled:  # exactly the texts written, even when a file failed
             print(f"filled: {change.format()}")
+        if problems:
+            raise CardgenError(problems)
     report = pipeline.run_check(args.project, lang_only=args.lang_only)
     if args.strict:
         report.findings = strict(report.findings)
@@ -104,7 +111,7 @@ def _check(args: argparse.Namespace) -> int:
         if exceptions:
             print("\n".join(["reviewed exceptions:", *exceptions]))
         print(summary)
-    return 0 if report.ok else 1
+    return 0 if report.ok else exit_code(report.findings)
 
 
 def _ids(text: str) -> tuple[str, ...]:
@@ -152,7 +159,7 @@ def _po(args: argparse.Namespace) -> int:
         return 0
     report = pipeline.po_import(args.project, args.file)
     print(report.format())
-    return 0 if report.ok else 1
+    return 0 if report.ok else exit_code(report.findings)
 
 
 def _playtest(args: argparse.Namespace) -> int:
@@ -189,14 +196,30 @@ COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch
             "playtest": _playtest, "serve": _serve}
 
 
+def _project(path: Path) -> Path:
+    """The project folder, which must exist and be a folder (a usage error otherwise)."""
+    if not path.is_dir():
+        what = "is not a folder" if path.exists() else "does not exist"
+        raise CardgenError(error("usage", f"the project folder {path} {what}",
+                                 location=Location(str(path)),
+                                 hint="pass --project DIR, the folder holding card_data/"))
+    return path.resolve()
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. Exit 0 on success, 1 when the data has errors, 2 when the command
+    line or the machine must be fixed first (see README "Exit codes"); never a traceback
+    for a problem of the input or the machine."""
     args = _parser().parse_args(argv)
-    args.project = args.project.resolve()
     try:
+        args.project = _project(args.project)
         return COMMANDS[args.command](args)
     except CardgenError as exc:
         print(format_text(exc.findings), file=sys.stderr)
-        return 1
+        return exit_code(exc.findings)
+    except OSError as exc:  # any the stages did not locate themselves
+        print(format_text([os_finding(exc, "use")]), file=sys.stderr)
+        return EXIT_SETUP
     except KeyboardInterrupt:
         print("interrupted; outputs already written are complete", file=sys.stderr)
         return 130

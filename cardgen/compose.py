@@ -20,13 +20,13 @@ from typing import Any
 from jinja2 import TemplateError
 from jinja2.sandbox import SecurityError
 
-from .errors import CardgenError, Location, error
+from .errors import CardgenError, Finding, Location, error
 from .face import CardFace, CurrencyStyle, ShieldStyle, TextLine
 from .language import NBSP, fix_text, plural_category
 from .model import DECKS, LINE_KINDS, Card, CardLine, Effect, GameData, Shield
 from .safepath import inside
 from .sandbox import MAX_TEXT, WordingSandbox, refusals
-from .yamledit import TextEdit, apply_edits
+from .yamledit import TextEdit, apply_edits, edit_files
 
 _TOKEN = re.compile(r":([a-z0-9-]+):")
 
@@ -504,8 +504,12 @@ class TextChange:
         return f"{self.file}:{self.line}: card {self.card} {self.kind} ({self.lang}): {self.text}"
 
 
-def fill_texts(data: GameData, project: Path) -> list[TextChange]:
+def fill_texts(data: GameData, project: Path, problems: list[Finding] | None = None
+               ) -> list[TextChange]:
     """Write canonical text into card YAML wherever a line has no text in a language.
+
+    With ``problems``, a file that cannot be edited is reported there and left as it was,
+    and only the changes actually written are returned; without it, that raises.
 
     The files are written through :mod:`cardgen.yamledit`, the one surgical YAML editor:
     a missing language is added to the line's ``text`` mapping, a missing ``text`` is added
@@ -534,5 +538,10 @@ def fill_texts(data: GameData, project: Path) -> list[TextChange]:
             path = Path(where.file) if Path(where.file).is_absolute() else project / where.file
             changes += [TextChange(path, where.line, card.id, line.kind, lang, text)
                         for lang, text in texts.items()]
-    apply_edits(project, edits)
-    return changes
+    if problems is None:
+        apply_edits(project, edits)
+        return changes
+    outcome = edit_files(project, edits)
+    problems.extend(outcome.findings)
+    written = set(outcome.changed)
+    return [c for c in changes if c.file in written]

@@ -98,3 +98,23 @@ class CardgenError(Exception):
 
 def has_errors(findings: list[Finding]) -> bool:
     return any(f.severity is Severity.ERROR for f in findings)
+
+
+#: Finding codes about the command line or the machine (files the tool cannot read or write,
+#: a broken font, another build running), not the card data. Codes from
+#: :mod:`cardgen.oserrors` start with ``os-``.
+SETUP_CODES = frozenset({
+    "usage", "unknown-lang", "unknown-card", "unknown-profile", "manifest-read", "manifest-shape", "po-read",
+    "build-running", "font-missing", "font-invalid", "art-read", "not-a-file",
+})
+
+#: Exit codes: 1 when the data has errors, 2 when the command line or the machine must be
+#: fixed first (README "Exit codes", DECISIONS.md).
+EXIT_DATA, EXIT_SETUP = 1, 2
+
+
+def exit_code(findings: list[Finding]) -> int:
+    """2 when any error is about the command line or the machine, else 1."""
+    setup = any(f.severity is Severity.ERROR and (f.code in SETUP_CODES or f.code.startswith("os-"))
+                for f in findings)
+    return EXIT_SETUP if setup else EXIT_DATA

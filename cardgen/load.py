@@ -71,6 +71,16 @@ SCHEMA_SHAPE = {
     }},
 }
 
+#: The shape of card_data/text/<lang>.yaml: tables of wording (the compose stage reads them).
+TEXT_SHAPE = {
+    "labels": {"*": "words"},
+    "ops": {"*": "string"},
+    **{f"{table}?": {"*": "string"} for table in ("pile_phrase", "numbers_adj", "directions",
+                                                  "deed_ops")},
+    **{f"{table}?": {"*": {"*": "string"}} for table in ("types", "nouns", "subjects", "verbs")},
+    "*": "mapping",
+}
+
 EXCEPTION_SPEC = {
     "line": Field(str, required=True, choices=m.LINE_KINDS),
     "lang": Field(str, required=True, choices=m.LANGS),
@@ -309,7 +319,10 @@ class _Loader:
         for lang in m.LANGS:
             path = self.root / "text" / f"{lang}.yaml"
             data = self.read(path)
-            out[lang] = data if isinstance(data, LocMap) else {}
+            found = check_shape(data, TEXT_SHAPE, getattr(data, "loc", Location(self.rel(path))),
+                                f"text/{lang}.yaml") if data is not None else []
+            self.findings.extend(found)
+            out[lang] = data if isinstance(data, LocMap) and not found else {}
         return out
 
     # cards --------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -41,3 +42,18 @@ def allow_czech_rewording(project: Path) -> None:
                '      text:\n        en: "Luxembourg removes up to 2',
                '      wording_exception: {cs: "reworded in a test"}\n'
                '      text:\n        en: "Luxembourg removes up to 2')
+
+
+def pytest_configure(config):
+    """Hypothesis keeps caches in .hypothesis/ of the working folder; the suite's go to a
+    temporary folder removed at the end, so no test leaves files behind."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    config._cardgen_hypothesis = tempfile.mkdtemp(prefix="cardgen-hypothesis-")
+    set_hypothesis_home_dir(config._cardgen_hypothesis)
+
+
+def pytest_unconfigure(config):
+    folder = getattr(config, "_cardgen_hypothesis", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
