@@ -20,6 +20,7 @@ from ..errors import CardgenError, Location, error
 from ..face import CardFace
 from ..fonts import missing_glyphs, register_font, wrap_words
 from ..render.cmyk import CmykConverter
+from ..sandbox import fill_in
 from .canvas import CardForms, DrawBack, DrawFront, PrintCanvas
 from .geometry import (
     Box,
@@ -248,7 +249,7 @@ def _draw_fold(c: PrintCanvas, geom: SheetGeometry, spec: SheetSpec) -> None:
 def plural(spec: SheetSpec, lang: str, key: str, n: int) -> str:
     forms = spec.strings[lang][key]
     category = Locale.parse(lang).plural_form(n)
-    return forms.get(category, forms["other"]).format(n=n)
+    return fill_in(forms.get(category, forms["other"]), n=n)
 
 
 def _instruction_strings(spec: SheetSpec, lang: str) -> Mapping[str, Any]:
@@ -268,7 +269,7 @@ def _instructions(plan: SheetPlan, spec: SheetSpec, lang: str) -> list[str]:
     how = (s["gutterfold"] if plan.flip is None
            else s["duplex_long"] if plan.flip == "long" else s["duplex_short"])
     lines = [s["title"],
-             s["contents"].format(cards=cards, sheets=sheets, paper=plan.geometry.paper.name),
+             fill_in(s["contents"], cards=cards, sheets=sheets, paper=plan.geometry.paper.name),
              s["actual_size"], how, s["cut"]]
     if plan.flip is not None:
         lines.append(s["blank_back"])
