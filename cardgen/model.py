@@ -227,4 +227,11 @@ class GameData:
     rule_facts: Any = None
 
     def card(self, card_id: str) -> Card | None:
-        return next((c for c in self.cards if c.id == card_id), None)
+        """The first card with this id (looked up in a table made on first use)."""
+        table = self.__dict__.get("_by_id")
+        if table is None:
+            table = {}
+            for c in self.cards:
+                table.setdefault(c.id, c)
+            object.__setattr__(self, "_by_id", table)  # frozen: a cache, not a field
+        return table.get(card_id)

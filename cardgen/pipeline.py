@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import check as checks
+from .check.cache import CheckCache
 from .check.lang import longest_text_at
 from .check.text import check_templates
 from .compose import compose_faces, fill_texts
@@ -85,18 +86,23 @@ class CheckReport:
 
 
 def run_check(project: Path, *, lang_only: bool = False,
-              fit_cache: dict[str, list[Finding]] | None = None) -> CheckReport:
+              fit_cache: dict[str, list[Finding]] | None = None,
+              check_cache: CheckCache | None = None) -> CheckReport:
     """Load and check everything, fit included; never raises for bad data, only reports.
 
     ``fit_cache`` (face hash → that face's fit and glyph findings) lets a build re-fit only
-    the cards whose face changed; it is read and filled in place.
+    the cards whose face changed; it is read and filled in place. ``check_cache`` does the
+    same for the per-card checks; without one, the last build's is read (never written).
     """
     try:
         data, findings = load(project)
     except CardgenError as exc:
         return CheckReport(None, exc.findings)
     findings = list(findings)
-    findings.extend(checks.run_all(data, lang_only=lang_only))
+    if check_cache is None:
+        check_cache = CheckCache.from_json(JsonCache(project / "output", CHECKS_CACHE)
+                                           .read(_checks_key()))
+    findings.extend(checks.run_all(data, lang_only=lang_only, cache=check_cache))
     report = CheckReport(data, findings)
     if report.ok:
         try:
@@ -111,6 +117,14 @@ def run_check(project: Path, *, lang_only: bool = False,
         except CardgenError as exc:
             findings.extend(exc.findings)
     return report
+
+
+#: output/.cache/<name>.json: the per-card check findings of the last build
+CHECKS_CACHE = "checks"
+
+
+def _checks_key() -> str:
+    return digest(code_digest(), CHECKS_CACHE)
 
 
 ART_STEM = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -424,7 +438,9 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     fit_cache_file = JsonCache(output, "fit")
     fit_key = digest(code_digest(), "fit")
     fit_cache = _read_fit_cache(fit_cache_file, fit_key)
-    report = run_check(project, fit_cache=fit_cache)
+    checks_file = JsonCache(output, CHECKS_CACHE)
+    check_cache = CheckCache.from_json(checks_file.read(_checks_key()))
+    report = run_check(project, fit_cache=fit_cache, check_cache=check_cache)
     if not report.ok:
         raise CardgenError(report.findings)
     assert report.data is not None and report.layout is not None
@@ -472,6 +488,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
             result.written.extend(paths)
     live = fit_cache.keys() & _live_face_keys(report, layout, project)
     fit_cache_file.write(fit_key, {k: [f.to_json() for f in fit_cache[k]] for k in sorted(live)})
+    checks_file.write(_checks_key(), check_cache.to_json())
     findings_cache.write(inputs, [f.to_json() for f in result.findings])
     state.inputs, state.outputs = inputs, [t.rel for t in targets]
     state.save()

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from ..errors import Finding
 from ..model import GameData
+from .cache import CheckCache
 from .effects import check_effects
 from .engine import check_deeds, check_engine
 from .facts import check_rule_facts
@@ -44,9 +45,17 @@ def one_finding_per_mistake(findings: list[Finding]) -> list[Finding]:
             and not (f.code != "rule-fact" and f.location in facts)]
 
 
-def run_all(data: GameData, *, lang_only: bool = False) -> list[Finding]:
+#: Checks that look at one card at a time and may reuse a card's findings (check/cache.py).
+PER_CARD: frozenset[Check] = frozenset({check_texts, check_deeds, check_language})
+
+
+def run_all(data: GameData, *, lang_only: bool = False,
+            cache: CheckCache | None = None) -> list[Finding]:
+    """Every check's findings; with a ``cache``, the per-card checks re-check only the cards
+    whose inputs changed (and fill the cache for the next run)."""
     checks = LANGUAGE_CHECKS if lang_only else RULE_CHECKS + LANGUAGE_CHECKS
     findings: list[Finding] = []
     for check in checks:
-        findings.extend(check(data))
+        found = check(data, cache=cache) if check in PER_CARD else check(data)  # type: ignore[call-arg]
+        findings.extend(found)
     return one_finding_per_mistake(findings)

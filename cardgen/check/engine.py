@@ -9,7 +9,9 @@ from __future__ import annotations
 from ..engine import OPS, Rules, probe
 from ..engine.rules import walk
 from ..errors import Finding, Location, Severity, error, warning
-from ..model import CardLine, GameData
+from ..incremental import digest
+from ..model import Card, CardLine, GameData
+from .cache import CheckCache, card_key, rules_key
 from .effects import check_effects
 
 SCHEMA_FILE = "card_data/rules/schema.yaml"
@@ -54,29 +56,51 @@ def check_engine(data: GameData) -> list[Finding]:
 PROBED_LINES = ("deed", "boost", "acquire", "event")
 
 
-def check_deeds(data: GameData) -> list[Finding]:
+def check_deeds(data: GameData, cache: CheckCache | None = None) -> list[Finding]:
     """Play every line in sampled game states (5.31): a crash is an error; an effect that
     does nothing in every state, or a Deed that can't be resolved in some state though the
-    card doesn't say when, is a warning."""
+    card doesn't say when, is a warning.
+
+    With a ``cache``, a card is played again only when its record or what the engine plays
+    with (:func:`~cardgen.check.cache.rules_key`) changed; the games are sampled only then.
+    """
     if check_engine(data) or any(f.severity is Severity.ERROR for f in check_effects(data)):
         return []  # reported by those checks; a game can't be trusted on such data
-    try:
-        rules = Rules.from_data(data)
-        states = probe.sample_states(rules)
-    except Exception as exc:  # the data cannot even be played
-        return [error("engine-data", f"the rules engine cannot play a game: {exc}",
-                      location=Location("card_data"))]
-    findings: list[Finding] = []
-    for card in data.cards:
+    game: list[tuple[Rules, list]] = []
+
+    def setup() -> list[Finding]:
+        try:
+            rules = Rules.from_data(data)
+            game.append((rules, probe.sample_states(rules)))
+        except Exception as exc:  # the data cannot even be played
+            return [error("engine-data", f"the rules engine cannot play a game: {exc}",
+                          location=Location("card_data"))]
+        return []
+
+    def one_card(card: Card) -> list[Finding]:
+        if not game and (failed := setup()):
+            return failed
+        rules, states = game[0]
+        found: list[Finding] = []
         for line in card.lines:
             if line.kind not in PROBED_LINES or not line.effects:
                 continue
             try:
-                findings.extend(_probe_line(rules, states, card.id, line))
+                found.extend(_probe_line(rules, states, card.id, line))
             except Exception as exc:  # the probe itself failed on this line's data
-                findings.append(error("deed-crash", f"the {line.kind} line can't be played: "
-                                      f"{type(exc).__name__}: {exc}", location=line.loc,
-                                      card=card.id, rule="5.3"))
+                found.append(error("deed-crash", f"the {line.kind} line can't be played: "
+                                   f"{type(exc).__name__}: {exc}", location=line.loc,
+                                   card=card.id, rule="5.3"))
+        return found
+
+    shared = rules_key(data) if cache is not None else ""
+    failed = cache.findings(digest("deeds", shared, "setup"), setup) if cache is not None else setup()
+    if failed:
+        return failed
+    findings: list[Finding] = []
+    for card in data.cards:
+        findings += (cache.findings(card_key("deeds", shared, card), lambda card=card: one_card(card))
+                     if cache is not None else one_card(card))
     return findings
 
 

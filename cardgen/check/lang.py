@@ -32,6 +32,8 @@ from babel.numbers import NumberFormatError, parse_decimal
 from ..errors import Finding, Location, Severity, error, warning
 from ..language import NBSP, plural_category, typography_problems
 from ..model import Bilingual, Card, GameData
+from .cache import CheckCache, card_key, text_key
+from .wordindex import WordIndex
 
 SEVERITY: dict[Severity, Callable[..., Finding]] = {Severity.ERROR: error, Severity.WARNING: warning}
 
@@ -168,6 +170,12 @@ class _Checker:
         self.findings: list[Finding] = []
         self.names = _name_table(data)
         self.ids = {n.id: n for n in self.names}
+        self.index = {lang: name_index(self.names, lang) for lang in ("en", "cs")}
+        self.term_index = {lang: WordIndex((t, t.forms.get(lang, ())) for t in data.glossary)
+                           for lang in ("en", "cs")}
+        self.positions: dict[str, list[int]] = {}
+        for i, name in enumerate(self.names):
+            self.positions.setdefault(name.id, []).append(i)
         self.en_terms = {form.lower() for term in data.glossary for form in term.forms.get("en", ())}
         self.cs_terms = {form.lower() for term in data.glossary for form in term.forms.get("cs", ())}
 
@@ -220,7 +228,7 @@ class _Checker:
 
     def untranslated(self, t: CardText, cs: str) -> None:
         plain = strip_tokens(cs)
-        for term in self.data.glossary:
+        for term in self.term_index["en"].candidates(plain):
             for form in term.forms.get("en", ()):
                 if form.lower() in self.cs_terms:
                     continue
@@ -258,7 +266,8 @@ class _Checker:
     def glossary(self, t: CardText, en: str, cs: str) -> None:
         texts = {"en": self.mask_currency(strip_tokens(en), "en"),
                  "cs": self.mask_currency(strip_tokens(cs), "cs")}
-        found = {lang: _find_terms(self.data.glossary, texts[lang], lang) for lang in texts}
+        found = {lang: _find_terms(self.term_index[lang].candidates(texts[lang]), texts[lang],
+                                   lang) for lang in texts}
         for term in self.data.glossary:
             for lang in ("en", "cs"):
                 other = OTHER[lang]
@@ -293,11 +302,13 @@ class _Checker:
     def names_(self, t: CardText, en: str, cs: str) -> None:
         if t.key == "name" or t.key.endswith(".name"):
             return
-        hits = {"en": _find_names(self.names, strip_tokens(en), "en"),
-                "cs": _find_names(self.names, strip_tokens(cs), "cs")}
+        hits = {lang: _find_names(self.names, strip_tokens(value), lang, self.index[lang])
+                for lang, value in (("en", en), ("cs", cs))}
         line = t.card.line(t.key)
         referenced = _referenced_ids(line.effects if line else (), self.ids) - {t.card.id}
-        for name in self.names:
+        # only the names found or referenced can give a finding (in the table's order)
+        named = hits["en"] | hits["cs"] | referenced
+        for name in [self.names[i] for i in sorted(i for n in named for i in self.positions[n])]:
             if name.id == t.card.id:
                 continue
             on = {lang: name.id in hits[lang] for lang in ("en", "cs")}
@@ -407,10 +418,20 @@ def _name_table(data: GameData) -> list[Named]:
     return out
 
 
-def _find_names(names: Sequence[Named], text: str, lang: str) -> set[str]:
-    """Ids of the names in ``text``; the longest match wins, shorter names inside it do not."""
+def name_index(names: Sequence[Named], lang: str) -> WordIndex[Named]:
+    """The names of one language indexed by their forms' first words (see wordindex)."""
+    return WordIndex((name, name.forms[lang]) for name in names)
+
+
+def _find_names(names: Sequence[Named], text: str, lang: str,
+                index: WordIndex[Named] | None = None) -> set[str]:
+    """Ids of the names in ``text``; the longest match wins, shorter names inside it do not.
+
+    With the ``index`` of ``names``, only the names whose first word starts a word of
+    ``text`` are tried (the same result, in time linear in the text, not in the names).
+    """
     spans: list[tuple[int, int, str]] = []
-    for name in names:
+    for name in index.candidates(text) if index is not None else names:
         for form in name.forms[lang]:
             pattern = _stem_re(form) if lang == "cs" else _phrase_re(form)
             spans.extend((m.start(), m.end(), name.id) for m in pattern.finditer(text))
@@ -451,12 +472,26 @@ def _referenced_ids(effects: Iterable[Any], ids: Mapping[str, Named]) -> set[str
 # --------------------------------------------------------------------------------------
 
 
-def check_language(data: GameData) -> list[Finding]:
-    """Every translation finding for every card, English against Czech."""
-    checker = _Checker(data)
-    for t in all_texts(data):
-        checker.text(t)
-    return checker.findings
+def check_language(data: GameData, cache: CheckCache | None = None) -> list[Finding]:
+    """Every translation finding for every card, English against Czech; with a ``cache``,
+    only the cards whose record or shared inputs changed are checked again."""
+    checkers: list[_Checker] = []
+
+    def one_card(card: Card) -> list[Finding]:
+        if not checkers:
+            checkers.append(_Checker(data))
+        checker = checkers[0]
+        checker.findings = []
+        for t in card_texts(card):
+            checker.text(t)
+        return checker.findings
+
+    shared = text_key(data) if cache is not None else ""
+    out: list[Finding] = []
+    for card in data.cards:
+        out += (cache.findings(card_key("language", shared, card), lambda card=card: one_card(card))
+                if cache is not None else one_card(card))
+    return out
 
 
 def is_untranslated(f: Finding) -> bool:

@@ -27,6 +27,8 @@ from collections.abc import Iterable, Iterator
 from ..compose import TextError, canonical_text, normalize, renderer
 from ..errors import Finding, error
 from ..model import LANGS, Card, CardLine, Effect, GameData
+from .cache import CheckCache, card_key, text_key
+from .wordindex import WordIndex
 
 _NUMBER = re.compile(r"(?<![\w-])\d+")
 _SHIELD = re.compile(r":shield-([a-z0-9-]+):")
@@ -62,9 +64,9 @@ class _Facts:
     def __init__(self, data: GameData, lang: str):
         self.lang = lang
         tables = renderer(data, lang).tables
-        self.cards = [(c.id, p) for c in data.cards
-                      if (p := _pattern([c.name.get(lang) or ""])) is not None]
-        self.places: list[tuple[str, re.Pattern[str]]] = []
+        self.cards = WordIndex(((c.id, p), [c.name.get(lang) or ""]) for c in data.cards
+                               if (p := _pattern([c.name.get(lang) or ""])) is not None)
+        places: list[tuple[tuple[str, re.Pattern[str]], list[str]]] = []
         self.foreign_places: list[tuple[str, str, re.Pattern[str]]] = []
         own_names: set[str] = set()
         for pid, place in data.places.items():
@@ -72,7 +74,8 @@ class _Facts:
             own_names |= {p.lower() for p in phrases if p}
             pat = _pattern(phrases)
             if pat:
-                self.places.append((pid, pat))
+                places.append(((pid, pat), phrases))
+        self.places = WordIndex(places)
         for other in LANGS:
             if other == lang:
                 continue
@@ -94,8 +97,8 @@ class _Facts:
             pat = _pattern(forms)
             if pat:
                 self.currencies.append((cid, pat))
-        self.terms = [(t.id, p) for t in data.glossary
-                      if (p := _pattern(t.forms.get(lang, ()))) is not None]
+        self.terms = WordIndex(((t.id, p), t.forms.get(lang, ())) for t in data.glossary
+                               if (p := _pattern(t.forms.get(lang, ()))) is not None)
         vocabulary = tables.get("meaning")
         self.meaning = [(str(k), p) for k, v in (vocabulary or {}).items()
                         if isinstance(v, list) and (p := _vocabulary(v)) is not None]
@@ -115,14 +118,14 @@ class _Facts:
         """Every fact of ``text`` as (kind, item) with its count."""
         text = normalize(text)
         found: Counter[tuple[str, str]] = Counter()
-        for cid, pat in self.cards:
+        for cid, pat in self.cards.candidates(text):  # in card order, as a sequence of subs
             for _ in pat.finditer(text):
                 found["card names", cid] += 1
             text = pat.sub(" ", text)
         found.update(("shields", s) for s in _SHIELD.findall(text))
         found.update(("numbers", n) for n in _NUMBER.findall(_SHIELD.sub(" ", text)))
         plain = text
-        for pid, pat in self.places:
+        for pid, pat in self.places.candidates(text):
             if pat.search(text):
                 found["places", pid] += 1
             plain = pat.sub(" ", plain)
@@ -131,7 +134,7 @@ class _Facts:
                 found["currencies", cid] += 1
         found.update(("currencies", t) for t in _TOKEN.findall(text)
                      if t in dict(self.currencies))
-        for tid, pat in self.terms:
+        for tid, pat in self.terms.candidates(text):
             if pat.search(text):
                 found["glossary terms", tid] += 1
         for kind, pat in self.meaning:
@@ -314,15 +317,26 @@ def check_templates(data: GameData) -> list[Finding]:
             for lang in LANGS for exc in renderer(data, lang).template_errors()]
 
 
-def check_texts(data: GameData) -> list[Finding]:
+def check_texts(data: GameData, cache: CheckCache | None = None) -> list[Finding]:
+    """Every card's written text against its canonical text; with a ``cache``, only the
+    cards whose record or shared inputs changed are checked again."""
     out = check_templates(data)
     if not data.schema.get("ops"):
         return out  # no usable rule schema (reported by the load and effects checks): no canonical text
+    shared = text_key(data) if cache is not None else ""
     for card in data.cards:
-        for kind in [ln.kind for ln in card.lines]:
-            line = card.line(kind)
-            if line is None:
-                continue
-            for lang in LANGS:
-                out.extend(f for f in _check_line(data, card, line, lang) if f not in out)
+        found = (cache.findings(card_key("texts", shared, card), lambda card=card: _card_texts(data, card))
+                 if cache is not None else _card_texts(data, card))
+        out.extend(f for f in found if f not in out)
+    return out
+
+
+def _card_texts(data: GameData, card: Card) -> list[Finding]:
+    out: list[Finding] = []
+    for kind in [ln.kind for ln in card.lines]:
+        line = card.line(kind)
+        if line is None:
+            continue
+        for lang in LANGS:
+            out.extend(f for f in _check_line(data, card, line, lang) if f not in out)
     return out
