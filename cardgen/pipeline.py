@@ -256,8 +256,8 @@ class BuildReport:
     layout: Layout | None = None
 
 
-def _keys(project: Path) -> tuple[str, str, str]:
-    """(card key, base key, all-data key): what cards, shared components and glossary use."""
+def _keys(project: Path) -> tuple[str, str]:
+    """(card key, base key): what cards and the shared components use."""
     code = code_digest()
     fonts = tree_digest((project / "fonts").glob("*.ttf"), project)
     layouts = tree_digest((project / "layouts").glob("*.yaml"), project)
@@ -265,8 +265,7 @@ def _keys(project: Path) -> tuple[str, str, str]:
     data_dir = project / "card_data"
     shared = [p for p in data_dir.rglob("*.yaml") if "cards" not in p.relative_to(data_dir).parts]
     base_key = digest(card_key, tree_digest(shared, project))
-    all_key = digest(card_key, tree_digest(data_dir.rglob("*.yaml"), project))
-    return card_key, base_key, all_key
+    return card_key, base_key
 
 
 def _options_key(options: BuildOptions, manifest: bytes | None) -> str:
@@ -445,7 +444,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
         raise CardgenError(report.findings)
     assert report.data is not None and report.layout is not None
     data, layout = report.data, report.layout
-    card_key, base_key, all_key = _keys(project)
+    card_key, base_key = _keys(project)
     result = BuildReport(findings=[f for f in report.findings if f.severity is not Severity.ERROR],
                          data=data, faces=report.faces, layout=layout)
     result.findings += placeholder_findings(report.faces.get(options.langs[0], []))
@@ -458,7 +457,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     targets: list[Target] = []
     for lang in options.langs:
         targets += _lang_targets(project, data, layout, report.faces[lang], lang, options,
-                                 manifest, (card_key, base_key, all_key), result)
+                                 manifest, (card_key, base_key), result)
     stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
     result.skipped = [output / t.rel for t in targets if t not in stale]
     _preflight(output, stale)
@@ -540,9 +539,9 @@ def _live_face_keys(report: CheckReport, layout: Layout, project: Path) -> set[s
 
 
 def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[CardFace], lang: str,
-                  options: BuildOptions, manifest: dict | None, keys: tuple[str, str, str],
+                  options: BuildOptions, manifest: dict | None, keys: tuple[str, str],
                   result: BuildReport) -> list[Target]:
-    card_key, base_key, all_key = keys
+    card_key, base_key = keys
     drawing_key = _card_key(layout, project)
     hashes = {f.card_id: face_key(f, drawing_key, project)[:16] for f in faces}
     reprint: tuple[str, ...] = ()
@@ -559,7 +558,9 @@ def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[Car
     out = []
     for target in card_targets(ctx) + game_targets(ctx):
         if target.rel.endswith("glossary.pdf"):
-            target = replace(target, key=digest(target.key, all_key))
+            # the glossary lists every card's name: a text edit leaves it as it is
+            target = replace(target, key=digest(target.key, *(
+                f"{c.id}={c.name.values!r}" for c in data.cards)))
         out.append(target)
     return out
 

@@ -46,14 +46,35 @@ def test_no_change_rebuild_skips_the_check_and_keeps_warnings(proj):
     assert any(f.location and f.location.line for f in report.findings)
 
 
-def test_czech_text_change_rebuilds_exactly_the_czech_card_outputs(proj):
-    before = (proj / "output" / "en" / "cards.pdf").read_bytes()
+def _outputs(project: Path) -> dict[str, bytes]:
+    out = project / "output"
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*"))
+            if p.is_file() and not p.relative_to(out).parts[0].startswith(".")}
+
+
+def test_czech_text_change_rewrites_exactly_the_files_holding_the_card(proj, tmp_path):
+    before = _outputs(proj)
     replace_in(proj / LUX, "cs: Otec vlasti}", "cs: Otec říše}")
     report = pipeline.build(proj, pipeline.BuildOptions())
+    # Charles IV's Czech face is on these files only; the glossaries list names, not Deeds
     assert _rels(report.written, proj) == {
         "cs/cards.pdf", "cs/sheets-a4.pdf", "cs/sheets-letter.pdf", "cs/print-shop.pdf",
-        "cs/manifest.json", "cs/manifest.txt", "cs/glossary.pdf", "en/glossary.pdf"}
-    assert (proj / "output" / "en" / "cards.pdf").read_bytes() == before
+        "cs/manifest.json", "cs/manifest.txt"}
+    after = _outputs(proj)
+    assert {rel for rel in after if after[rel] != before.get(rel)} == _rels(report.written, proj)
+    # and they equal a cold build of the edited data, byte for byte
+    cold = copy_project(tmp_path / "cold")
+    shutil.copy(proj / LUX, cold / LUX)
+    pipeline.build(cold, pipeline.BuildOptions())
+    assert _outputs(cold) == after
+
+
+def test_renaming_a_card_rewrites_the_glossaries_too(proj):
+    replace_in(proj / Path("card_data/cards/market.yaml"), "name: {en: Walram of Jülich,",
+               "name: {en: Walram of Juliers,")
+    report = pipeline.build(proj, pipeline.BuildOptions())
+    assert {"cs/glossary.pdf", "en/glossary.pdf", "en/cards.pdf"} <= _rels(report.written, proj)
+    assert "cs/cards.pdf" not in _rels(report.written, proj)
 
 
 def test_layout_change_rebuilds_every_card_output(proj):
