@@ -92,7 +92,7 @@ def run_check(project: Path, *, lang_only: bool = False,
 
     ``fit_cache`` (face hash → that face's fit and glyph findings) lets a build re-fit only
     the cards whose face changed; it is read and filled in place. ``check_cache`` does the
-    same for the per-card checks; without one, the last build's is read (never written).
+    same for the per-card checks; without them, the last build's are read (never written).
     """
     try:
         data, findings = load(project)
@@ -102,6 +102,8 @@ def run_check(project: Path, *, lang_only: bool = False,
     if check_cache is None:
         check_cache = CheckCache.from_json(JsonCache(project / "output", CHECKS_CACHE)
                                            .read(_checks_key()))
+    if fit_cache is None:
+        fit_cache = _read_fit_cache(JsonCache(project / "output", FIT_CACHE), _fit_key())
     findings.extend(checks.run_all(data, lang_only=lang_only, cache=check_cache))
     report = CheckReport(data, findings)
     if report.ok:
@@ -123,8 +125,15 @@ def run_check(project: Path, *, lang_only: bool = False,
 CHECKS_CACHE = "checks"
 
 
+FIT_CACHE = "fit"
+
+
 def _checks_key() -> str:
     return digest(code_digest(), CHECKS_CACHE)
+
+
+def _fit_key() -> str:
+    return digest(code_digest(), FIT_CACHE)
 
 
 ART_STEM = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -434,8 +443,8 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     log("check")
     progress.stage("check")
     findings_cache = JsonCache(output, "findings")
-    fit_cache_file = JsonCache(output, "fit")
-    fit_key = digest(code_digest(), "fit")
+    fit_cache_file = JsonCache(output, FIT_CACHE)
+    fit_key = _fit_key()
     fit_cache = _read_fit_cache(fit_cache_file, fit_key)
     checks_file = JsonCache(output, CHECKS_CACHE)
     check_cache = CheckCache.from_json(checks_file.read(_checks_key()))

@@ -96,7 +96,11 @@ def rules_key(data: GameData) -> str:
 
 def card_key(check: str, shared: str, card: Card) -> str:
     """The key of ``check``'s findings for ``card`` under the ``shared`` inputs."""
-    return digest(check, shared, repr(card))
+    own = card.__dict__.get("_record_key")
+    if own is None:  # the card's whole record, once per loaded card (several checks ask)
+        own = digest(repr(card))
+        object.__setattr__(card, "_record_key", own)  # frozen: a cache, not a field
+    return digest(check, shared, own)
 
 
 def _rules_view(card: Card) -> Card:
