@@ -29,10 +29,15 @@ from .errors import CardgenError, Finding, Location, error, warning
 
 TOKEN = re.compile(rb"/[^\s/\[\]()<>{}%]*|\((?:\\.|[^\\)])*\)|<<|>>|<[0-9A-Fa-f\s]*>|\[|\]"
                    rb"|[-+]?(?:\d+\.?\d*|\.\d+)|[A-Za-z'\"*]+[0-9]?\*?")
-NUMBER = re.compile(rb"[-+]?(?:\d+\.?\d*|\.\d+)$")
 RGB_OPS = {b"rg", b"RG"}
 TEXT_SHOW = {b"Tj", b"TJ", b"'", b'"'}
-OPERAND_START = (b"/", b"(", b"<", b"[", b"]")
+#: The first bytes of operand tokens: names, strings, hex strings and dictionaries, arrays.
+OPERAND_FIRST = frozenset(b"/(<[]")
+#: The first bytes of a number token: TOKEN's other kinds never start with these, so the
+#: first byte tells a number (no regular expression per token).
+NUMBER_START = frozenset(b"+-.0123456789")
+#: The operators whose numeric operands _walk reads.
+NUMERIC_OPS = frozenset({b"cm", b"k", b"K", b"g", b"G", b"Tf", b"Tm"})
 FONT_FILES = ("/FontFile", "/FontFile2", "/FontFile3")
 
 
@@ -161,11 +166,12 @@ def _walk(doc: _Doc, report: PageReport, content: bytes, resources: Any,
     size = 0.0
     operands: list[bytes] = []
     for tok in TOKEN.findall(content):
-        if NUMBER.match(tok) or (tok.startswith(OPERAND_START) and tok not in (b"<<", b">>")):
+        first = tok[0]
+        if first in NUMBER_START or (first in OPERAND_FIRST and tok not in (b"<<", b">>")):
             operands.append(tok)
             continue
-        nums = [float(t) for t in operands if NUMBER.match(t)]
         op = tok
+        nums = [float(t) for t in operands if t[0] in NUMBER_START] if op in NUMERIC_OPS else []
         if op == b"q":
             stack.append((ctm[:], fill[:]))
         elif op == b"Q" and stack:
