@@ -263,6 +263,8 @@ class BuildReport:
     data: GameData | None = None
     faces: dict[str, list[CardFace]] = field(default_factory=dict)
     layout: Layout | None = None
+    #: language → card id → face key, made while the build's copy of the inputs exists
+    face_keys: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def _keys(project: Path) -> tuple[str, str]:
@@ -467,6 +469,9 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     for lang in options.langs:
         targets += _lang_targets(project, data, layout, report.faces[lang], lang, options,
                                  manifest, (card_key, base_key), result)
+    drawing_key = _card_key(layout, project)
+    result.face_keys = {lang: {f.card_id: face_key(f, drawing_key, project)
+                               for f in report.faces[lang]} for lang in options.langs}
     stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
     result.skipped = [output / t.rel for t in targets if t not in stale]
     _preflight(output, stale)
@@ -524,9 +529,12 @@ def preview_build(project: Path, options: BuildOptions, progress: Progress | Non
         if not check.ok or check.data is None or check.layout is None:
             raise CardgenError(check.findings)
         data, faces, layout = check.data, check.faces, check.layout
-    card_key = _card_key(layout, project)
-    keys = {lang: {f.card_id: face_key(f, card_key, project) for f in faces[lang]}
-            for lang in options.langs}
+    # the build's own keys: its layout and faces name its copy of the inputs, gone by now
+    keys = report.face_keys
+    if not keys:
+        card_key = _card_key(layout, project)
+        keys = {lang: {f.card_id: face_key(f, card_key, project) for f in faces[lang]}
+                for lang in options.langs}
     return Preview(report, data, {lang: faces[lang] for lang in options.langs}, layout, keys)
 
 
