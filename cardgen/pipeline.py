@@ -465,13 +465,13 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     if has_errors(shop):
         raise CardgenError(shop)
     result.findings += shop
+    drawing_key = _card_key(layout, project)
+    result.face_keys = {lang: {f.card_id: face_key(f, drawing_key, project)
+                               for f in report.faces[lang]} for lang in options.langs}
     targets: list[Target] = []
     for lang in options.langs:
         targets += _lang_targets(project, data, layout, report.faces[lang], lang, options,
                                  manifest, (card_key, base_key), result)
-    drawing_key = _card_key(layout, project)
-    result.face_keys = {lang: {f.card_id: face_key(f, drawing_key, project)
-                               for f in report.faces[lang]} for lang in options.langs}
     stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
     result.skipped = [output / t.rel for t in targets if t not in stale]
     _preflight(output, stale)
@@ -559,8 +559,7 @@ def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[Car
                   options: BuildOptions, manifest: dict | None, keys: tuple[str, str],
                   result: BuildReport) -> list[Target]:
     card_key, base_key = keys
-    drawing_key = _card_key(layout, project)
-    hashes = {f.card_id: face_key(f, drawing_key, project)[:16] for f in faces}
+    hashes = {card_id: key[:16] for card_id, key in result.face_keys[lang].items()}
     reprint: tuple[str, ...] = ()
     if options.cards or manifest is not None:
         reprint = tuple(select_reprint(faces, options.cards, manifest, hashes))
