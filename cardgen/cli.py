@@ -47,6 +47,10 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--quiet", action="store_true", help="print only errors")
     b.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
 
+    t = sub.add_parser("tables", parents=[where],
+                       help="output/<lang>/rules-tables.pdf, .md, .html: the rulebook's tables")
+    t.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
+
     w = sub.add_parser("watch", parents=[where], help="rebuild on every save of card_data/, layouts/ or art/")
     w.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
 
@@ -130,12 +134,24 @@ def _po(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _tables(args: argparse.Namespace) -> int:
+    report = pipeline.tables(args.project, _ids(args.lang))
+    if report.findings:
+        print(format_text(report.findings))
+    for path in report.written:
+        print(f"wrote {path}")
+    if report.skipped:
+        print(f"{len(report.skipped)} unchanged")
+    return 0
+
+
 def _watch(args: argparse.Namespace) -> int:
     watch(args.project, pipeline.BuildOptions(langs=_ids(args.lang)), log=print)
     return 0
 
 
-COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch}
+COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch,
+            "tables": _tables}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,8 +26,12 @@ from .layout import Layout
 from .model import GameData
 from .render.card import draw_back, draw_card
 from .render.pdf import render_back_pdf, render_cards_pdf
+from .tables import build_tables_html, build_tables_md, build_tables_pdf
 
 PAPERS = ("a4", "letter")
+
+#: The rulebook tables' files per language, by extension.
+TABLE_MAKERS = {"pdf": build_tables_pdf, "md": build_tables_md, "html": build_tables_html}
 
 
 @dataclass(frozen=True)
@@ -169,6 +173,14 @@ def game_targets(ctx: LangContext) -> list[Target]:
     out.append(Target(f"{lang}/glossary.pdf", digest(key, "glossary"),
                       lambda: build_glossary_sheet(data, lang, ctx.layout.fonts)))
     return out
+
+
+def table_targets(data: GameData, lang: str, project: Path, key: str) -> list[Target]:
+    """output/<lang>/rules-tables.pdf, .md and .html; ``key`` must cover every card_data
+    file (the tables count and name cards), the code, fonts and layouts."""
+    return [Target(f"{lang}/rules-tables.{ext}", digest(key, lang, "tables", ext),
+                   lambda make=make: make(data, lang, project))
+            for ext, make in TABLE_MAKERS.items()]
 
 
 # --- making targets, in this process or in a pool of forked workers ----------------------

@@ -22,13 +22,14 @@ from .layout import Layout, load_layout
 from .load import load
 from .lock import build_lock
 from .model import LANGS, GameData
-from .outputs import LangContext, Target, card_targets, face_key, game_targets, make_targets
+from .outputs import LangContext, Target, card_targets, face_key, game_targets, make_targets, table_targets
 from .po import ImportReport, export_po, import_po
 from .progress import Progress
 from .proof import build_proof
 from .render.art import prepare_art, resolution_findings
 from .render.card import check_face, draw_card
 from .render.pdf import write_pngs
+from .tables import label_findings as table_label_findings
 from .write import atomic_write
 
 CARD_LAYOUT = Path("layouts") / "card.yaml"
@@ -75,6 +76,7 @@ def run_check(project: Path, *, lang_only: bool = False,
             layout = load_layout(project / CARD_LAYOUT)
             findings.extend(art_findings(data, project, layout))
             findings.extend(f for lang in LANGS for f in glossary_label_findings(data, lang))
+            findings.extend(f for lang in LANGS for f in table_label_findings(data, lang))
             if has_errors(findings):
                 return report
             report.faces = {lang: compose_faces(data, lang, project) for lang in LANGS}
@@ -365,7 +367,46 @@ def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[Car
         if target.rel.endswith("glossary.pdf"):
             target = replace(target, key=digest(target.key, all_key))
         out.append(target)
-    return out
+    return out + table_targets(data, lang, project, all_key)
+
+
+@dataclass
+class TablesReport:
+    written: list[Path] = field(default_factory=list)
+    skipped: list[Path] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def tables(project: Path, langs: tuple[str, ...] = LANGS) -> TablesReport:
+    """`cardgen tables`: check the data, then write output/<lang>/rules-tables.pdf, .md
+    and .html that changed (the same targets, keys and files as `cardgen build`)."""
+    for lang in langs:
+        if lang not in LANGS:
+            raise CardgenError(error("unknown-lang", f"unknown language '{lang}'",
+                                     hint=f"use one of: {', '.join(LANGS)}"))
+    data, findings = load(project)
+    if not has_errors(findings):
+        findings = [*findings, *checks.run_all(data),
+                    *(f for lang in LANGS for f in table_label_findings(data, lang))]
+    if has_errors(findings):
+        raise CardgenError(findings)
+    output = project / "output"
+    output.mkdir(exist_ok=True)
+    report = TablesReport(findings=[f for f in findings if f.severity is Severity.WARNING])
+    all_key = _keys(project)[2]
+    with build_lock(output):
+        state = BuildState.read(output)
+        targets = [t for lang in langs for t in table_targets(data, lang, project, all_key)]
+        made = [(t, t.make()) for t in targets if not state.fresh(t.rel, t.key, output)]
+        report.skipped = [output / t.rel for t in targets if state.fresh(t.rel, t.key, output)]
+        for target, data_bytes in made:
+            path = output / target.rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, data_bytes)
+            state.record(target.rel, target.key, data_bytes)
+            report.written.append(path)
+        state.save()
+    return report
 
 
 def fix(project: Path) -> list[str]:
