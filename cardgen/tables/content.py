@@ -107,14 +107,14 @@ class Words:
 
     def card(self, card_id: str) -> str:
         card = self.data.card(card_id)
-        return (card.name.get(self.lang) if card else None) or card_id
+        return self.typo((card.name.get(self.lang) if card else None) or card_id)
 
     def place(self, pid: str) -> str:
-        return display_name(self.data.places[pid].name.get(self.lang) or pid, self.lang)
+        return self.typo(display_name(self.data.places[pid].name.get(self.lang) or pid, self.lang))
 
     def shield(self, sid: str, heading: bool = True) -> str:
         name = self.data.shields[sid].name.get(self.lang) or sid
-        return display_name(name, self.lang) if heading else name
+        return self.typo(display_name(name, self.lang) if heading else name)
 
     def join_or(self, parts: list[str]) -> str:
         word = self.comp.label("supply_or", self.lang)
