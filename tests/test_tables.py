@@ -283,3 +283,12 @@ def test_tables_are_deterministic_and_incremental(shipped, project, capsys):
     assert "3 unchanged" in capsys.readouterr().out
     assert (project / "output" / "cs" / "rules-tables.pdf").read_bytes() == first
     assert not (project / "output" / "en").exists()
+
+
+def test_a_forbidden_variant_in_a_definition_is_an_error_at_its_line(project, capsys):
+    """The glossary decides every word (VLA-61): 'cancel' is not the counter verb."""
+    line = replace_in(project / "card_data" / "glossary.yaml", "so a matching Deed resolves",
+                      "to cancel a matching Deed, which resolves")
+    assert main(["--project", str(project), "tables"]) == 1
+    err = capsys.readouterr().err
+    assert f"card_data/glossary.yaml:{line}:" in err and "'cancel' is a forbidden variant" in err

@@ -8,6 +8,7 @@ components.yaml (the board's own words). Czech typography is applied to every ce
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from jinja2 import Environment, StrictUndefined, TemplateError
@@ -70,12 +71,42 @@ def label_findings(data: GameData, lang: str) -> list[Finding]:
         if head is not None and (not isinstance(head, list) or len(head) != columns):
             out.append(error("table-head", f"tables.{table}.head must list {columns} column "
                              "heads", lang=lang, location=loc or where))
+    out += _forbidden_findings(data, lang, root)
     for term in data.glossary:
         if term.rule is None or term.definition is None or not term.definition.get(lang):
             out.append(warning("term-undefined", f"glossary term '{term.id}' has no {lang} "
                                "definition or no rule; 1.4 Key terms leaves the cell empty",
                                lang=lang, location=term.loc,
                                hint="add 'rule: \"x.y\"' and 'definition: {en: …, cs: …}'"))
+    return out
+
+
+def _texts(node: Any, loc: Location) -> Any:
+    """(text, location) of every string under a labels mapping or list."""
+    if isinstance(node, str):
+        yield node, loc
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield from _texts(value, node.at(key) if hasattr(node, "at") else loc)
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _texts(value, node.at(i) if hasattr(node, "at") else loc)
+
+
+def _forbidden_findings(data: GameData, lang: str, root: Any) -> list[Finding]:
+    """The glossary decides every word: its forbidden variants (the counter verb, VLA-61)
+    are errors in the table labels and the key-term definitions too."""
+    texts = list(_texts(root, root.loc if hasattr(root, "loc") else Location(_file(lang))))
+    texts += [(t.definition.get(lang), t.definition.at(lang)) for t in data.glossary
+              if t.definition is not None and t.definition.get(lang)]
+    out = []
+    for text, loc in texts:
+        for term in data.glossary:
+            for pattern, use in term.forbidden.get(lang, ()):
+                for m in re.finditer(pattern, text, re.IGNORECASE):
+                    out.append(error("lang-forbidden", f"'{m.group()}' is a forbidden variant "
+                                     f"of the glossary term '{term.id}'", lang=lang,
+                                     location=loc, hint=f"write '{use}'"))
     return out
 
 
