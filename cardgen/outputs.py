@@ -26,12 +26,9 @@ from .layout import Layout
 from .model import GameData
 from .render.card import draw_back, draw_card
 from .render.pdf import render_back_pdf, render_cards_pdf
-from .tables import build_tables_html, build_tables_md, build_tables_pdf
+from .tables import drawing_inputs, tables_document, writers
 
 PAPERS = ("a4", "letter")
-
-#: The rulebook tables' files per language, by extension.
-TABLE_MAKERS = {"pdf": build_tables_pdf, "md": build_tables_md, "html": build_tables_html}
 
 
 @dataclass(frozen=True)
@@ -175,12 +172,14 @@ def game_targets(ctx: LangContext) -> list[Target]:
     return out
 
 
-def table_targets(data: GameData, lang: str, project: Path, key: str) -> list[Target]:
-    """output/<lang>/rules-tables.pdf, .md and .html; ``key`` must cover every card_data
-    file (the tables count and name cards), the code, fonts and layouts."""
-    return [Target(f"{lang}/rules-tables.{ext}", digest(key, lang, "tables", ext),
-                   lambda make=make: make(data, lang, project))
-            for ext, make in TABLE_MAKERS.items()]
+def table_targets(data: GameData, lang: str, project: Path, card_key: str) -> list[Target]:
+    """output/<lang>/rules-tables.pdf, .md and .html. The tables' words are made here (it
+    is quick) and are their key, with ``card_key`` (code, fonts, layouts): a card change
+    that no table shows rebuilds none of them."""
+    doc = tables_document(data, lang, project)
+    key = digest(card_key, lang, "tables", repr(doc), drawing_inputs(data))
+    return [Target(f"{lang}/rules-tables.{ext}", digest(key, ext), make)
+            for ext, make in writers(doc, data, project).items()]
 
 
 # --- making targets, in this process or in a pool of forked workers ----------------------

@@ -367,7 +367,7 @@ def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[Car
         if target.rel.endswith("glossary.pdf"):
             target = replace(target, key=digest(target.key, all_key))
         out.append(target)
-    return out + table_targets(data, lang, project, all_key)
+    return out + table_targets(data, lang, project, card_key)
 
 
 @dataclass
@@ -393,10 +393,10 @@ def tables(project: Path, langs: tuple[str, ...] = LANGS) -> TablesReport:
     output = project / "output"
     output.mkdir(exist_ok=True)
     report = TablesReport(findings=[f for f in findings if f.severity is Severity.WARNING])
-    all_key = _keys(project)[2]
+    card_key = _keys(project)[0]
     with build_lock(output):
         state = BuildState.read(output)
-        targets = [t for lang in langs for t in table_targets(data, lang, project, all_key)]
+        targets = [t for lang in langs for t in table_targets(data, lang, project, card_key)]
         made = [(t, t.make()) for t in targets if not state.fresh(t.rel, t.key, output)]
         report.skipped = [output / t.rel for t in targets if state.fresh(t.rel, t.key, output)]
         for target, data_bytes in made:

@@ -8,6 +8,7 @@ into PDF, Markdown and HTML, so the three always carry the same content.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from ..board.base import make_ctx
@@ -21,7 +22,7 @@ from .pdf import build_pdf
 from .table import Document
 
 __all__ = ["Document", "build_tables_html", "build_tables_md", "build_tables_pdf",
-           "label_findings", "tables_document"]
+           "drawing_inputs", "label_findings", "tables_document", "writers"]
 
 
 def tables_document(data: GameData, lang: str, project: Path) -> Document:
@@ -30,6 +31,18 @@ def tables_document(data: GameData, lang: str, project: Path) -> Document:
     tokens = make_ctx(data, lang, project, "tokens")
     inventory = facts.inventory(data, tokens.comp.tokens, len(token_list(tokens)))
     return document(data, lang, tokens.comp, inventory)
+
+
+def writers(doc: Document, data: GameData, project: Path) -> dict[str, Callable[[], bytes]]:
+    """The bytes of each file of ``doc``, by extension, made on demand."""
+    return {"pdf": lambda: build_pdf(doc, make_ctx(data, doc.lang, project, "board")),
+            "md": lambda: build_markdown(doc).encode("utf-8"),
+            "html": lambda: build_html(doc).encode("utf-8")}
+
+
+def drawing_inputs(data: GameData) -> str:
+    """What the PDF draws besides the document's words: the shields' colours and charges."""
+    return repr(sorted((s.id, s.colour, s.charge) for s in data.shields.values()))
 
 
 def build_tables_pdf(data: GameData, lang: str, project: Path) -> bytes:
