@@ -20,6 +20,7 @@ from ..errors import CardgenError, Finding, error
 from ..face import CardFace
 from ..fonts import register_fonts
 from ..layout import Layout
+from ..safepath import inside
 from ..write import atomic_move, atomic_write
 from .card import CardReport, draw_back, draw_card
 
@@ -92,19 +93,31 @@ def png_name(face: CardFace) -> str:
     return f"{face.number:03d}-{face.card_id}.png"
 
 
-def rasterise(pdf: bytes, dpi: int, workdir: Path) -> list[Path]:
-    """Pages of a PDF as PNG files (pdftoppm from poppler-utils), in page order."""
+#: pdftoppm's options per image format: PNG is lossless; JPEG is about five times faster to
+#: encode, which suits screen previews.
+IMAGE_FORMATS = {"png": ["-png"], "jpg": ["-jpeg", "-jpegopt", "quality=92"]}
+
+
+def rasterise(pdf: bytes, dpi: int, workdir: Path,
+              crop: tuple[int, int, int, int] | None = None, fmt: str = "png") -> list[Path]:
+    """Pages of a PDF as image files (pdftoppm from poppler-utils), in page order.
+
+    ``crop`` keeps only (x, y, width, height) pixels of each page, measured from its top left;
+    ``fmt`` is a key of :data:`IMAGE_FORMATS`.
+    """
     exe = shutil.which("pdftoppm")
     if exe is None:
         raise CardgenError(error("tool-missing", "pdftoppm is needed to write PNGs",
                                  hint="install poppler-utils (apt-get install poppler-utils)"))
     src = workdir / "in.pdf"
     src.write_bytes(pdf)
-    proc = subprocess.run([exe, "-r", str(dpi), "-png", str(src), str(workdir / "page")],
-                          capture_output=True, text=True, check=False)
+    area = ([arg for flag, n in zip("xyWH", crop, strict=True) for arg in (f"-{flag}", str(n))]
+            if crop else [])
+    proc = subprocess.run([exe, "-r", str(dpi), *IMAGE_FORMATS[fmt], *area, str(src),
+                           str(workdir / "page")], capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise CardgenError(error("tool-failed", f"pdftoppm failed: {proc.stderr.strip()}"))
-    return sorted(workdir.glob("page-*.png"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
+    return sorted(workdir.glob(f"page-*.{fmt}"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
 
 
 def write_pngs(faces: Iterable[CardFace], layout: Layout, folder: Path | str, dpi: int = 300
@@ -118,7 +131,7 @@ def write_pngs(faces: Iterable[CardFace], layout: Layout, folder: Path | str, dp
     with tempfile.TemporaryDirectory(dir=folder, prefix=".png-") as tmp:
         pages = rasterise(pdf, dpi, Path(tmp))
         for face, page in zip(faces, pages, strict=True):
-            target = folder / png_name(face)
+            target = inside(folder, png_name(face))
             atomic_move(page, target)
             out.append(target)
     return out, report
