@@ -364,8 +364,9 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
                 inputs = snapshot_inputs(project, snapshot, options_key)
             except OSError as exc:
                 raise CardgenError(os_finding(exc, "read", exc.filename)) from None
-            return _build_from(snapshot, output, options, manifest[1] if manifest else None,
-                               state, inputs, log, progress)
+            result = _build_from(snapshot, output, options, manifest[1] if manifest else None,
+                                 state, inputs, log, progress)
+            return _relocate_report(result, snapshot, project)
         except CardgenError as exc:
             raise CardgenError(_relocate(exc.findings, snapshot, project)) from None
         finally:
@@ -397,6 +398,23 @@ def _relocate(findings: list[Finding], snapshot: Path, project: Path) -> list[Fi
     return [replace(f, message=fix(f.message) or "", hint=fix(f.hint),
                     location=replace(f.location, file=fix(f.location.file) or "")
                     if f.location else None) for f in findings]
+
+
+def _relocate_report(report: BuildReport, snapshot: Path, project: Path) -> BuildReport:
+    """A build's report with every path into the (soon removed) copy of the inputs pointed at
+    the project itself: its warnings, the faces' art, the layout and its fonts, the data's files."""
+    def move(path: Path) -> Path:
+        return project / path.relative_to(snapshot) if path.is_relative_to(snapshot) else path
+
+    faces = {lang: [replace(f, art=move(f.art)) if f.art else f for f in fs]
+             for lang, fs in report.faces.items()}
+    layout = (replace(report.layout, source=str(move(Path(report.layout.source))),
+                      fonts={k: move(v) for k, v in report.layout.fonts.items()})
+              if report.layout else None)
+    data = (replace(report.data, root=move(report.data.root),
+                    files=tuple(move(f) for f in report.data.files)) if report.data else None)
+    return replace(report, findings=_relocate(report.findings, snapshot, project), faces=faces,
+                   layout=layout, data=data)
 
 
 def _build_from(project: Path, output: Path, options: BuildOptions, manifest: dict | None,
