@@ -37,8 +37,18 @@ from .load import load
 from .lock import build_lock
 from .model import LANGS, GameData
 from .oserrors import check_regular, os_errors, os_finding, read_input
-from .outputs import LangContext, Target, card_targets, face_key, game_targets, make_targets
+from .outputs import (
+    LangContext,
+    Target,
+    card_targets,
+    converter,
+    face_key,
+    game_targets,
+    make_targets,
+    print_shop_findings,
+)
 from .po import ImportReport, export_po, import_po
+from .preflight import check_bytes
 from .progress import Progress
 from .proof import build_proof
 from .render.art import prepare_art, resolution_findings
@@ -212,6 +222,9 @@ class BuildOptions:
     gutterfold: bool = False
     flip: str = "long"
     jobs: int = 0  # worker processes; 0: one per available core, 1: serial
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm: shifts every backs page
+    icc: Path | None = None  # the shop's CMYK profile (implies CMYK)
+    pdfx: bool = False  # print-shop.pdf as PDF/X-1a:2003 (implies CMYK)
     strict: bool = False  # warnings are errors: nothing is written while there are any
 
 
@@ -243,10 +256,13 @@ def _keys(project: Path) -> tuple[str, str, str]:
 
 
 def _options_key(options: BuildOptions, manifest: bytes | None) -> str:
-    """The build options, with the bytes of the --changed-since manifest actually read."""
+    """The build options, with the bytes of the --changed-since manifest and --icc profile
+    actually read."""
     manifest_key = digest(manifest) if manifest is not None else ""
+    icc_key = digest(read_input(options.icc)) if options.icc is not None else ""
     return json.dumps([list(options.langs), options.png, list(options.cards), manifest_key,
-                       options.profile, options.cmyk, options.gutterfold, options.flip])
+                       options.profile, options.cmyk, options.gutterfold, options.flip,
+                       list(options.back_offset), icc_key, options.pdfx])
 
 
 def check_options(options: BuildOptions) -> None:
@@ -437,6 +453,10 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     result.findings += placeholder_findings(report.faces.get(options.langs[0], []))
     if options.strict and not _clean(result.findings):
         raise CardgenError(strict(result.findings))
+    shop = print_shop_findings(project, layout, options.profile)
+    if has_errors(shop):
+        raise CardgenError(shop)
+    result.findings += shop
     targets: list[Target] = []
     for lang in options.langs:
         targets += _lang_targets(project, data, layout, report.faces[lang], lang, options,
@@ -451,6 +471,11 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
         log(target.rel)
         progress.step(target.rel)
     progress.finish()
+    for target, data_bytes in made:
+        if target.preflight is not None:
+            result.findings += check_bytes(data_bytes, target.preflight, f"output/{target.rel}")
+    if has_errors(result.findings):
+        raise CardgenError(result.findings)
     # every file is made before the first is written: an error while making any of
     # them leaves all outputs as they were
     for target, data_bytes in made:
@@ -526,8 +551,12 @@ def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[Car
         reprint = tuple(select_reprint(faces, options.cards, manifest, hashes))
         result.reprinted[lang] = list(reprint)
     ctx = LangContext(project, data, lang, faces, layout, base_key, card_key,
-                      flip=options.flip, cmyk=options.cmyk, gutterfold=options.gutterfold,
-                      profile=options.profile, reprint=reprint, face_hashes=hashes)
+                      flip=options.flip, gutterfold=options.gutterfold,
+                      cmyk=converter(project, options.profile, options.cmyk or options.pdfx,
+                                     options.icc),
+                      pdfx=options.pdfx,
+                      profile=options.profile, reprint=reprint, face_hashes=hashes,
+                      back_offset=options.back_offset)
     out = []
     for target in card_targets(ctx) + game_targets(ctx):
         if target.rel.endswith("glossary.pdf"):
