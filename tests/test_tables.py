@@ -189,6 +189,9 @@ def test_a_card_added_to_the_market_changes_its_row_and_the_total(shipped, proje
     game = project / "card_data" / "game.yaml"
     replace_in(game, "physical_cards: 82", "physical_cards: 83")
     replace_in(game, "market_cards: 44", "market_cards: 45")
+    # the rulebook fixes the market's size (3.42): a designer changing it changes the fact too
+    replace_in(project / "card_data" / "rules" / "facts.yaml", "counts: {market_cards: 44}",
+               "counts: {market_cards: 45}")
     after = make(project)
     for lang, new_name in (("en", "Cologne Merchants"), ("cs", "Kolínští kupci")):
         words = labels(lang)["inventory"]
