@@ -46,6 +46,10 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--flip", choices=("long", "short"), default="long", help="duplex flip edge")
     b.add_argument("--quiet", action="store_true", help="print only errors")
     b.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
+    b.add_argument("--vtt", action="store_true",
+                   help="also write output/<lang>/vtt/: a Tabletop Simulator table and card images")
+    b.add_argument("--vtt-base-url", default="", metavar="URL",
+                   help="image links in the table point to URL/<file> (implies --vtt)")
 
     w = sub.add_parser("watch", parents=[where], help="rebuild on every save of card_data/, layouts/ or art/")
     w.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
@@ -101,6 +105,8 @@ def _build(args: argparse.Namespace) -> int:
         gutterfold=args.gutterfold,
         flip=args.flip,
         jobs=args.jobs,
+        vtt=args.vtt or bool(args.vtt_base_url),
+        vtt_base_url=args.vtt_base_url,
     )
     report = pipeline.build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))
     if not args.quiet:

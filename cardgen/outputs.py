@@ -26,6 +26,7 @@ from .layout import Layout
 from .model import GameData
 from .render.card import draw_back, draw_card
 from .render.pdf import render_back_pdf, render_cards_pdf
+from .vtt import vtt_files
 
 PAPERS = ("a4", "letter")
 
@@ -54,6 +55,8 @@ class LangContext:
     profile: str = "generic"
     reprint: tuple[str, ...] = ()
     face_hashes: dict[str, str] = field(default_factory=dict)
+    vtt: bool = False
+    vtt_base_url: str = ""
 
 
 def face_key(face: CardFace, card_key: str, project: Path) -> str:
@@ -169,6 +172,18 @@ def game_targets(ctx: LangContext) -> list[Target]:
     out.append(Target(f"{lang}/glossary.pdf", digest(key, "glossary"),
                       lambda: build_glossary_sheet(data, lang, ctx.layout.fonts)))
     return out
+
+
+def vtt_targets(ctx: LangContext) -> list[Target]:
+    """``<lang>/vtt/``: each deck sheet, image and the saved object, keyed by what it shows
+    (a sheet by its cards' face hashes), so a changed card rewrites only its own sheet."""
+    if not ctx.vtt:
+        return []
+    files = vtt_files(ctx.data, ctx.lang, ctx.faces, ctx.layout, ctx.project, ctx.face_hashes,
+                      ctx.vtt_base_url)
+    return [Target(f"{ctx.lang}/vtt/{f.name}",
+                   digest(ctx.base_key if f.shared else "", "vtt", *f.key), f.make)
+            for f in files]
 
 
 # --- making targets, in this process or in a pool of forked workers ----------------------

@@ -22,7 +22,7 @@ from .layout import Layout, load_layout
 from .load import load
 from .lock import build_lock
 from .model import LANGS, GameData
-from .outputs import LangContext, Target, card_targets, face_key, game_targets, make_targets
+from .outputs import LangContext, Target, card_targets, face_key, game_targets, make_targets, vtt_targets
 from .po import ImportReport, export_po, import_po
 from .progress import Progress
 from .proof import build_proof
@@ -184,6 +184,8 @@ class BuildOptions:
     gutterfold: bool = False
     flip: str = "long"
     jobs: int = 0  # worker processes; 0: one per available core, 1: serial
+    vtt: bool = False  # output/<lang>/vtt/: Tabletop Simulator table and generic image set
+    vtt_base_url: str = ""  # where the vtt images will be hosted; "" for local file URLs
 
 
 @dataclass
@@ -217,7 +219,8 @@ def _options_key(options: BuildOptions) -> str:
         except OSError:
             manifest = "unreadable"
     return json.dumps([list(options.langs), options.png, list(options.cards), manifest,
-                       options.profile, options.cmyk, options.gutterfold, options.flip])
+                       options.profile, options.cmyk, options.gutterfold, options.flip,
+                       options.vtt, options.vtt_base_url])
 
 
 def finding_from_json(raw: dict) -> Finding:
@@ -266,6 +269,10 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
         if lang not in LANGS:
             raise CardgenError(error("unknown-lang", f"unknown language '{lang}'",
                                      hint=f"use one of: {', '.join(LANGS)}"))
+    if options.vtt_base_url and not re.match(r"https?://[^\s/]+", options.vtt_base_url):
+        raise CardgenError(error("vtt-base-url", f"--vtt-base-url {options.vtt_base_url!r} is "
+                                 "not a web address", hint="give the folder the images are "
+                                 "uploaded to, e.g. https://example.org/king/en"))
     with build_lock(output):
         state = BuildState.read(output)
         inputs = inputs_digest(project, _options_key(options))
@@ -359,9 +366,10 @@ def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[Car
         result.reprinted[lang] = list(reprint)
     ctx = LangContext(project, data, lang, faces, layout, base_key, card_key,
                       flip=options.flip, cmyk=options.cmyk, gutterfold=options.gutterfold,
-                      profile=options.profile, reprint=reprint, face_hashes=hashes)
+                      profile=options.profile, reprint=reprint, face_hashes=hashes,
+                      vtt=options.vtt, vtt_base_url=options.vtt_base_url)
     out = []
-    for target in card_targets(ctx) + game_targets(ctx):
+    for target in card_targets(ctx) + game_targets(ctx) + vtt_targets(ctx):
         if target.rel.endswith("glossary.pdf"):
             target = replace(target, key=digest(target.key, all_key))
         out.append(target)
