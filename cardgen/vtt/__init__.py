@@ -52,6 +52,11 @@ def _distinct(tokens: Sequence[Token]) -> list[Token]:
 
 
 def _token_name(ctx, token: Token) -> str:
+    name = _token_words(ctx, token)
+    return name[:1].upper() + name[1:]
+
+
+def _token_words(ctx, token: Token) -> str:
     side = ctx.side_name(token.key) if token.key in ctx.data.sides else ""
     if token.kind == "shield":
         return ctx.data.shields[token.key].name.values[ctx.lang]

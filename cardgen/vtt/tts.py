@@ -79,7 +79,8 @@ def pile_object(pile: Pile, sheets: Sequence[Sheet], url: Url, table: Table) -> 
     """A face-down deck, or a single face-down card for a pile of one."""
     cards = [_card(pile, sheets, i, url, table) for i in range(len(pile.cards))]
     if len(cards) == 1:
-        return {**cards[0], "GUID": guid("pile", pile.id), "Description": pile.note}
+        return {**cards[0], "GUID": guid("pile", pile.id), "Nickname": pile.name,
+                "Description": pile.note}
     decks: dict[str, Any] = {}
     for card in cards:
         decks.update(card["CustomDeck"])
