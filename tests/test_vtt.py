@@ -187,6 +187,10 @@ def test_markers_start_on_their_spaces_and_shields_in_the_supply(first) -> None:
     assert all(abs(s["Transform"]["posX"]) > half_width for s in shields), "shields start off the board"
     for tile in tiles.values():
         assert tile["CustomImage"]["ImageSecondaryURL"], f"{tile['Nickname']} has no back"
+    bags = objects(save, "Infinite_Bag")  # 2.4: the supply is not a limit
+    assert {b["Nickname"] for b in bags} >= {"Vote · Luxembourg", "Influence 5 · Wittelsbach",
+                                              "Church 1"}
+    assert all(len(b["ContainedObjects"]) == 1 for b in bags)
 
 
 def _share(a: Image.Image, b: Image.Image) -> float:
