@@ -33,6 +33,10 @@ REMADE_GENERIC = ("generic/001-charles-iv.png", "generic/058-battle-of-crecy.png
                   "generic/back.png", "generic/cards.csv")
 CHANNEL_TOLERANCE, MAX_SHARE = 40, 0.002  # as tests/test_render_golden.py
 
+pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None,
+                                reason="pdftoppm (poppler-utils) draws the images; "
+                                "scripts/test.sh installs it")
+
 
 @pytest.fixture(scope="module")
 def first(tmp_path_factory) -> dict:
