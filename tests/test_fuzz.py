@@ -42,6 +42,7 @@ def _mutate(lines: list[str], op: str, i: int, junk: str) -> list[str]:
                                 st.integers(0, 10_000), st.sampled_from(JUNK)),
                       min_size=1, max_size=4))
 @example(file=Path("card_data/cards/events.yaml"), edits=[("retype", 183, "")])  # deck: [1, 2]
+@example(file=Path("card_data/text/cs.yaml"), edits=[("delete", 361, "")])  # a label removed
 def test_damaged_yaml_gives_findings_never_a_crash(tmp_path_factory, file, edits):
     project = tmp_path_factory.mktemp("fuzz")
     for part in ("card_data", "layouts", "fonts"):
