@@ -189,7 +189,8 @@ def vtt_targets(ctx: LangContext) -> list[Target]:
 # --- making targets, in this process or in a pool of forked workers ----------------------
 
 #: Guess of a target's cost (seconds) when no earlier build timed it: cards first.
-_DEFAULT_COST = {"cards.pdf": 0.3, "print-shop.pdf": 0.3, "tokens": 0.25, "sheets-": 0.3}
+_DEFAULT_COST = {"cards.pdf": 0.3, "print-shop.pdf": 0.3, "tokens": 0.25, "sheets-": 0.3,
+                 "board.png": 1.0}
 
 _JOBS: list[Target] = []  # read by forked workers (inherited, never pickled)
 
@@ -197,6 +198,8 @@ _JOBS: list[Target] = []  # read by forked workers (inherited, never pickled)
 def _cost(target: Target, timings: dict[str, float]) -> float:
     if target.rel in timings:
         return timings[target.rel]
+    if "/vtt/sheets/" in target.rel:  # a deck sheet draws up to 69 cards
+        return 1.0
     name = target.rel.rsplit("/", 1)[-1]
     return next((v for k, v in _DEFAULT_COST.items() if name.startswith(k)), 0.05)
 
