@@ -6,8 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import __version__, pipeline
-from .errors import CardgenError
+from . import __version__, pipeline, playtest
+from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, strict
+from .oserrors import os_finding
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
 from .watch import watch
@@ -34,6 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--fill", action="store_true", help="write canonical text into empty lines")
     c.add_argument("--fix", action="store_true",
                    help="repair mechanical typography in card_data (spaces, quotes, dashes)")
+    c.add_argument("--strict", action="store_true", help="warnings are errors (for releases)")
 
     b = sub.add_parser("build", parents=[where], help="check, then write every PDF under output/")
     b.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
@@ -44,7 +46,10 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--cmyk", action="store_true", help="CMYK colours and images for print shops")
     b.add_argument("--gutterfold", action="store_true", help="also write gutterfold sheets")
     b.add_argument("--flip", choices=("long", "short"), default="long", help="duplex flip edge")
-    b.add_argument("--quiet", action="store_true", help="print only errors")
+    b.add_argument("--quiet", action="store_true",
+                   help="print only errors and the number of warnings")
+    b.add_argument("--strict", action="store_true",
+                   help="warnings are errors: a release build writes nothing while there are any")
     b.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
     b.add_argument("--vtt", action="store_true",
                    help="also write output/<lang>/vtt/: a Tabletop Simulator table and card images")
@@ -54,9 +59,24 @@ def _parser() -> argparse.ArgumentParser:
     w = sub.add_parser("watch", parents=[where], help="rebuild on every save of card_data/, layouts/ or art/")
     w.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
 
+    sv = sub.add_parser("serve", parents=[where],
+                        help="a live preview in the browser: every card in both languages, rebuilt on save")
+    sv.add_argument("--port", type=int, help="port on 127.0.0.1 (default 8765, else any free one)")
+    sv.add_argument("--editor", help="opens a finding's YAML line, e.g. 'code -g {file}:{line}'")
+
     pr = sub.add_parser("proof", parents=[where],
                         help="output/proof/cs-en.pdf: English and Czech side by side")
     pr.add_argument("--only-problems", action="store_true", help="only cards with findings")
+
+    pt = sub.add_parser("playtest", parents=[where],
+                        help="play many seeded games; output/playtest/report.pdf and report.json")
+    pt.add_argument("--games", type=int, default=2000, help="games to play (default 2000)")
+    pt.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
+    pt.add_argument("--players", default="greedy,greedy",
+                    help="Luxembourg,Wittelsbach players: random or greedy (default greedy,greedy)")
+    pt.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
+    pt.add_argument("--compare", type=Path, help="an earlier report.json to compare with")
+    pt.add_argument("--quiet", action="store_true", help="no progress bar")
 
     po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
     po_sub = po.add_subparsers(dest="po_command", required=True)
@@ -69,12 +89,20 @@ def _parser() -> argparse.ArgumentParser:
 
 def _check(args: argparse.Namespace) -> int:
     if args.fix:
-        for change in pipeline.fix(args.project):
+        changes, problems = pipeline.fix(args.project)
+        for change in changes:  # exactly the repairs written, even when a file failed
             print(f"fixed: {change}")
+        if problems:
+            raise CardgenError(problems)
     if args.fill:
-        for change in pipeline.fill(args.project):
+        filled, problems = pipeline.fill(args.project)
+        for change in filled:  # exactly the texts written, even when a file failed
             print(f"filled: {change.format()}")
+        if problems:
+            raise CardgenError(problems)
     report = pipeline.run_check(args.project, lang_only=args.lang_only)
+    if args.strict:
+        report.findings = strict(report.findings)
     summary = summary_line(report.cards, report.findings, report.exceptions)
     exceptions = exception_lines(report.data.cards) if report.data else []
     if args.format == "json":
@@ -87,7 +115,7 @@ def _check(args: argparse.Namespace) -> int:
         if exceptions:
             print("\n".join(["reviewed exceptions:", *exceptions]))
         print(summary)
-    return 0 if report.ok else 1
+    return 0 if report.ok else exit_code(report.findings)
 
 
 def _ids(text: str) -> tuple[str, ...]:
@@ -107,14 +135,18 @@ def _build(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         vtt=args.vtt or bool(args.vtt_base_url),
         vtt_base_url=args.vtt_base_url,
+        strict=args.strict,
     )
     report = pipeline.build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))
+    _errors, warnings = counts(report.findings)
+    if args.quiet and warnings:
+        print(f"{warnings} warning{'s' * (warnings != 1)} (run without --quiet to see them; "
+              "--strict refuses them)")
     if not args.quiet:
         for lang, ids in report.reprinted.items():
             print(f"reprint ({lang}): {', '.join(ids) or 'no cards'}")
         if report.findings:
             print(format_text(report.findings))
-        _errors, warnings = counts(report.findings)
         what = ("nothing changed" if report.unchanged
                 else f"wrote {len(report.written)} files, {len(report.skipped)} unchanged")
         print(f"{what}; {warnings} warning{'s' * (warnings != 1)}; in {args.project / 'output'}")
@@ -133,7 +165,25 @@ def _po(args: argparse.Namespace) -> int:
         return 0
     report = pipeline.po_import(args.project, args.file)
     print(report.format())
-    return 0 if report.ok else 1
+    return 0 if report.ok else exit_code(report.findings)
+
+
+def _playtest(args: argparse.Namespace) -> int:
+    players = _ids(args.players)
+    if len(players) != 2 or not set(players) <= {"random", "greedy"} or args.games < 1:
+        print("--players needs two of random,greedy (Luxembourg,Wittelsbach) and --games at "
+              "least 1", file=sys.stderr)
+        return 2
+    options = playtest.PlaytestOptions(args.games, args.seed, (players[0], players[1]), args.jobs,
+                                       args.compare)
+    result = playtest.playtest(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet))
+    houses = result.report["houses"]
+    print(f"{result.report['games']} games: " + ", ".join(
+        f"{side} {h['rate']:.1%} (95% {h['ci95'][0]:.1%}-{h['ci95'][1]:.1%})" for side, h in houses.items()))
+    for line in result.compare_lines:
+        print(line)
+    print("wrote " + ", ".join(str(p) for p in result.written))
+    return 0
 
 
 def _watch(args: argparse.Namespace) -> int:
@@ -141,17 +191,41 @@ def _watch(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch}
+def _serve(args: argparse.Namespace) -> int:
+    from .serve import serve  # the HTTP server is loaded only for this command
+
+    return serve(args.project, port=args.port, editor=args.editor,
+                 log=lambda line: print(line, flush=True))
+
+
+COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch,
+            "playtest": _playtest, "serve": _serve}
+
+
+def _project(path: Path) -> Path:
+    """The project folder, which must exist and be a folder (a usage error otherwise)."""
+    if not path.is_dir():
+        what = "is not a folder" if path.exists() else "does not exist"
+        raise CardgenError(error("usage", f"the project folder {path} {what}",
+                                 location=Location(str(path)),
+                                 hint="pass --project DIR, the folder holding card_data/"))
+    return path.resolve()
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. Exit 0 on success, 1 when the data has errors, 2 when the command
+    line or the machine must be fixed first (see README "Exit codes"); never a traceback
+    for a problem of the input or the machine."""
     args = _parser().parse_args(argv)
-    args.project = args.project.resolve()
     try:
+        args.project = _project(args.project)
         return COMMANDS[args.command](args)
     except CardgenError as exc:
         print(format_text(exc.findings), file=sys.stderr)
-        return 1
+        return exit_code(exc.findings)
+    except OSError as exc:  # any the stages did not locate themselves
+        print(format_text([os_finding(exc, "use")]), file=sys.stderr)
+        return EXIT_SETUP
     except KeyboardInterrupt:
         print("interrupted; outputs already written are complete", file=sys.stderr)
         return 130

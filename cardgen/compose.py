@@ -17,13 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, StrictUndefined, TemplateError
+from jinja2 import TemplateError
+from jinja2.sandbox import SecurityError
 
-from .errors import CardgenError, Location, error
+from .errors import CardgenError, Finding, Location, error
 from .face import CardFace, CurrencyStyle, ShieldStyle, TextLine
 from .language import NBSP, fix_text, plural_category
 from .model import DECKS, LINE_KINDS, Card, CardLine, Effect, GameData, Shield
-from .yamledit import TextEdit, apply_edits
+from .safepath import inside
+from .sandbox import MAX_TEXT, WordingSandbox, refusals
+from .yamledit import TextEdit, apply_edits, edit_files
 
 _TOKEN = re.compile(r":([a-z0-9-]+):")
 
@@ -34,9 +37,15 @@ def typography(text: str, lang: str) -> str:
     return fix_text(text, lang)
 
 
+_TYPOGRAPHIC = str.maketrans({"\u201e": '"', "\u201c": '"', "\u201d": '"', "\u201a": "'",
+                              "\u2018": "'", "\u2019": "'", "\u2013": "-", "\u2014": "-",
+                              NBSP: " ", "\u202f": " "})
+
+
 def normalize(text: str) -> str:
-    """Whitespace-insensitive form used to compare written and canonical text."""
-    return " ".join(text.replace(NBSP, " ").split())
+    """The form in which written and canonical text are compared: plain and non-breaking
+    spaces, typographic and straight quotes, dashes and hyphens count as the same."""
+    return " ".join(text.translate(_TYPOGRAPHIC).split())
 
 
 def _cap(text: str) -> str:
@@ -51,11 +60,18 @@ def _sentence(text: str) -> str:
 class TextError(Exception):
     """A template could not render an effect (unknown op, missing template, bad value).
 
-    ``location`` points at the template in card_data/text/<lang>.yaml when it is known."""
+    ``location`` points at the template in card_data/text/<lang>.yaml when it is known;
+    ``code`` is ``template-unsafe`` for a template the sandbox refuses (:mod:`cardgen.sandbox`)."""
 
-    def __init__(self, message: str, location: Location | None = None):
+    def __init__(self, message: str, location: Location | None = None,
+                 code: str = "text-render"):
         super().__init__(message)
         self.location = location
+        self.code = code
+
+    @property
+    def unsafe(self) -> bool:
+        return self.code == "template-unsafe"
 
 
 class _Labels(dict):
@@ -79,18 +95,18 @@ class Renderer:
         self.tables: dict[str, Any] = dict(data.templates.get(lang) or {})
         raw_labels = self.tables.get("labels") or {}
         self.labels: dict[str, Any] = _Labels(raw_labels, lang, getattr(raw_labels, "loc", None))
-        self.env = Environment(autoescape=False, undefined=StrictUndefined,
-                               keep_trailing_newline=False)
-        self.env.globals.update(
-            n=self.n, cur=self.cur, form=self.form, at=self.at, name=self.name,
-            names=self.names, genitives=self.genitives, card_name=self.card_name,
-            shield_icon=self.shield, elector_of=self.elector, linked=self.linked, verb=self.verb,
-            subject=self.subject, body=self.body, types=self.types, type_adj=self.type_adj,
-            labels=self.labels, directions=self.table("directions"),
-            deed_ops=self.table("deed_ops"), numbers_adj=self.table("numbers_adj"),
-            pile_phrase=self.table("pile_phrase"),
-        )
-        self._compiled: dict[str, Any] = {}
+        self.env = WordingSandbox(
+            helpers=dict(
+                n=self.n, cur=self.cur, form=self.form, at=self.at, name=self.name,
+                names=self.names, genitives=self.genitives, card_name=self.card_name,
+                shield_icon=self.shield, elector_of=self.elector, linked=self.linked,
+                verb=self.verb, subject=self.subject, body=self.body, types=self.types,
+                type_adj=self.type_adj),
+            values=dict(
+                labels=self.labels, directions=self.table("directions"),
+                deed_ops=self.table("deed_ops"), numbers_adj=self.table("numbers_adj"),
+                pile_phrase=self.table("pile_phrase")))
+        self._compiled: dict[tuple[str, str], Any] = {}
         self._topic: str | None = None  # the side the current clause is about (pronouns)
 
     def table(self, key: str) -> dict[str, Any]:
@@ -257,14 +273,7 @@ class Renderer:
         source = (self.tables.get("ops") or {}).get(effect.op)
         if not isinstance(source, str):
             raise TextError(f"no {self.lang} template for op '{effect.op}'")
-        if effect.op not in self._compiled:
-            self._compiled[effect.op] = self._compile(source, "ops", effect.op)
-        try:
-            text = self._compiled[effect.op].render(**self.params(effect))
-        except TextError:
-            raise
-        except (TemplateError, KeyError, TypeError, ValueError) as exc:
-            raise TextError(f"op '{effect.op}' does not render in {self.lang}: {exc}") from None
+        text = self._render("ops", effect.op, source, self.params(effect))
         return " ".join(text.split())
 
     def line(self, line: CardLine) -> str:
@@ -288,24 +297,87 @@ class Renderer:
         source = self.labels.get(key)
         if not isinstance(source, str):
             raise TextError(f"no {self.lang} label '{key}'")
-        template = self._compile(source, "labels", key)
+        return typography(self._render("labels", key, source, values), self.lang)
+
+    def template_errors(self) -> list[TextError]:
+        """Every op template and label of this language that does not compile or that the
+        sandbox refuses, without rendering any."""
+        out = []
+        for table in ("ops", "labels"):
+            entries = self.tables.get(table)
+            for key, source in (entries.items() if isinstance(entries, dict) else ()):
+                if isinstance(source, str):
+                    try:
+                        self._template(table, key, source)
+                    except TextError as exc:
+                        out.append(exc)
+        return out
+
+    def _render(self, table: str, key: str, source: str, values: dict[str, Any]) -> str:
+        """Render a template in the sandbox; any failure is a TextError (located at the
+        template for labels and for templates the sandbox refuses)."""
+        template = self._template(table, key, source)
+        what = f"op '{key}'" if table == "ops" else f"label '{key}'"
         try:
-            return typography(template.render(**values), self.lang)
-        except (TemplateError, KeyError, TypeError, ValueError) as exc:
-            raise TextError(f"label '{key}' does not render in {self.lang}: {exc}",
-                            self._where("labels", key)) from None
+            return self.env.render(template, values)
+        except TextError:
+            raise
+        except SecurityError as exc:
+            raise TextError(f"the {self.lang} template of {what} is refused: {exc}",
+                            self._where(table, key), code="template-unsafe") from None
+        except Exception as exc:  # a template may hand a helper anything
+            raise TextError(f"{what} does not render in {self.lang}: {exc}",
+                            self._where(table, key) if table == "labels" else None) from None
 
     def _where(self, table: str, key: str) -> Location | None:
         entries = self.tables.get(table)
         return entries.at(key) if hasattr(entries, "at") else None
 
-    def _compile(self, source: str, table: str, key: str) -> Any:
-        """A compiled template; a syntax error is a TextError at the template's line."""
+    def _template(self, table: str, key: str, source: str) -> Any:
+        """A compiled template (cached); a syntax error, or a statement, attribute or call
+        the sandbox does not allow, is a TextError at the template's line."""
+        found = self._compiled.get((table, key))
+        if found is not None:
+            return found
+        where = self._where(table, key)
+        if "{" not in source:  # plain text (most labels): nothing to compile or refuse
+            found = self._compiled[(table, key)] = _Plain(source)
+            return found
+        if len(source) > MAX_TEXT:
+            raise TextError(f"the {self.lang} template '{key}' is {len(source):,} characters "
+                            f"long, more than the {MAX_TEXT:,} any card text needs", where,
+                            code="template-unsafe")
         try:
-            return self.env.from_string(source)
+            tree = self.env.parse(source)
         except TemplateError as exc:
             raise TextError(f"the {self.lang} template '{key}' has a syntax error: {exc}",
-                            self._where(table, key)) from None
+                            where) from None
+        except RecursionError:
+            raise TextError(f"the {self.lang} template '{key}' nests too deeply", where,
+                            code="template-unsafe") from None
+        refused = refusals(tree, self.env.helpers)
+        if refused:
+            raise TextError(f"the {self.lang} template '{key}' is refused: "
+                            + "; ".join(refused), where, code="template-unsafe")
+        try:
+            found = self._compiled[(table, key)] = self.env.from_string(tree)
+        except TemplateError as exc:
+            raise TextError(f"the {self.lang} template '{key}' does not compile: {exc}",
+                            where) from None
+        except RecursionError:
+            raise TextError(f"the {self.lang} template '{key}' nests too deeply", where,
+                            code="template-unsafe") from None
+        return found
+
+
+@dataclass(frozen=True)
+class _Plain:
+    """A template without Jinja syntax: rendered, it is its text."""
+
+    text: str
+
+    def render(self, **_values: Any) -> str:
+        return self.text.removesuffix("\n")  # as Jinja (keep_trailing_newline=False)
 
 
 _RENDERERS: dict[tuple[int, str], Renderer] = {}
@@ -331,9 +403,12 @@ def canonical_text(data: GameData, card: Card, line: CardLine, lang: str) -> str
 def _art(project: Path, card: Card) -> Path | None:
     stem = card.art or card.id
     for ext in ("png", "jpg", "jpeg"):
-        path = project / "art" / f"{stem}.{ext}"
-        if path.is_file():
-            return path
+        if not (project / "art" / f"{stem}.{ext}").is_file():
+            continue
+        try:
+            return inside(project / "art", f"{stem}.{ext}")
+        except CardgenError:
+            return None  # not a file name in art/: an art-path finding of the check
     return None
 
 
@@ -396,7 +471,8 @@ def _face(data: GameData, card: Card, lang: str, project: Path) -> CardFace:
         crown=card.crown,
         year=card.year,
         lines=tuple(lines),
-        deck_label=r.labels["deck_market" if card.deck == "market" else "deck_starter"],
+        deck_label=r.labels["deck_set_aside" if card.id in data.game.set_aside else
+                            "deck_market" if card.deck == "market" else "deck_starter"],
         number=card.number,
         version=data.game.data_version,
         art=_art(project, card),
@@ -413,7 +489,8 @@ def compose_faces(data: GameData, lang: str, project: Path) -> list[CardFace]:
     try:
         return [_face(data, card, lang, project) for card in card_order(data)]
     except TextError as exc:
-        raise CardgenError(error("compose", f"cannot compose the {lang} faces: {exc}",
+        raise CardgenError(error(exc.code if exc.unsafe else "compose",
+                                 f"cannot compose the {lang} faces: {exc}",
                                  location=exc.location or Location(f"card_data/text/{lang}.yaml"),
                                  lang=lang)) from None
     except KeyError as exc:
@@ -440,8 +517,12 @@ class TextChange:
         return f"{self.file}:{self.line}: card {self.card} {self.kind} ({self.lang}): {self.text}"
 
 
-def fill_texts(data: GameData, project: Path) -> list[TextChange]:
+def fill_texts(data: GameData, project: Path, problems: list[Finding] | None = None
+               ) -> list[TextChange]:
     """Write canonical text into card YAML wherever a line has no text in a language.
+
+    With ``problems``, a file that cannot be edited is reported there and left as it was,
+    and only the changes actually written are returned; without it, that raises.
 
     The files are written through :mod:`cardgen.yamledit`, the one surgical YAML editor:
     a missing language is added to the line's ``text`` mapping, a missing ``text`` is added
@@ -470,5 +551,10 @@ def fill_texts(data: GameData, project: Path) -> list[TextChange]:
             path = Path(where.file) if Path(where.file).is_absolute() else project / where.file
             changes += [TextChange(path, where.line, card.id, line.kind, lang, text)
                         for lang, text in texts.items()]
-    apply_edits(project, edits)
-    return changes
+    if problems is None:
+        apply_edits(project, edits)
+        return changes
+    outcome = edit_files(project, edits)
+    problems.extend(outcome.findings)
+    written = set(outcome.changed)
+    return [c for c in changes if c.file in written]

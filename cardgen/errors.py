@@ -6,7 +6,7 @@ raises :class:`CardgenError` carrying all findings collected so far, never one a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 
@@ -74,6 +74,12 @@ class Finding:
         }
 
 
+def strict(findings: list[Finding]) -> list[Finding]:
+    """``--strict``: every warning becomes an error (a release build tolerates none)."""
+    return [replace(f, severity=Severity.ERROR, message=f"{f.message} (a warning; --strict)")
+            if f.severity is Severity.WARNING else f for f in findings]
+
+
 def error(code: str, message: str, **kw: object) -> Finding:
     return Finding(Severity.ERROR, code, message, **kw)  # type: ignore[arg-type]
 
@@ -92,3 +98,23 @@ class CardgenError(Exception):
 
 def has_errors(findings: list[Finding]) -> bool:
     return any(f.severity is Severity.ERROR for f in findings)
+
+
+#: Finding codes about the command line or the machine (files the tool cannot read or write,
+#: a broken font, another build running), not the card data. Codes from
+#: :mod:`cardgen.oserrors` start with ``os-``.
+SETUP_CODES = frozenset({
+    "usage", "unknown-lang", "unknown-card", "unknown-profile", "manifest-read", "manifest-shape", "po-read",
+    "build-running", "font-missing", "font-invalid", "art-read", "not-a-file",
+})
+
+#: Exit codes: 1 when the data has errors, 2 when the command line or the machine must be
+#: fixed first (README "Exit codes", DECISIONS.md).
+EXIT_DATA, EXIT_SETUP = 1, 2
+
+
+def exit_code(findings: list[Finding]) -> int:
+    """2 when any error is about the command line or the machine, else 1."""
+    setup = any(f.severity is Severity.ERROR and (f.code in SETUP_CODES or f.code.startswith("os-"))
+                for f in findings)
+    return EXIT_SETUP if setup else EXIT_DATA

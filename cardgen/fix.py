@@ -10,25 +10,33 @@ from __future__ import annotations
 from pathlib import Path
 
 from .check.lang import all_texts
+from .errors import Finding
 from .language import fix_text
 from .load import load
-from .yamledit import TextEdit, apply_edits
+from .yamledit import TextEdit, edit_files
 
 # --------------------------------------------------------------------------------------
 # The fixer
 # --------------------------------------------------------------------------------------
 
 
-def fix_project(project: Path) -> list[str]:
-    """Repair mechanical typography in every card text; return one line per repaired text."""
-    data, _ = load(project)
-    edits, report = [], []
+def fix_project(project: Path) -> tuple[list[str], list[Finding]]:
+    """Repair mechanical typography in every card text.
+
+    Returns one line per repaired text actually written, and the findings of the files that
+    could not be edited (left as they were; the other files are still repaired).
+    """
+    data, findings = load(project)
+    cut = {f.location for f in findings if f.code == "text-overflow"}  # the model has a part
+    lines: dict[TextEdit, str] = {}
     for t in all_texts(data):
         for lang, value in t.text.values.items():
+            if t.text.at(lang) in cut:
+                continue
             fixed = fix_text(value, lang)
             if fixed != value:
                 loc = t.text.at(lang)
-                edits.append(TextEdit(loc, fixed))
-                report.append(f"{loc}: {t.card.id} {t.key} ({lang}): {value!r} -> {fixed!r}")
-    apply_edits(project, edits)
-    return report
+                lines[TextEdit(loc, fixed)] = f"{loc}: {t.card.id} {t.key} ({lang}): {value!r} -> {fixed!r}"
+    outcome = edit_files(project, lines)
+    done = set(outcome.applied)
+    return [line for edit, line in lines.items() if edit in done], outcome.findings

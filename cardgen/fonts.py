@@ -10,9 +10,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
+from reportlab.pdfbase.ttfonts import TTFont
 
 from .errors import CardgenError, Location, error
+from .oserrors import check_regular
 
 #: Resolved font file → registered ReportLab font name (one registration per process).
 _REGISTERED: dict[Path, str] = {}
@@ -27,6 +28,9 @@ def register_font(path: Path) -> str:
     name = _REGISTERED.get(path)
     if name is not None:
         return name
+    odd = check_regular(path)  # a FIFO, device or folder: never opened
+    if odd is not None:
+        raise CardgenError(odd)
     if not path.is_file():
         raise CardgenError(error("font-missing", f"font file not found: {path}",
                                  location=Location(str(path)),
@@ -34,9 +38,11 @@ def register_font(path: Path) -> str:
     name = f"cardgen-{path.stem}"
     try:
         font = TTFont(name, str(path), subfontIndex=0)
-    except (TTFError, OSError) as exc:
-        raise CardgenError(error("font-invalid", f"cannot read font file {path.name}: {exc}",
-                                 location=Location(str(path)))) from None
+    except Exception as exc:  # a damaged font fails in many ways (struct.error, IndexError …)
+        raise CardgenError(error("font-invalid", f"cannot read font file {path.name}: "
+                                 f"{exc or type(exc).__name__}", location=Location(str(path)),
+                                 hint="copy the font file again from its source (it is "
+                                 "truncated or damaged)")) from None
     pdfmetrics.registerFont(font)
     _REGISTERED[path] = name
     return name

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,6 +74,33 @@ def input_files(project: Path) -> list[Path]:
 def inputs_digest(project: Path, *extra: str) -> str:
     """One key over the code, every input file and ``extra`` (the build options)."""
     return digest(code_digest(), tree_digest(input_files(project), project), *extra)
+
+
+def snapshot_inputs(project: Path, dest: Path, *extra: str) -> str:
+    """Copy every input file of ``project`` to the same place under ``dest``; return the
+    inputs key (as :func:`inputs_digest`) of exactly the bytes copied.
+
+    A build reads only the copy, so its key and its outputs come from the same bytes by
+    construction: a file saved while the build runs is seen by the next build, never half
+    by this one. Links out of art/ stay links, so the art check still refuses them.
+    """
+    parts: list[str] = []
+    for path in input_files(project):
+        rel = path.relative_to(project)
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        top = (project / rel.parts[0]).resolve()
+        if rel.parts[0] == "art" and top not in path.resolve().parents:
+            os.symlink(path.resolve(), target)
+            parts += [str(rel), file_digest(path)]
+            continue
+        h = hashlib.sha256()
+        with path.open("rb") as src, target.open("wb") as out:
+            for block in iter(lambda: src.read(1 << 20), b""):
+                h.update(block)
+                out.write(block)
+        parts += [str(rel), h.hexdigest()]
+    return digest(code_digest(), digest(*parts), *extra)
 
 
 class JsonCache:

@@ -77,6 +77,7 @@ class NameBar:
     min_size: float
     padding: float
     baseline: float
+    min_scale: float = 0.85  # narrowest condensing of a name at min_size; below: an error
 
 
 @dataclass(frozen=True)
@@ -215,7 +216,7 @@ SPEC: dict[str, dict[str, Field]] = {
     "name_bar": {
         "box": Field(list, True), "font": Field(str, True, FONT_ROLES),
         "size": Field(NUM, True), "min_size": Field(NUM, True),
-        "padding": Field(NUM, True), "baseline": Field(NUM, True),
+        "padding": Field(NUM, True), "baseline": Field(NUM, True), "min_scale": Field(NUM),
     },
     "values": {
         "political": Field(list, True), "military": Field(list, True),

@@ -11,7 +11,15 @@ from typing import Any
 
 from . import model as m
 from .errors import CardgenError, Finding, Location, error, has_errors
-from .fields import Field, bilingual_shape, check_record, items
+from .fields import (
+    MAX_PRINTED,
+    Field,
+    bilingual_shape,
+    check_record,
+    id_findings,
+    items,
+    printable_findings,
+)
 from .shape import check_shape
 from .yamlsrc import LocList, LocMap, load_yaml_file
 
@@ -22,6 +30,7 @@ LINE_SPEC = {
     "cost": Field(list),
     "mode": Field(str, choices=("adds", "replaces")),
     "uncounterable": Field(bool),
+    "wording_exception": Field(dict),
 }
 
 CARD_SPEC = {
@@ -60,6 +69,16 @@ SCHEMA_SHAPE = {
         "params?": {"*": {"type": "string", "required?": "bool", "default?": "any",
                           "values?": ["any"], "min?": "int", "max?": "int"}},
     }},
+}
+
+#: The shape of card_data/text/<lang>.yaml: tables of wording (the compose stage reads them).
+TEXT_SHAPE = {
+    "labels": {"*": "words"},
+    "ops": {"*": "string"},
+    **{f"{table}?": {"*": "string"} for table in ("pile_phrase", "numbers_adj", "directions",
+                                                  "deed_ops")},
+    **{f"{table}?": {"*": {"*": "string"}} for table in ("types", "nouns", "subjects", "verbs")},
+    "*": "mapping",
 }
 
 EXCEPTION_SPEC = {
@@ -106,6 +125,9 @@ class _Loader:
         if not isinstance(value, LocMap):
             return m.Bilingual({}, where)
         values = {k: v for k, v in value.items() if isinstance(v, str) and k in m.LANGS}
+        for lang, text in values.items():
+            self.findings.extend(printable_findings(text, value.at(lang), what, lang, card))
+            values[lang] = text[:MAX_PRINTED]  # reported above when longer
         return m.Bilingual(values, value.loc, {k: value.at(k) for k in values})
 
     # shared data -----------------------------------------------------------------
@@ -122,6 +144,7 @@ class _Loader:
             "sides": Field(dict, required=True),
             "phases": Field(list, required=True),
             "uncounterable_events": Field(list),
+            "set_aside": Field(list),
         }, data.loc, "game.yaml"))
         counts = data["counts"] if isinstance(data.get("counts"), LocMap) else LocMap()
         return m.GameInfo(
@@ -130,8 +153,10 @@ class _Loader:
             prototype=bool(data.get("prototype", False)),
             counts={k: v for k, v in counts.items() if isinstance(v, int)},
             uncounterable_events=tuple(str(x) for x in data.get("uncounterable_events") or ()),
+            set_aside=tuple(str(x) for x in data.get("set_aside") or ()),
             loc=data.loc,
-            locs={k: counts.at(k) for k in counts} if counts else {},
+            locs=({k: counts.at(k) for k in counts} if counts else {})
+            | {k: data.at(k) for k in ("rules_version", "set_aside") if k in data},
         ), data
 
     def sides(self, data: LocMap) -> dict[str, m.Side]:
@@ -154,7 +179,8 @@ class _Loader:
             found = check_record(rec, spec, where, "phase")
             self.findings.extend(found)
             if not found:
-                out.append(m.Phase(rec["id"], tuple(rec["rounds"]), rec["plays"], rec["hand"], where))
+                out.append(m.Phase(rec["id"], tuple(rec["rounds"]), rec["plays"], rec["hand"], where,
+                                   {k: rec.at(k) for k in rec}))
         return tuple(out)
 
     def forms(self, value: Any, where: Location, what: str) -> dict[str, dict[str, str]]:
@@ -189,6 +215,7 @@ class _Loader:
             table = self.mapping(data.get(group), data.at(group), group)
             for pid, rec in table.items():
                 where = table.at(pid)
+                self.findings.extend(id_findings(pid, table.key_locs.get(pid, where), category))
                 spec = {"name": Field(dict, True), "forms": Field(dict, True), **extra}
                 found = check_record(rec, spec, where, f"{category} {pid}")
                 self.findings.extend(found)
@@ -209,6 +236,7 @@ class _Loader:
         out, plurals = {}, {}
         for cid, rec in data.items():
             where = data.at(cid)
+            self.findings.extend(id_findings(cid, data.key_locs.get(cid, where), "currency"))
             spec = {"name": Field(dict, True), "colour": Field(str, True),
                     "mark": Field(str, True), "plural": Field(dict, True)}
             self.findings.extend(check_record(rec, spec, where, f"currency {cid}"))
@@ -225,6 +253,7 @@ class _Loader:
         out = {}
         for sid, rec in data.items():
             where = data.at(sid)
+            self.findings.extend(id_findings(sid, data.key_locs.get(sid, where), "shield"))
             spec = {"name": Field(dict, True), "forms": Field(dict, True),
                     "colour": Field(str, True), "charge": Field(str, True),
                     "holder": Field(str, True)}
@@ -249,6 +278,7 @@ class _Loader:
             self.findings.extend(found)
             if found:
                 continue
+            self.findings.extend(id_findings(rec["id"], rec.at("id"), "glossary term"))
             forbidden: dict[str, tuple[tuple[str, str], ...]] = {}
             fb = rec.get("forbidden") or {}
             for lang, entries in fb.items():
@@ -278,12 +308,21 @@ class _Loader:
         self.findings.extend(found)
         return data if isinstance(data, LocMap) and not found else {}
 
+    def rule_facts(self) -> Any:
+        """card_data/rules/facts.yaml, the facts the rulebook fixes (checked in the check
+        stage, cardgen/check/facts.py); absent → None."""
+        path = self.root / "rules" / "facts.yaml"
+        return self.read(path) if path.is_file() else None
+
     def templates(self) -> dict[str, dict[str, Any]]:
         out = {}
         for lang in m.LANGS:
             path = self.root / "text" / f"{lang}.yaml"
             data = self.read(path)
-            out[lang] = data if isinstance(data, LocMap) else {}
+            found = check_shape(data, TEXT_SHAPE, getattr(data, "loc", Location(self.rel(path))),
+                                f"text/{lang}.yaml") if data is not None else []
+            self.findings.extend(found)
+            out[lang] = data if isinstance(data, LocMap) and not found else {}
         return out
 
     # cards --------------------------------------------------------------------------
@@ -330,6 +369,30 @@ class _Loader:
             locs={k: rec.at(k) for k in rec},
         )
 
+    def wording_exceptions(self, kind: str, rec: LocMap, card: str | None
+                           ) -> list[m.ReviewedException]:
+        """A line's ``wording_exception: {cs: "reason"}``: reviewed other wording per language."""
+        value = rec.get("wording_exception")
+        if value is None:
+            return []
+        where = rec.at("wording_exception")
+        if not isinstance(value, LocMap) or not value:
+            self.findings.append(error(
+                "wrong-type", f"'wording_exception' of the {kind} line must map a language to "
+                "the reason", location=where, card=card,
+                hint='wording_exception: {cs: "why this wording is better"}'))
+            return []
+        out = []
+        for lang, reason in value.items():
+            if lang not in m.LANGS or not isinstance(reason, str) or not reason.strip():
+                self.findings.append(error(
+                    "wrong-type", f"wording_exception of the {kind} line: '{lang}' needs a "
+                    f"language ({', '.join(m.LANGS)}) and a reason", location=value.at(lang),
+                    card=card, hint='wording_exception: {cs: "why this wording is better"}'))
+                continue
+            out.append(m.ReviewedException(kind, lang, reason, value.at(lang)))
+        return out
+
     def card(self, rec: Any, where: Location) -> m.Card | None:
         cid = rec.get("id") if isinstance(rec, LocMap) else None
         card = cid if isinstance(cid, str) else None
@@ -337,6 +400,8 @@ class _Loader:
         self.findings.extend(found)
         if not isinstance(rec, LocMap) or any(f.code in ("missing-key", "shape") for f in found):
             return None
+        if card is not None:
+            self.findings.extend(id_findings(card, rec.at("id"), "card"))
         lines = tuple(
             self.line(kind, rec[kind], rec.at(kind), card or "?") for kind in rec
             if kind in m.LINE_KINDS and isinstance(rec[kind], LocMap)
@@ -347,6 +412,9 @@ class _Loader:
             self.findings.extend(ef)
             if not ef:
                 exceptions.append(m.ReviewedException(ex["line"], ex["lang"], ex["reason"], eloc))
+        for kind in rec:
+            if kind in m.LINE_KINDS and isinstance(rec[kind], LocMap):
+                exceptions += self.wording_exceptions(kind, rec[kind], card)
 
         def opt_int(key: str) -> int | None:
             v = rec.get(key)
@@ -420,6 +488,7 @@ def load(project: Path) -> tuple[m.GameData, list[Finding]]:
         templates=loader.templates(),
         files=tuple(loader.files),
         nouns=nouns | {f"currency:{k}": v for k, v in currency_plurals.items()},
+        rule_facts=loader.rule_facts(),
     )
     return data, loader.findings
 

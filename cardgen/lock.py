@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import CardgenError, Location, error
+from .oserrors import os_errors
+from .write import make_folder
 
 LOCK_NAME = ".cardgen.lock"
 
@@ -17,11 +19,14 @@ LOCK_NAME = ".cardgen.lock"
 def build_lock(output: Path) -> Iterator[None]:
     """Hold an exclusive lock on ``output`` for the duration of a build.
 
-    The lock is an OS file lock, so it is released even when the process is killed.
+    The lock is an OS file lock, so it is released even when the process is killed; forked
+    workers share it, and they die with the build (:mod:`cardgen.outputs`), so a killed build
+    never leaves it held.
     """
-    output.mkdir(parents=True, exist_ok=True)
+    make_folder(output)
     path = output / LOCK_NAME
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    with os_errors("lock", path):
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -176,6 +176,7 @@ class Phase:
     plays: int
     hand: int
     loc: Location
+    locs: dict[str, Location] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -199,6 +200,8 @@ class GameInfo:
     loc: Location
     locs: dict[str, Location] = field(default_factory=dict)
     uncounterable_events: tuple[str, ...] = ()
+    #: starter-deck cards set aside at setup: their bottom strip says so (3.32)
+    set_aside: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -220,6 +223,8 @@ class GameData:
     #: noun phrases after a number: noun id -> lang -> CLDR category -> form.
     #: Currencies appear as ``currency:<id>``.
     nouns: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
+    #: card_data/rules/facts.yaml as read (file:line kept): what the rulebook fixes.
+    rule_facts: Any = None
 
     def card(self, card_id: str) -> Card | None:
         return next((c for c in self.cards if c.id == card_id), None)

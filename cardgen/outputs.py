@@ -7,9 +7,11 @@ the pipeline writes.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -213,6 +215,24 @@ def _make_in_worker(index: int) -> tuple[int, bytes | None, list[Finding] | None
     return index, data, None, time.perf_counter() - start
 
 
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def _worker_start(parent: int) -> None:
+    """Tie a forked worker's life to the build: it is killed (SIGKILL, so it prints nothing)
+    when the build process dies, and ignores Ctrl-C, which the build handles for it. A
+    worker thus never outlives a killed build, never holds its lock, and never prints a
+    BrokenPipe traceback into a finished terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)  # this process's own symbols: libc's prctl
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # pragma: no cover - not Linux: the pool's own cleanup
+        pass
+    if os.getppid() != parent:  # the build died before the line above took effect
+        os._exit(0)
+
+
 def default_jobs() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -241,7 +261,8 @@ def make_targets(targets: list[Target], jobs: int = 0, timings: dict[str, float]
     if remote:
         _JOBS[:] = targets
         ctx = multiprocessing.get_context("fork")
-        pool = ctx.Pool(min(jobs, len(remote)))
+        pool = ctx.Pool(min(jobs, len(remote)), initializer=_worker_start,
+                        initargs=(os.getpid(),))
         try:
             for index, data, findings, seconds in pool.imap_unordered(_make_in_worker, remote):
                 if findings is not None:

@@ -3,25 +3,40 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import re
+import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import check as checks
 from .check.lang import longest_text_at
+from .check.text import check_templates
 from .compose import compose_faces, fill_texts
-from .errors import CardgenError, Finding, Location, Severity, error, has_errors, warning
+from .errors import CardgenError, Finding, Location, Severity, error, has_errors, strict, warning
 from .face import CardFace
 from .fix import fix_project
 from .glossary_sheet import label_findings as glossary_label_findings
-from .impose import select_reprint
-from .incremental import BuildState, JsonCache, code_digest, digest, file_digest, inputs_digest, tree_digest
+from .impose import load_profiles, select_profile, select_reprint
+from .incremental import (
+    CACHE_DIR,
+    BuildState,
+    JsonCache,
+    code_digest,
+    digest,
+    file_digest,
+    inputs_digest,
+    snapshot_inputs,
+    tree_digest,
+)
 from .layout import Layout, load_layout
 from .load import load
 from .lock import build_lock
 from .model import LANGS, GameData
+from .oserrors import check_regular, os_errors, os_finding, read_input
 from .outputs import LangContext, Target, card_targets, face_key, game_targets, make_targets, vtt_targets
 from .po import ImportReport, export_po, import_po
 from .progress import Progress
@@ -29,9 +44,12 @@ from .proof import build_proof
 from .render.art import prepare_art, resolution_findings
 from .render.card import check_face, draw_card
 from .render.pdf import write_pngs
-from .write import atomic_write
+from .safepath import inside
+from .write import atomic_write, make_folder, remove_stale_temps
 
 CARD_LAYOUT = Path("layouts") / "card.yaml"
+#: output/.cache/<prefix>…: the copy of a build's inputs, removed when the build ends
+SNAPSHOT_PREFIX = "inputs-"
 
 Log = Callable[[str], None]
 
@@ -97,7 +115,7 @@ def art_findings(data: GameData, project: Path, layout: Layout) -> list[Finding]
     stops before it writes anything.
     """
     out: list[Finding] = []
-    art_dir = (project / "art").resolve()
+    art_dir = project / "art"
     box = layout.art_box
     for card in data.cards:
         where = card.locs.get("art", card.loc)
@@ -111,9 +129,14 @@ def art_findings(data: GameData, project: Path, layout: Layout) -> list[Finding]
         for ext in ("png", "jpg", "jpeg"):
             path = project / "art" / f"{stem}.{ext}"
             if not path.is_file():
+                odd = check_regular(path, f"art/{path.name}")  # a FIFO, device or folder
+                if odd is not None:
+                    out.append(replace(odd, card=card.id))
+                    break
                 continue
-            resolved = path.resolve()
-            if art_dir not in resolved.parents:
+            try:
+                inside(art_dir, path.name)
+            except CardgenError:
                 out.append(error("art-path", f"art/{path.name} links outside art/",
                                  location=where, card=card.id,
                                  hint="copy the image into art/ instead of linking it"))
@@ -154,6 +177,7 @@ def fit_findings(data: GameData, faces_by_lang: dict[str, list[CardFace]], layou
                 found = cache[key]
             card = data.card(face.card_id)
             out.extend(f if f.location or card is None
+                       else replace(f, location=card.name.at(face.lang)) if f.code == "name-overflow"
                        else replace(f, location=longest_text_at(card, face.lang))
                        for f in found)
     return out
@@ -173,6 +197,10 @@ def _card_key(layout: Layout, project: Path) -> str:
     return digest(code_digest(), repr(layout).replace(str(project), "<project>"), *fonts)
 
 
+def _clean(findings: list[Finding]) -> bool:
+    return not any(f.severity is Severity.WARNING for f in findings)
+
+
 @dataclass
 class BuildOptions:
     langs: tuple[str, ...] = ("en", "cs")
@@ -186,6 +214,7 @@ class BuildOptions:
     jobs: int = 0  # worker processes; 0: one per available core, 1: serial
     vtt: bool = False  # output/<lang>/vtt/: Tabletop Simulator table and generic image set
     vtt_base_url: str = ""  # where the vtt images will be hosted; "" for local file URLs
+    strict: bool = False  # warnings are errors: nothing is written while there are any
 
 
 @dataclass
@@ -196,6 +225,10 @@ class BuildReport:
     reprinted: dict[str, list[str]] = field(default_factory=dict)
     #: True when nothing changed since the last build and the check itself was skipped
     unchanged: bool = False
+    #: what the check made (empty when ``unchanged``): the data, every face by language, the layout
+    data: GameData | None = None
+    faces: dict[str, list[CardFace]] = field(default_factory=dict)
+    layout: Layout | None = None
 
 
 def _keys(project: Path) -> tuple[str, str, str]:
@@ -211,16 +244,48 @@ def _keys(project: Path) -> tuple[str, str, str]:
     return card_key, base_key, all_key
 
 
-def _options_key(options: BuildOptions) -> str:
-    manifest = ""
-    if options.changed_since is not None:
-        try:
-            manifest = file_digest(options.changed_since)
-        except OSError:
-            manifest = "unreadable"
-    return json.dumps([list(options.langs), options.png, list(options.cards), manifest,
+def _options_key(options: BuildOptions, manifest: bytes | None) -> str:
+    """The build options, with the bytes of the --changed-since manifest actually read."""
+    manifest_key = digest(manifest) if manifest is not None else ""
+    return json.dumps([list(options.langs), options.png, list(options.cards), manifest_key,
                        options.profile, options.cmyk, options.gutterfold, options.flip,
                        options.vtt, options.vtt_base_url])
+
+
+def check_options(options: BuildOptions) -> None:
+    """Option values a build cannot start with: usage errors (exit 2), all at once."""
+    found = []
+    if not options.langs:
+        found.append(error("usage", "no language given", hint=f"use --lang {','.join(LANGS)}"))
+    for lang in options.langs:
+        if lang not in LANGS:
+            found.append(error("unknown-lang", f"unknown language '{lang[:40]}'",
+                               hint=f"use one of: {', '.join(LANGS)}"))
+    if options.jobs < 0:
+        found.append(error("usage", f"--jobs must be 0 (one per core) or more, not {options.jobs}",
+                           hint="use --jobs 0"))
+    if found:
+        raise CardgenError(found)
+
+
+def read_manifest(path: Path) -> tuple[bytes, dict]:
+    """A --changed-since manifest: its bytes (for the inputs key) and its cards, checked for
+    the shape a build writes (``{"cards": [{"id": …, "hash": …}, …]}``)."""
+    raw = read_input(path)
+    hint = "pass the manifest.json an earlier build wrote (output/<lang>/manifest.json)"
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise CardgenError(error("manifest-read", f"not a JSON manifest: {exc}",
+                                 location=Location(str(path)), hint=hint)) from None
+    cards = doc.get("cards") if isinstance(doc, dict) else None
+    if not isinstance(cards, list) or not all(
+            isinstance(c, dict) and isinstance(c.get("id"), str)
+            and isinstance(c.get("hash", ""), str) for c in cards):
+        raise CardgenError(error("manifest-shape", "the manifest needs 'cards': a list of "
+                                 "{id: text, hash: text} entries", location=Location(str(path)),
+                                 hint=hint))
+    return raw, doc
 
 
 def finding_from_json(raw: dict) -> Finding:
@@ -261,73 +326,161 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
 
     When no input file, option or line of code changed since the last build and every
     output it wrote is intact, the check is not run again: its findings come from the cache.
+    Otherwise the inputs are copied once (:func:`snapshot_inputs`) and everything is read
+    from that copy, so the key recorded is the key of exactly the bytes built from.
     """
     progress = progress or Progress(mode="quiet")
+    check_options(options)
+    try:
+        profiles = load_profiles(project)
+    except CardgenError:
+        profiles = None  # the build reports a damaged profiles file with its other findings
+    if profiles is not None:
+        select_profile(profiles, options.profile)  # a typo is said before the long part
+    manifest = read_manifest(options.changed_since) if options.changed_since else None
     output = project / "output"
-    output.mkdir(exist_ok=True)
-    for lang in options.langs:
-        if lang not in LANGS:
-            raise CardgenError(error("unknown-lang", f"unknown language '{lang}'",
-                                     hint=f"use one of: {', '.join(LANGS)}"))
-    if options.vtt_base_url and not re.match(r"https?://[^\s/]+", options.vtt_base_url):
-        raise CardgenError(error("vtt-base-url", f"--vtt-base-url {options.vtt_base_url!r} is "
-                                 "not a web address", hint="give the folder the images are "
-                                 "uploaded to, e.g. https://example.org/king/en"))
+    options_key = _options_key(options, manifest[0] if manifest else None)
     with build_lock(output):
+        for lang in options.langs:  # a file or a dead link in the way: said now, not at the end
+            make_folder(output / lang)
+        cache_dir = output / CACHE_DIR
+        for old in cache_dir.glob(f"{SNAPSHOT_PREFIX}*"):
+            shutil.rmtree(old, ignore_errors=True)  # a killed build's copy of the inputs
+        remove_stale_temps([output / lang for lang in LANGS] + [cache_dir], top=output)
         state = BuildState.read(output)
-        inputs = inputs_digest(project, _options_key(options))
+        with os_errors("read the inputs of", project):
+            inputs = inputs_digest(project, options_key)
         findings_cache = JsonCache(output, "findings")
         if not options.png and state.unchanged(inputs, output):
             cached = _read_findings(findings_cache.read(inputs))
+            if cached is not None and options.strict and not _clean(cached):
+                raise CardgenError(strict(cached))
             if cached is not None:
                 log("unchanged")
                 return BuildReport(skipped=[output / rel for rel in state.outputs],
                                    findings=cached, unchanged=True)
-        log("check")
-        progress.stage("check")
-        fit_cache_file = JsonCache(output, "fit")
-        fit_key = digest(code_digest(), "fit")
-        fit_cache = _read_fit_cache(fit_cache_file, fit_key)
-        report = run_check(project, fit_cache=fit_cache)
-        if not report.ok:
-            raise CardgenError(report.findings)
-        assert report.data is not None and report.layout is not None
-        data, layout = report.data, report.layout
-        card_key, base_key, all_key = _keys(project)
-        result = BuildReport(findings=[f for f in report.findings if f.severity is not Severity.ERROR])
-        result.findings += placeholder_findings(report.faces.get(options.langs[0], []))
-        targets: list[Target] = []
+        make_folder(cache_dir)
+        with os_errors("copy the inputs to", cache_dir):
+            snapshot = Path(tempfile.mkdtemp(prefix=SNAPSHOT_PREFIX, dir=cache_dir)).resolve()
+        try:
+            try:
+                inputs = snapshot_inputs(project, snapshot, options_key)
+            except OSError as exc:
+                raise CardgenError(os_finding(exc, "read", exc.filename)) from None
+            return _build_from(snapshot, output, options, manifest[1] if manifest else None,
+                               state, inputs, log, progress)
+        except CardgenError as exc:
+            raise CardgenError(_relocate(exc.findings, snapshot, project)) from None
+        finally:
+            shutil.rmtree(snapshot, ignore_errors=True)
+
+
+def _preflight(output: Path, targets: list[Target]) -> None:
+    """Before the long part of a build: every output folder can be made and no folder sits
+    where an output file goes, so such a problem is reported at once, all of them together."""
+    found = []
+    for folder in sorted({(output / t.rel).parent for t in targets}):
+        try:
+            make_folder(folder)
+        except CardgenError as exc:
+            found += [f for f in exc.findings if f not in found]
+    for target in targets:
+        path = output / target.rel
+        if path.is_dir() and not path.is_symlink():
+            found.append(os_finding(IsADirectoryError(errno.EISDIR, "Is a directory"), "write", path))
+    if found:
+        raise CardgenError(found)
+
+
+def _relocate(findings: list[Finding], snapshot: Path, project: Path) -> list[Finding]:
+    """Findings about the copy of the inputs, pointed at the project's own files."""
+    def fix(text: str | None) -> str | None:
+        return text.replace(str(snapshot), str(project)) if text else text
+
+    return [replace(f, message=fix(f.message) or "", hint=fix(f.hint),
+                    location=replace(f.location, file=fix(f.location.file) or "")
+                    if f.location else None) for f in findings]
+
+
+def _build_from(project: Path, output: Path, options: BuildOptions, manifest: dict | None,
+                state: BuildState, inputs: str, log: Log, progress: Progress) -> BuildReport:
+    """The build proper, reading only ``project`` (the copy of the inputs)."""
+    log("check")
+    progress.stage("check")
+    findings_cache = JsonCache(output, "findings")
+    fit_cache_file = JsonCache(output, "fit")
+    fit_key = digest(code_digest(), "fit")
+    fit_cache = _read_fit_cache(fit_cache_file, fit_key)
+    report = run_check(project, fit_cache=fit_cache)
+    if not report.ok:
+        raise CardgenError(report.findings)
+    assert report.data is not None and report.layout is not None
+    data, layout = report.data, report.layout
+    card_key, base_key, all_key = _keys(project)
+    result = BuildReport(findings=[f for f in report.findings if f.severity is not Severity.ERROR],
+                         data=data, faces=report.faces, layout=layout)
+    result.findings += placeholder_findings(report.faces.get(options.langs[0], []))
+    if options.strict and not _clean(result.findings):
+        raise CardgenError(strict(result.findings))
+    targets: list[Target] = []
+    for lang in options.langs:
+        targets += _lang_targets(project, data, layout, report.faces[lang], lang, options,
+                                 manifest, (card_key, base_key, all_key), result)
+    stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
+    result.skipped = [output / t.rel for t in targets if t not in stale]
+    _preflight(output, stale)
+    progress.start(len(stale), "build")
+    made: list[tuple[Target, bytes]] = []
+    for target, data_bytes in make_targets(stale, options.jobs, state.timings):
+        made.append((target, data_bytes))
+        log(target.rel)
+        progress.step(target.rel)
+    progress.finish()
+    # every file is made before the first is written: an error while making any of
+    # them leaves all outputs as they were
+    for target, data_bytes in made:
+        path = inside(output, target.rel)
+        atomic_write(path, data_bytes)
+        state.record(target.rel, target.key, data_bytes)
+        result.written.append(path)
+    if options.png:
         for lang in options.langs:
-            targets += _lang_targets(project, data, layout, report.faces[lang], lang, options,
-                                     (card_key, base_key, all_key), result)
-        stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
-        result.skipped = [output / t.rel for t in targets if t not in stale]
-        progress.start(len(stale), "build")
-        made: list[tuple[Target, bytes]] = []
-        for target, data_bytes in make_targets(stale, options.jobs, state.timings):
-            made.append((target, data_bytes))
-            log(target.rel)
-            progress.step(target.rel)
-        progress.finish()
-        # every file is made before the first is written: an error while making any of
-        # them leaves all outputs as they were
-        for target, data_bytes in made:
-            path = output / target.rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, data_bytes)
-            state.record(target.rel, target.key, data_bytes)
-            result.written.append(path)
-        if options.png:
-            for lang in options.langs:
-                log(f"{lang}/png")
-                paths, _ = write_pngs(report.faces[lang], layout, output / lang / "png")
-                result.written.extend(paths)
-        live = fit_cache.keys() & _live_face_keys(report, layout, project)
-        fit_cache_file.write(fit_key, {k: [f.to_json() for f in fit_cache[k]] for k in sorted(live)})
-        findings_cache.write(inputs, [f.to_json() for f in result.findings])
-        state.inputs, state.outputs = inputs, [t.rel for t in targets]
-        state.save()
-        return result
+            log(f"{lang}/png")
+            paths, _ = write_pngs(report.faces[lang], layout, inside(output, f"{lang}/png"))
+            result.written.extend(paths)
+    live = fit_cache.keys() & _live_face_keys(report, layout, project)
+    fit_cache_file.write(fit_key, {k: [f.to_json() for f in fit_cache[k]] for k in sorted(live)})
+    findings_cache.write(inputs, [f.to_json() for f in result.findings])
+    state.inputs, state.outputs = inputs, [t.rel for t in targets]
+    state.save()
+    return result
+
+
+@dataclass
+class Preview:
+    """What `cardgen serve` shows after a build: its report and every face with its key."""
+
+    report: BuildReport
+    data: GameData
+    faces: dict[str, list[CardFace]]
+    layout: Layout
+    #: language → card id → face key: what the card's drawing depends on (names its image)
+    keys: dict[str, dict[str, str]]
+
+
+def preview_build(project: Path, options: BuildOptions, progress: Progress | None = None) -> Preview:
+    """A build, plus the faces to show even when nothing changed and the check was skipped."""
+    report = build(project, options, progress=progress)
+    data, faces, layout = report.data, report.faces, report.layout
+    if data is None or layout is None:
+        check = run_check(project)
+        if not check.ok or check.data is None or check.layout is None:
+            raise CardgenError(check.findings)
+        data, faces, layout = check.data, check.faces, check.layout
+    card_key = _card_key(layout, project)
+    keys = {lang: {f.card_id: face_key(f, card_key, project) for f in faces[lang]}
+            for lang in options.langs}
+    return Preview(report, data, {lang: faces[lang] for lang in options.langs}, layout, keys)
 
 
 def placeholder_findings(faces: list[CardFace]) -> list[Finding]:
@@ -348,21 +501,14 @@ def _live_face_keys(report: CheckReport, layout: Layout, project: Path) -> set[s
 
 
 def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[CardFace], lang: str,
-                  options: BuildOptions, keys: tuple[str, str, str], result: BuildReport
-                  ) -> list[Target]:
+                  options: BuildOptions, manifest: dict | None, keys: tuple[str, str, str],
+                  result: BuildReport) -> list[Target]:
     card_key, base_key, all_key = keys
     drawing_key = _card_key(layout, project)
     hashes = {f.card_id: face_key(f, drawing_key, project)[:16] for f in faces}
     reprint: tuple[str, ...] = ()
-    if options.cards or options.changed_since:
-        previous = None
-        if options.changed_since:
-            try:
-                previous = json.loads(options.changed_since.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise CardgenError(error("manifest-read", f"cannot read manifest: {exc}",
-                                         hint="pass a manifest.json from an earlier build")) from None
-        reprint = tuple(select_reprint(faces, options.cards, previous, hashes))
+    if options.cards or manifest is not None:
+        reprint = tuple(select_reprint(faces, options.cards, manifest, hashes))
         result.reprinted[lang] = list(reprint)
     ctx = LangContext(project, data, lang, faces, layout, base_key, card_key,
                       flip=options.flip, cmyk=options.cmyk, gutterfold=options.gutterfold,
@@ -376,17 +522,20 @@ def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[Car
     return out
 
 
-def fix(project: Path) -> list[str]:
-    """`cardgen check --fix`: mechanical typography repairs in card_data/ itself."""
+def fix(project: Path) -> tuple[list[str], list[Finding]]:
+    """`cardgen check --fix`: mechanical typography repairs in card_data/ itself (the repairs
+    written, and the findings of files that could not be edited)."""
     return fix_project(project)
 
 
-def fill(project: Path) -> list:
-    """`cardgen check --fill`: canonical text into lines that have none yet."""
+def fill(project: Path) -> tuple[list, list[Finding]]:
+    """`cardgen check --fill`: canonical text into lines that have none yet (the texts
+    written, and the findings of files that could not be edited)."""
     data, findings = load(project)
     if has_errors(findings):
         raise CardgenError(findings)
-    return fill_texts(data, project)
+    problems: list[Finding] = []
+    return fill_texts(data, project, problems), problems
 
 
 def proof(project: Path, *, only_problems: bool = False) -> Path:
@@ -408,8 +557,15 @@ def proof(project: Path, *, only_problems: bool = False) -> Path:
 
 def po_export(project: Path) -> Path:
     data, findings = load(project)
+    findings += check_templates(data)  # the export renders canonical text through them
     if has_errors(findings):
         raise CardgenError(findings)
+    for lang in LANGS:  # labels too: a template the sandbox refuses stops the export
+        try:
+            compose_faces(data, lang, project)
+        except CardgenError as exc:
+            if any(f.code == "template-unsafe" for f in exc.findings):
+                raise
     path = project / "output" / "po" / "cs.po"
     path.parent.mkdir(parents=True, exist_ok=True)
     return export_po(data, path)

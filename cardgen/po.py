@@ -7,7 +7,7 @@ wording of the line; ``#:`` points at the YAML file and line. The header dates a
 the same data always exports to the same bytes.
 
 The import writes changed Czech texts back with the surgical YAML editor
-(:func:`cardgen.yamledit.apply_edits`); nothing else in card_data changes.
+(:func:`cardgen.yamledit.edit_files`); nothing else in card_data changes.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from .check.lang import CardText, all_texts, find_phrase, strip_tokens
 from .errors import CardgenError, Finding, Location, error, warning
 from .load import load
 from .model import GameData
+from .oserrors import read_input
 from .write import atomic_write
-from .yamledit import TextEdit, apply_edits
+from .yamledit import TextEdit, edit_files
 
 FIXED_DATE = datetime(2024, 1, 1, tzinfo=UTC)
 HEADER = ("# Czech card texts of A Vote for the King of the Romans (Volba římského krále).\n"
@@ -45,7 +46,12 @@ def compose_canonical(data: GameData, t: CardText, lang: str) -> str | None:
         return None
     try:
         return canonical_text(data, t.card, line, lang)
-    except (TextError, KeyError, CardgenError):
+    except TextError as exc:
+        if exc.unsafe:  # a template the sandbox refused: never export around it
+            raise CardgenError(error(exc.code, str(exc), location=exc.location, lang=lang)
+                               ) from None
+        return None
+    except (KeyError, CardgenError):
         return None
 
 
@@ -99,16 +105,23 @@ class ImportReport:
     unchanged: int = 0
     untranslated: int = 0
     findings: list[Finding] = field(default_factory=list)  # entries reported, not applied
+    not_written: int = 0  # translations in files that could not be edited (see findings)
 
     @property
     def ok(self) -> bool:
         return not self.findings
 
+    @property
+    def not_applied(self) -> int:
+        """Entries skipped with a warning, and translations whose file could not be written."""
+        skipped = sum(1 for f in self.findings if f.code.startswith("po-"))
+        return skipped + self.not_written
+
     def format(self) -> str:
         lines = list(self.applied)
         lines += [f.format() for f in self.findings]
         lines.append(f"{len(self.applied)} applied, {self.unchanged} unchanged, "
-                     f"{self.untranslated} untranslated, {len(self.findings)} not applied")
+                     f"{self.untranslated} untranslated, {self.not_applied} not applied")
         return "\n".join(lines)
 
 
@@ -117,13 +130,15 @@ def import_po(project: Path, file: Path) -> ImportReport:
     data, _ = load(project)
     texts = {t.context: t for t in all_texts(data)}
     report = ImportReport()
+    raw = read_input(file)  # a regular file only: never a FIFO or /dev/zero
     try:
-        with open(file, "rb") as fh:
-            catalog = read_po(fh, locale="cs")
-    except (OSError, ValueError) as exc:
+        catalog = read_po(BytesIO(raw), locale="cs")
+    except (ValueError, UnicodeDecodeError, IndexError, AttributeError) as exc:
         raise CardgenError(error("po-read", f"cannot read the PO file: {exc}",
-                                 location=Location(str(file)))) from None
-    edits = []
+                                 location=Location(str(file)),
+                                 hint="export a fresh file with cardgen po export")) from None
+    edits: list[TextEdit] = []
+    lines: dict[TextEdit, str] = {}
     for message in catalog:
         if not message.id:
             continue
@@ -159,10 +174,10 @@ def import_po(project: Path, file: Path) -> ImportReport:
             edits.append(TextEdit(t.text.loc, msgstr, key="cs"))
         else:
             edits.append(TextEdit(t.text.at("cs"), msgstr))
-        report.applied.append(f"{edits[-1].loc}: {ctx} (cs): {msgstr}")
-    try:
-        apply_edits(project, edits)
-    except CardgenError as exc:
-        report.findings.extend(exc.findings)
-        report.applied.clear()
+        lines[edits[-1]] = f"{edits[-1].loc}: {ctx} (cs): {msgstr}"
+    outcome = edit_files(project, edits)  # a file that cannot be edited leaves the others
+    done = set(outcome.applied)
+    report.applied = [lines[e] for e in edits if e in done]
+    report.not_written = len(edits) - len(report.applied)
+    report.findings.extend(outcome.findings)
     return report

@@ -7,7 +7,8 @@ KeyError in the middle of a build. A spec mirrors the file: mappings of keys to 
 
 ``number`` (finite), ``int``, ``string``, ``colour`` (``#rrggbb``), ``bool``, ``pair`` and
 ``box`` (2 and 4 numbers), ``numbers`` (any count), ``points`` (a list of pairs),
-``mapping`` (any mapping, e.g. ``{en: …, cs: …}`` checked elsewhere), ``any``.
+``mapping`` (any mapping, e.g. ``{en: …, cs: …}`` checked elsewhere), ``words`` (a text,
+or a list or mapping of texts), ``any``.
 A key written ``name?`` is optional.
 """
 
@@ -28,6 +29,7 @@ KIND_NAMES = {
     "colour": "a colour like \"#a0522d\"", "pair": "two numbers [x, y]",
     "box": "four numbers [x, y, width, height]", "numbers": "a list of numbers",
     "mapping": "a mapping such as {en: …, cs: …}",
+    "words": "a text, a list of texts or a mapping of texts",
     "points": "a list of points [[x, y], …]", "any": "a value",
 }
 
@@ -53,6 +55,9 @@ LEAVES = {
     "numbers": _numbers,
     "points": lambda v: isinstance(v, list) and bool(v) and all(_numbers(p, 2) for p in v),
     "mapping": lambda v: isinstance(v, dict),
+    "words": lambda v: isinstance(v, str) or (
+        isinstance(v, list | dict) and bool(v)
+        and all(isinstance(x, str) for x in (v.values() if isinstance(v, dict) else v))),
     "any": lambda v: True,
 }
 

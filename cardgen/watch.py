@@ -13,6 +13,7 @@ from .errors import CardgenError, Severity
 from .incremental import INPUT_DIRS
 
 Log = Callable[[str], None]
+Build = Callable[[Path, object, Log], object]
 Snapshot = dict[str, tuple[int, int]]
 
 
@@ -65,18 +66,19 @@ def build_once(project: Path, options, log: Log) -> bool:
 
 
 def watch(project: Path, options, log: Log = print, stop: threading.Event | None = None,
-          interval: float = 0.5, settle: float = 0.1) -> int:
+          interval: float = 0.5, settle: float = 0.1, build: Build = build_once) -> int:
     """Build now and after every save until ``stop`` is set (or Ctrl-C); return the build count.
 
     A change is acted on once the files stopped changing for ``settle`` seconds, so an editor
     that writes in several steps triggers one build. Any unexpected exception inside a build
-    is reported and the watcher keeps running.
+    is reported and the watcher keeps running. ``build`` makes one build (`cardgen serve`
+    passes its own, which also updates the page).
     """
     stop = stop or threading.Event()
     builds = 0
     seen = snapshot(project)
     log(f"watching {', '.join(d + '/' for d in INPUT_DIRS)} in {project}")
-    _guarded(project, options, log)
+    _guarded(project, options, log, build)
     builds += 1
     try:
         while not stop.wait(interval):
@@ -91,16 +93,16 @@ def watch(project: Path, options, log: Log = print, stop: threading.Event | None
                 now = later
             seen = now
             log(f"changed: {', '.join(diff[:5])}{' …' if len(diff) > 5 else ''}")
-            _guarded(project, options, log)
+            _guarded(project, options, log, build)
             builds += 1
     except KeyboardInterrupt:
         log("stopped")
     return builds
 
 
-def _guarded(project: Path, options, log: Log) -> None:
+def _guarded(project: Path, options, log: Log, build: Build) -> None:
     try:
-        build_once(project, options, log)
+        build(project, options, log)
     except KeyboardInterrupt:
         raise
     except Exception as exc:

@@ -15,14 +15,15 @@ import re
 import textwrap
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .errors import CardgenError, Location, error
-from .write import atomic_write
+from .errors import CardgenError, Finding, Location, error
+from .oserrors import os_errors, read_input
+from .write import rewrite_file
 
 STR_TAG = "tag:yaml.org,2002:str"
 
@@ -256,18 +257,49 @@ def _verify(before: list[tuple[str, str]], after: list[tuple[str, str]],
                                  hint="edit the text by hand"))
 
 
-def apply_edits(project: Path, edits: Iterable[TextEdit]) -> list[Path]:
-    """Apply text edits to the files under ``project``; return the files that changed."""
+@dataclass
+class EditOutcome:
+    """What :func:`edit_files` did: the files written and the edits in them, and the files
+    left as they were with the findings that say why."""
+
+    changed: list[Path] = field(default_factory=list)
+    applied: list[TextEdit] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def edit_files(project: Path, edits: Iterable[TextEdit]) -> EditOutcome:
+    """Apply text edits file by file; a file that cannot be edited is reported and left as
+    it was, the others are still written (each in place, see :func:`rewrite_file`)."""
     by_file: dict[str, list[TextEdit]] = defaultdict(list)
     for edit in edits:
         by_file[edit.loc.file].append(edit)
-    changed = []
+    outcome = EditOutcome()
     for file, file_edits in sorted(by_file.items()):
         path = Path(file) if Path(file).is_absolute() else project / file
-        raw = path.read_bytes()
-        text = raw.decode("utf-8")
-        new = edit_yaml(text, file_edits, file)
-        if new != text:
-            atomic_write(path, new.encode("utf-8"))
-            changed.append(path)
-    return changed
+        try:
+            text = read_input(path, file).decode("utf-8")
+            new = edit_yaml(text, file_edits, file)
+            if new != text:
+                with os_errors("write", file):
+                    rewrite_file(path, new.encode("utf-8"))
+                outcome.changed.append(path)
+        except CardgenError as exc:
+            outcome.findings.extend(exc.findings)
+            continue
+        except UnicodeDecodeError:
+            outcome.findings.append(error("file-encoding", "file is not UTF-8; nothing was written",
+                                          location=Location(file), hint="save the file as UTF-8"))
+            continue
+        outcome.applied.extend(file_edits)
+    return outcome
+
+
+def apply_edits(project: Path, edits: Iterable[TextEdit]) -> list[Path]:
+    """Apply text edits to the files under ``project``; return the files that changed.
+
+    Raises with every file's findings when any file could not be edited (the others are
+    written all the same)."""
+    outcome = edit_files(project, edits)
+    if outcome.findings:
+        raise CardgenError(outcome.findings)
+    return outcome.changed

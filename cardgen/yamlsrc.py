@@ -14,6 +14,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .errors import CardgenError, Location, error
+from .oserrors import read_input
 
 #: libyaml's parser when PyYAML was built with it (same nodes and marks, several times faster).
 SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -178,15 +179,12 @@ def load_yaml_text(text: str, file: str) -> Any:
 
 def load_yaml_file(path: Path, display: str | None = None) -> Any:
     name = display or str(path)
+    raw = read_input(path, name)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise CardgenError(
             error("file-encoding", f"file is not UTF-8 ({exc.reason} at byte {exc.start})",
                   location=Location(name), hint="save the file as UTF-8")
-        ) from None
-    except OSError as exc:
-        raise CardgenError(
-            error("file-read", f"cannot read file: {exc.strerror}", location=Location(name))
         ) from None
     return load_yaml_text(text, name)

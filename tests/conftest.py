@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -32,3 +33,27 @@ def replace_in(path: Path, old: str, new: str, count: int = 1) -> int:
     line = text[: text.index(old)].count("\n") + 1
     path.write_text(text.replace(old, new, count), encoding="utf-8")
     return line
+
+
+def allow_czech_rewording(project: Path) -> None:
+    """Record a reviewed wording exception on Dream at Terenzo's Czech event line, so a test
+    may reword it (written text must equal canonical text unless the line records one)."""
+    replace_in(project / "card_data" / "cards" / "events.yaml",
+               '      text:\n        en: "Luxembourg removes up to 2',
+               '      wording_exception: {cs: "reworded in a test"}\n'
+               '      text:\n        en: "Luxembourg removes up to 2')
+
+
+def pytest_configure(config):
+    """Hypothesis keeps caches in .hypothesis/ of the working folder; the suite's go to a
+    temporary folder removed at the end, so no test leaves files behind."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    config._cardgen_hypothesis = tempfile.mkdtemp(prefix="cardgen-hypothesis-")
+    set_hypothesis_home_dir(config._cardgen_hypothesis)
+
+
+def pytest_unconfigure(config):
+    folder = getattr(config, "_cardgen_hypothesis", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)

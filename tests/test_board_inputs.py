@@ -54,7 +54,8 @@ def test_token_count_must_be_a_whole_number(project):
     assert (f.location.file, f.location.line) == ("card_data/components.yaml", line)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(file=st.sampled_from(FILES), index=st.integers(0, 10_000),
        op=st.sampled_from(["delete", "duplicate", "retype"]), junk=st.sampled_from(JUNK))
 def test_damaged_board_inputs_give_findings_never_a_crash(tmp_path_factory, file, index, op, junk):

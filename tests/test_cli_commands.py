@@ -53,16 +53,17 @@ def test_fix_repairs_typography_in_place_and_is_idempotent(project, capsys):
     assert snapshot(project) == once
 
 
-def test_reviewed_exception_turns_a_wording_warning_off_and_is_listed(project, capsys):
+def test_reviewed_wording_exception_allows_other_wording_and_is_listed(project, capsys):
     path = project / LUX
     replace_in(path, CHARLES_CS, f'cs: "Lízni 1{NB}kartu. Umísti 2{NB}vlivu do Čech."')
     code, out = run(project, capsys, "check")
-    assert code == 0
-    assert "charles-iv" in out and "warning[" in out
-    replace_in(path, "    crown: true\n", "    crown: true\n    exceptions:\n"
-               "      - {line: deed, lang: cs, reason: draw first reads better}\n")
+    assert code == 1
+    assert "charles-iv" in out and "error[text-differs]" in out
+    replace_in(path, "      text:\n        en: \"Place 2 influence in Bohemia. Draw 1 card.\"\n",
+               "      wording_exception: {cs: draw first reads better}\n"
+               "      text:\n        en: \"Place 2 influence in Bohemia. Draw 1 card.\"\n")
     code, out = run(project, capsys, "check")
-    assert code == 0
+    assert code == 0, out
     assert "== card charles-iv ==" not in out
     assert "reviewed exceptions:" in out
     assert "card charles-iv deed (cs): reviewed: draw first reads better" in out

@@ -200,3 +200,15 @@ def test_a_broken_template_is_an_error_at_its_line_never_a_crash(project, old, n
             if f.location and f.location.file == "card_data/text/en.yaml" and f.location.line == line]
     assert hits, [f.format() for f in report.findings][:5]
     assert "syntax error" in hits[0].message
+
+
+@pytest.mark.parametrize(("lang", "lux", "wit"), [("en", "Set aside", "Starter"),
+                                                  ("cs", "Stranou", "Základní")])
+def test_set_aside_john_says_so_on_its_bottom_strip(data, lang, lux, wit):
+    """3.32: the Luxembourg John card is set aside, not shuffled into a starter deck."""
+    strips = {f.card_id: f.deck_label for f in compose_faces(data, lang, ROOT) if f.kind == "john"}
+    assert strips == {"john-of-luxembourg-lux": lux, "john-of-luxembourg-wit": wit}
+
+
+def test_typographic_variants_compare_equal():
+    assert normalize("„Maultasch“ – 2\u00a0cards") == normalize('"Maultasch" - 2 cards')

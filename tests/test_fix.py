@@ -20,7 +20,8 @@ def test_fix_repairs_only_the_texts(tmp_path):
     project = make_project(tmp_path, BROKEN)
     path = project / "card_data" / "cards" / "test.yaml"
     before = path.read_text(encoding="utf-8")
-    report = fix_project(project)
+    report, problems = fix_project(project)
+    assert problems == []
     after = path.read_text(encoding="utf-8")
     assert len(report) == 3
     assert report[2].startswith("card_data/cards/test.yaml:31:13: blanche-de-valois deed (cs): ")
@@ -40,7 +41,7 @@ def test_fix_is_idempotent(tmp_path):
     fix_project(project)
     path = project / "card_data" / "cards" / "test.yaml"
     once = path.read_bytes()
-    assert fix_project(project) == []
+    assert fix_project(project) == ([], [])
     assert path.read_bytes() == once
 
 

@@ -19,9 +19,9 @@ LUX = Path("card_data/cards/luxembourg.yaml")
 @pytest.fixture(scope="module")
 def base(tmp_path_factory) -> Path:
     project = copy_project(tmp_path_factory.mktemp("inc") / "project")
-    # the shipped data is clean: a reworded text gives the build a warning to keep
+    # the shipped data is clean: a doubled space gives the build a warning to keep
     replace_in(project / LUX, 'en: "Place 3 influence in Bohemia."',
-               'en: "Place 3 influence in Bohemia, now."')
+               'en: "Place 3  influence in Bohemia."')
     pipeline.build(project, pipeline.BuildOptions())
     return project
 

@@ -60,16 +60,17 @@ def test_bare_cancel_verbs_are_errors(project: Path):
     assert all(f.rule == "5.6" for f in found)
 
 
-def test_wording_only_is_a_warning_and_an_exception_silences_it(project: Path):
+def test_wording_only_is_an_error_and_a_wording_exception_allows_it(project: Path):
     path = project / CARDS / "wittelsbach.yaml"
-    replace_in(path, 'en: "Gain 2 German."', 'en: "Now gain 2 German."')
+    line = replace_in(path, 'en: "Gain 2 German."', 'en: "Now gain 2 German."')
     found = findings(project)
-    assert [(f.severity, f.code, f.card) for f in found] == [
-        (Severity.WARNING, "text-wording", "frederick-iv-of-nuremberg")]
+    assert [(f.severity, f.code, f.card, f.location.line) for f in found] == [
+        (Severity.ERROR, "text-differs", "frederick-iv-of-nuremberg", line)]
     assert "Now gain 2 German." in found[0].message and "Gain 2 German." in found[0].message
-    replace_in(path, "    name: {en: Frederick IV of Nuremberg",
-               "    exceptions:\n      - {line: deed, lang: en, reason: reviewed}\n"
-               "    name: {en: Frederick IV of Nuremberg")
+    assert "wording_exception" in found[0].hint
+    replace_in(path, '      text:\n        en: "Now gain',
+               '      wording_exception: {en: reviewed by the designer}\n'
+               '      text:\n        en: "Now gain')
     assert findings(project) == []
 
 
@@ -82,3 +83,13 @@ def test_missing_translation_is_an_error(project: Path):
     assert [(f.code, f.card, f.lang) for f in found] == [
         ("missing-text", "elizabeth-of-bohemia", "cs")]
     assert "Umísti 3" in found[0].hint
+
+
+def test_a_wording_exception_needs_a_language_and_a_reason(project: Path):
+    path = project / CARDS / "wittelsbach.yaml"
+    line = replace_in(path, '      text:\n        en: "Gain 2 German."',
+                      '      wording_exception: {de: ""}\n      text:\n        en: "Gain 2 German."')
+    _data, found = load(project)
+    assert [(f.code, f.card, f.location.line) for f in found] == [
+        ("wrong-type", "frederick-iv-of-nuremberg", line)]
+    assert "needs a language (en, cs) and a reason" in found[0].message

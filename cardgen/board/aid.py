@@ -42,13 +42,10 @@ def _section(c: Canvas, ctx: Ctx, x: float, y: float, w: float, title: str,
 
 
 def _loyalty_strip(c: Canvas, ctx: Ctx, x: float, y: float, w: float) -> float:
-    lab = ctx.comp.labels
-    lang = ctx.lang
-    spaces = [(f"{lab['loyalty_ludwig'][lang]} 2", "wittelsbach"),
-              (f"{lab['loyalty_ludwig'][lang]} 1", "wittelsbach"),
-              (lab["loyalty_neutral"][lang], None),
-              (f"{lab['loyalty_charles'][lang]} 1", "luxembourg"),
-              (f"{lab['loyalty_charles'][lang]} 2", "luxembourg")]
+    ludwig, charles = ctx.comp.label("loyalty_ludwig", ctx.lang), ctx.comp.label("loyalty_charles", ctx.lang)
+    spaces = [(f"{ludwig} 2", "wittelsbach"), (f"{ludwig} 1", "wittelsbach"),
+              (ctx.comp.label("loyalty_neutral", ctx.lang), None),
+              (f"{charles} 1", "luxembourg"), (f"{charles} 2", "luxembourg")]
     cell = w / len(spaces)
     cols = ctx.layout.data["colours"]
     y -= 8

@@ -24,6 +24,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 
 from .. import fonts as shared_fonts
 from ..errors import CardgenError, Finding, Location, error, has_errors
+from ..fields import control_findings
 from ..model import LANGS, GameData
 from ..shape import check_shape
 from ..yamlsrc import LocList, LocMap, load_yaml_file
@@ -133,9 +134,12 @@ class Components:
 def _bilingual_findings(value: Any, where: Location, what: str) -> list[Finding]:
     if not isinstance(value, dict):
         return [error("shape", f"{what} must be a mapping {{en: …, cs: …}}", location=where)]
-    return [error("missing-translation", f"{what} has no '{lang}' text", location=where,
-                  lang=lang, hint=f"add '{lang}: …'")
-            for lang in LANGS if not isinstance(value.get(lang), str) or not value.get(lang)]
+    out = [control for lang in LANGS if isinstance(value.get(lang), str)
+           for control in control_findings(value[lang], value.at(lang) if isinstance(
+               value, LocMap) else where, what, lang)]
+    return out + [error("missing-translation", f"{what} has no '{lang}' text", location=where,
+                        lang=lang, hint=f"add '{lang}: …'")
+                  for lang in LANGS if not isinstance(value.get(lang), str) or not value.get(lang)]
 
 
 def _walk_bilingual(node: Any, where: Location, path: str) -> list[Finding]:

@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import CardgenError, error
 from ..model import GameData
+from ..sandbox import fill_in
 from .base import PAPERS, make_ctx, new_canvas, saved, text, wrap
 from .board import draw_board, sheet
 
@@ -136,7 +137,7 @@ def build_board_tiles(data: GameData, lang: str, project: Path, paper: str = "a4
     # assembly page ---------------------------------------------------------------------
     c.setFont(body, 10)
     m = plan.margin
-    text(c, m, ph - m - 6, ctx.label("tiles_title").format(n=len(plan.tiles)), bold, 16)
+    text(c, m, ph - m - 6, fill_in(ctx.label("tiles_title"), n=len(plan.tiles)), bold, 16)
     y = ph - m - 14
     for line in wrap(ctx.label("tiles_howto"), body, 10, pw - 2 * m):
         text(c, m, y, line, body, 10)

@@ -34,6 +34,8 @@ def check_identity(data: GameData) -> list[Finding]:
                              card=card.id, hint="give each card record its own id"))
         seen.setdefault(card.id, card)
         key = (card.deck, card.number)
+        if not isinstance(card.deck, str) or not isinstance(card.number, int):
+            continue  # a wrongly typed deck or number is reported where it is loaded
         if key in numbers:
             other = numbers[key]
             out.append(error("duplicate-number",
@@ -42,6 +44,17 @@ def check_identity(data: GameData) -> list[Finding]:
                              hint="printed numbers are unique within a deck"))
         numbers.setdefault(key, card)
     return out
+
+
+#: A count error lists the cards that make it when there are at most this many.
+LISTED_CARDS = 12
+
+
+def _count_loc(card: Card, count: str) -> Location:
+    """Where a card makes a count: its Counter line for the Counter count, else the card."""
+    if count == "counter_cards" and card.line("counter") is not None:
+        return card.locs.get("key:counter", card.loc)
+    return card.loc
 
 
 def check_counts(data: GameData) -> list[Finding]:
@@ -61,11 +74,16 @@ def check_counts(data: GameData) -> list[Finding]:
     for name, (rule, pick) in groups.items():
         if name not in counts:
             continue
-        found = sum(c.copies for c in data.cards if pick(c))
+        picked = [c for c in data.cards if pick(c)]
+        found = sum(c.copies for c in picked)
         if found != counts[name]:
             label = name.replace("_", " ")
+            listed = "; ".join(f"{c.id}{f' x{c.copies}' if c.copies > 1 else ''} at "
+                               f"{_count_loc(c, name)}" for c in picked)
+            cards = f" — the cards: {listed or 'none'}" if len(picked) <= LISTED_CARDS else ""
             out.append(error("inventory-count",
-                             f"{label}: the data has {found}, game.yaml expects {counts[name]}",
+                             f"{label}: the data has {found}, game.yaml expects {counts[name]}"
+                             f"{cards}",
                              location=data.game.locs.get(name, data.game.loc), rule=rule,
                              hint=f"add or remove cards, or change counts.{name} in game.yaml"))
     if "shields" in counts and len(data.shields) != counts["shields"]:
@@ -199,8 +217,11 @@ def _shield(data: GameData, card: Card) -> Iterable[Finding]:
     if card.shield and card.is_event and passive is not None:
         yield error("event-passive", "an event's shield state is described in its event line",
                     location=passive.loc, card=card.id, rule="11.7")
-    if passive and card.shield is None:
-        yield error("passive-without-shield", "a passive needs the shield that gives it",
+    if passive and card.shield is None and not (
+            passive.effects and all(e.op == "if_shield" for e in passive.effects)):
+        # a card affected by another's shield says "If [shield] is in …" (11.4, Heinrich)
+        yield error("passive-without-shield", "a passive needs the shield that gives it, or "
+                    "must be a check of another card's shield ('If [shield] is in …', 11.4)",
                     location=passive.loc, card=card.id, rule="11.1")
     shield = data.shields.get(card.shield or "")
     if shield and shield.holder != card.id:
@@ -251,6 +272,16 @@ CARD_CHECKS: tuple[CardCheck, ...] = (
 )
 
 
+def check_set_aside(data: GameData) -> list[Finding]:
+    """game.yaml `set_aside` names starter cards (3.32)."""
+    ids = {c.id: c for c in data.cards}
+    where = data.game.locs.get("set_aside", data.game.loc)
+    return [error("set-aside", f"set_aside: '{cid}' is not a starter card", location=where,
+                  rule="3.32", hint="list starter cards set aside at setup")
+            for cid in data.game.set_aside
+            if cid not in ids or not _is_starter(ids[cid])]
+
+
 def check_shield_holders(data: GameData) -> list[Finding]:
     out = []
     ids = {c.id for c in data.cards}
@@ -270,6 +301,7 @@ def check_shield_holders(data: GameData) -> list[Finding]:
 
 def check_invariants(data: GameData) -> list[Finding]:
     out = check_identity(data) + check_counts(data) + check_shield_holders(data)
+    out += check_set_aside(data)
     for card in data.cards:
         for check in CARD_CHECKS:
             out.extend(check(data, card))

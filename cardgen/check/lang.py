@@ -174,7 +174,8 @@ class _Checker:
     def add(self, severity: Callable[..., Finding], code: str, t: CardText, lang: str,
             message: str, hint: str | None = None, rule: str | None = None) -> None:
         self.findings.append(severity(code, f"{t.key}: {message}", location=_loc(t, lang),
-                                      card=t.card.id, lang=lang, rule=rule, hint=hint))
+                                      card=t.card.id, lang=lang, rule=rule, hint=hint,
+                                      extra={"text": t.context}))
 
     # -- one text --------------------------------------------------------------------
     def text(self, t: CardText) -> None:

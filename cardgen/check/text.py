@@ -2,28 +2,37 @@
 
 Per card, per line kind (never by position) and per language:
 
-* written text equal to the canonical text (spaces and non-breaking spaces alike) → ok;
-* written text missing → error (a missing translation never falls back to English);
-* a difference in numbers, currencies, places, card names, shields or glossary terms →
-  error, with both texts;
-* a difference in wording only → warning with both texts, unless the card lists an
-  ``exceptions`` entry for that line and language;
-* a forbidden glossary variant (e.g. a bare "zrušit" / "cancel", VLA-61) → error.
+* written text missing → ``missing-text`` (a missing translation never falls back to English);
+* written text that differs from the canonical text after typographic normalisation
+  (spaces, non-breaking spaces, quotes, dashes) → ``text-differs``, an error naming the
+  facts that differ (numbers, places, negations …) and the rule of the clause they belong to;
+* a line with a reviewed ``wording_exception`` for that language may be worded otherwise,
+  but it must still state every meaning-bearing fact its effects give → ``text-meaning``;
+* a forbidden glossary variant (e.g. a bare "zrušit" / "cancel", VLA-61) → ``forbidden-term``.
+
+The facts are counted in the canonical text (the effects' rendering) and in the written
+text: numbers, places, currencies, card names, shields, glossary terms, sentences, and the
+fact classes of the ``meaning`` vocabulary in card_data/text/<lang>.yaml (negation, less /
+more, up to, one of / split, conditions, otherwise, durations, sides, John's direction …),
+both texts with card and place names set aside. Where the line has an "otherwise" branch,
+the facts of each branch are compared on their own, so swapped branches are found too.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from ..compose import TextError, canonical_text, normalize, renderer
-from ..errors import Finding, error, warning
-from ..model import LANGS, Card, CardLine, GameData
+from ..errors import Finding, error
+from ..model import LANGS, Card, CardLine, Effect, GameData
 
 _NUMBER = re.compile(r"(?<![\w-])\d+")
 _SHIELD = re.compile(r":shield-([a-z0-9-]+):")
 _TOKEN = re.compile(r":([a-z]+):")
+_ROMAN = re.compile(r"(?<!\w)[IVX]+\.")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 
 
 def _pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
@@ -34,8 +43,21 @@ def _pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<!\w)(?:{alts})(?!\w)", re.IGNORECASE)
 
 
+def _vocabulary(patterns: Iterable[str]) -> re.Pattern[str] | None:
+    """A meaning class's regular expressions, as whole words in any case."""
+    alts = [r"\s+".join(p.split()) for p in patterns if isinstance(p, str) and p.strip()]
+    if not alts:
+        return None
+    return re.compile(rf"(?<!\w)(?:{'|'.join(alts)})(?!\w)", re.IGNORECASE)
+
+
+#: Fact kinds in the order a message lists them.
+KINDS = ("numbers", "card names", "shields", "places", "currencies", "glossary terms",
+         "meaning", "sentences")
+
+
 class _Facts:
-    """The checkable facts of a text in one language: numbers, places, names …"""
+    """The checkable facts of a text in one language: numbers, places, names, meaning …"""
 
     def __init__(self, data: GameData, lang: str):
         self.lang = lang
@@ -66,12 +88,18 @@ class _Facts:
         for cid, cur in data.currencies.items():
             forms = list((data.nouns.get(f"currency:{cid}") or {}).get(lang, {}).values())
             forms.append(cur.name.get(lang) or "")
-            forms += list((dict(tables.get("types") or {}).get(cid) or {}).values())
+            type_forms = dict(tables.get("types") or {}).get(cid)
+            if isinstance(type_forms, dict):  # a damaged table is reported by the loader
+                forms += [str(v) for v in type_forms.values()]
             pat = _pattern(forms)
             if pat:
                 self.currencies.append((cid, pat))
         self.terms = [(t.id, p) for t in data.glossary
                       if (p := _pattern(t.forms.get(lang, ()))) is not None]
+        vocabulary = tables.get("meaning")
+        self.meaning = [(str(k), p) for k, v in (vocabulary or {}).items()
+                        if isinstance(v, list) and (p := _vocabulary(v)) is not None]
+        self.otherwise = next((p for k, p in self.meaning if k == "otherwise"), None)
 
     @staticmethod
     def _place_phrases(place, lang: str) -> list[str]:
@@ -83,23 +111,37 @@ class _Facts:
                 out.append(rest)  # the bare case form: "Čech", "Mohuče"
         return out
 
-    def of(self, text: str) -> dict[str, Counter[str]]:
-        text = text.replace("\u00a0", " ")
-        found: dict[str, Counter[str]] = {}
-        names = Counter()
+    def of(self, text: str) -> Counter[tuple[str, str]]:
+        """Every fact of ``text`` as (kind, item) with its count."""
+        text = normalize(text)
+        found: Counter[tuple[str, str]] = Counter()
         for cid, pat in self.cards:
             for _ in pat.finditer(text):
-                names[cid] += 1
+                found["card names", cid] += 1
             text = pat.sub(" ", text)
-        found["card names"] = names
-        found["shields"] = Counter(_SHIELD.findall(text))
-        found["numbers"] = Counter(_NUMBER.findall(_SHIELD.sub(" ", text)))
-        found["places"] = Counter(pid for pid, pat in self.places if pat.search(text))
-        found["currencies"] = Counter(
-            cid for cid, pat in self.currencies if pat.search(text)) + Counter(
-            t for t in _TOKEN.findall(text) if t in dict(self.currencies))
-        found["glossary terms"] = Counter(tid for tid, pat in self.terms if pat.search(text))
-        return found
+        found.update(("shields", s) for s in _SHIELD.findall(text))
+        found.update(("numbers", n) for n in _NUMBER.findall(_SHIELD.sub(" ", text)))
+        plain = text
+        for pid, pat in self.places:
+            if pat.search(text):
+                found["places", pid] += 1
+            plain = pat.sub(" ", plain)
+        for cid, pat in self.currencies:
+            if pat.search(text):
+                found["currencies", cid] += 1
+        found.update(("currencies", t) for t in _TOKEN.findall(text)
+                     if t in dict(self.currencies))
+        for tid, pat in self.terms:
+            if pat.search(text):
+                found["glossary terms", tid] += 1
+        for kind, pat in self.meaning:
+            found["meaning", kind] += len(pat.findall(plain))
+        found["sentences", ""] = len(_SENTENCE_END.findall(_ROMAN.sub(" ", text)))
+        return +found
+
+    def branches(self, text: str) -> list[str]:
+        """``text`` cut at each "otherwise": the branches of its conditions."""
+        return self.otherwise.split(normalize(text)) if self.otherwise else [text]
 
 
 _FACTS: dict[tuple[int, str], tuple[GameData, _Facts]] = {}
@@ -113,8 +155,74 @@ def _facts(data: GameData, lang: str) -> _Facts:
     return hit[1]
 
 
-def _describe(counter: Counter[str]) -> str:
-    return ", ".join(sorted(counter.elements())) or "none"
+def _delta(have: Counter, want: Counter) -> Counter[tuple[str, str]]:
+    return (have - want) + (want - have)
+
+
+def _spoken(kind: str, have: Counter, want: Counter, items: list[str]) -> str:
+    if kind == "sentences":
+        return f"written {have[kind, '']}, canonical {want[kind, '']}"
+    if kind == "meaning":
+        return "; ".join(f"'{i}' written {have[kind, i]}\u00d7, canonical {want[kind, i]}\u00d7"
+                         for i in items)
+
+    def listed(c: Counter) -> str:
+        return ", ".join(sorted(i for (k, i), n in c.items() if k == kind
+                                for _ in range(n))) or "none"
+    return f"written {listed(have)}, canonical {listed(want)}"
+
+
+def _describe(have: Counter, want: Counter) -> list[str]:
+    diff = _delta(have, want)
+    return [f"{kind}: {_spoken(kind, have, want, items)}" for kind in KINDS
+            if (items := sorted({i for k, i in diff if k == kind}))]
+
+
+def _differences(facts: _Facts, written: str, canonical: str
+                 ) -> tuple[Counter[tuple[str, str]], list[str], bool]:
+    """The differing facts, their description, and whether only the branches differ."""
+    have, want = facts.of(written), facts.of(canonical)
+    diff = _delta(have, want)
+    if diff:
+        return diff, _describe(have, want), False
+    said: list[str] = []
+    branches = list(zip(facts.branches(written), facts.branches(canonical), strict=False))
+    for n, (a, b) in enumerate(branches, 1):
+        have, want = facts.of(a), facts.of(b)
+        if _delta(have, want):
+            diff += _delta(have, want)
+            said.append(f"branch {n} of {len(branches)}: " + ", ".join(_describe(have, want)))
+    if said:
+        said.insert(0, "the branches of the condition say different things")
+    return diff, said, bool(said)
+
+
+def _deepest_first(effects: Iterable[Effect]) -> Iterator[Effect]:
+    for effect in effects:
+        for value in effect.params.values():
+            if isinstance(value, tuple) and all(isinstance(e, Effect) for e in value):
+                yield from _deepest_first(value)
+        yield effect
+
+
+def _rule_of_clause(data: GameData, line: CardLine, lang: str, diff: Counter,
+                    branches: bool = False) -> str | None:
+    """The rule of the innermost clause that states a differing fact (else the first op's);
+    for branches in another order, the rule of the condition that has them."""
+    ops = data.schema.get("ops") or {}
+    if branches:
+        diff = Counter({("meaning", "otherwise"): 1})
+    facts, r = _facts(data, lang), renderer(data, lang)
+    wanted = {key for key in diff if key[0] != "sentences"}
+    for effect in _deepest_first(line.effects):
+        try:
+            clause = facts.of(r.clause(effect))
+        except TextError:
+            continue
+        if wanted & set(clause) and (ops.get(effect.op) or {}).get("rule"):
+            return str(ops[effect.op]["rule"])
+    return next((str(ops[e.op]["rule"]) for e in line.effects
+                 if (ops.get(e.op) or {}).get("rule")), None)
 
 
 def _forbidden(data: GameData, card: Card, line: CardLine, lang: str, text: str
@@ -131,7 +239,16 @@ def _forbidden(data: GameData, card: Card, line: CardLine, lang: str, text: str
                             f"'{use}' ({term.note or term.id})",
                             location=line.text.at(lang) if line.text else line.loc,
                             card=card.id, lang=lang, rule="5.6" if term.id == "counter"
-                            else None, hint=f"write '{use}'")
+                            else None, hint=f"write '{use}'", extra=_text_key(card, line))
+
+
+def _text_key(card: Card, line: CardLine) -> dict[str, str]:
+    """Marks a finding as about this text: the language checks then stay quiet on it."""
+    return {"text": f"{card.id}:{line.kind}"}
+
+
+def _exception(card: Card, line: CardLine, lang: str):
+    return next((ex for ex in card.exceptions if ex.line == line.kind and ex.lang == lang), None)
 
 
 def _check_line(data: GameData, card: Card, line: CardLine, lang: str) -> Iterable[Finding]:
@@ -140,6 +257,9 @@ def _check_line(data: GameData, card: Card, line: CardLine, lang: str) -> Iterab
     try:
         canonical = canonical_text(data, card, line, lang) if line.effects else None
     except TextError as exc:
+        if exc.unsafe:  # the template's fault, reported once at its line
+            yield _template_finding(exc, lang)
+            return
         yield error("text-render", f"the {line.kind} line has no canonical {lang} text: {exc}",
                     location=exc.location or line.at("effects"), card=card.id, lang=lang,
                     hint="fix the effects (see the effects findings) or the template")
@@ -151,41 +271,58 @@ def _check_line(data: GameData, card: Card, line: CardLine, lang: str) -> Iterab
                     hint=f"write: {canonical}  (or run 'cardgen check --fill')" if canonical
                     else "add the text")
         return
-    yield from _forbidden(data, card, line, lang, written)
-    if canonical is None or normalize(written) == normalize(canonical):
+    forbidden = list(_forbidden(data, card, line, lang, written))
+    yield from forbidden
+    if forbidden or canonical is None or normalize(written) == normalize(canonical):
         return
     facts = _facts(data, lang)
-    have, want = facts.of(written), facts.of(canonical)
-    diffs = [f"{what}: written {_describe(have[what])}, canonical {_describe(want[what])}"
-             for what in want if have[what] != want[what]]
+    diff, diffs, branches = _differences(facts, written, canonical)
     foreign = [name for pid, name, pat in facts.foreign_places if pat.search(written)]
     if foreign:
         diffs.append(f"place name in another language: {', '.join(foreign)}")
     both = f"\n    written:   {written}\n    canonical: {canonical}"
-    rule = next((str(data.schema.get('ops', {}).get(e.op, {}).get('rule'))
-                 for e in line.effects if e.op in (data.schema.get('ops') or {})), None)
-    if diffs:
-        yield error("text-differs", f"the {line.kind} text does not say what its effects do "
-                    f"({'; '.join(diffs)}){both}", location=where, card=card.id, lang=lang,
-                    rule=rule, hint="make the text match the effects, or the effects the text")
-        return
-    if any(ex.line == line.kind and ex.lang == lang for ex in card.exceptions):
-        return
-    yield warning("text-wording", f"the {line.kind} text is worded differently from the "
-                  f"canonical text{both}", location=where, card=card.id, lang=lang, rule=rule,
-                  hint="use the canonical text, or add an 'exceptions' entry "
-                  f"{{line: {line.kind}, lang: {lang}, reason: ...}}")
+    rule = _rule_of_clause(data, line, lang, diff, branches)
+    reviewed = _exception(card, line, lang)
+    if reviewed is None:
+        what = (f"does not say what its effects do ({'; '.join(diffs)})" if diffs
+                else "is worded differently from the canonical text")
+        yield error("text-differs", f"the {line.kind} text {what}{both}", location=where,
+                    card=card.id, lang=lang, rule=rule, extra=_text_key(card, line),
+                    hint="write the canonical text, change the wording template in "
+                    f"card_data/text/{lang}.yaml, or record the reviewed wording on the line: "
+                    f'wording_exception: {{{lang}: "reason"}}' if not diffs else
+                    "make the text match the effects, or the effects the text")
+    elif diffs:
+        yield error("text-meaning", f"the {line.kind} text may be worded otherwise "
+                    f"(wording exception at {reviewed.loc}), but it must still say what its "
+                    f"effects do ({'; '.join(diffs)}){both}", location=where, card=card.id,
+                    lang=lang, rule=rule, extra=_text_key(card, line),
+                    hint="make the text state every fact of the canonical text")
+
+
+def _template_finding(exc: TextError, lang: str) -> Finding:
+    return error(exc.code, str(exc), location=exc.location, lang=lang,
+                 hint="a wording template is text with {{ helper(...) }} and {% if %} only; "
+                 "see the comment at the top of the file" if exc.unsafe else
+                 "fix the template's syntax")
+
+
+def check_templates(data: GameData) -> list[Finding]:
+    """Every op template and label in card_data/text/*.yaml compiles and stays inside the
+    sandbox (:mod:`cardgen.sandbox`): one finding per template, at its line."""
+    return [_template_finding(exc, lang)
+            for lang in LANGS for exc in renderer(data, lang).template_errors()]
 
 
 def check_texts(data: GameData) -> list[Finding]:
+    out = check_templates(data)
     if not data.schema.get("ops"):
-        return []  # no usable rule schema (reported by the load and effects checks): no canonical text
-    out: list[Finding] = []
+        return out  # no usable rule schema (reported by the load and effects checks): no canonical text
     for card in data.cards:
         for kind in [ln.kind for ln in card.lines]:
             line = card.line(kind)
             if line is None:
                 continue
             for lang in LANGS:
-                out.extend(_check_line(data, card, line, lang))
+                out.extend(f for f in _check_line(data, card, line, lang) if f not in out)
     return out

@@ -35,7 +35,8 @@ def select_reprint(faces: Sequence[CardFace], ids: Sequence[str] = (),
         if cid not in known:
             near = suggest(cid, known)
             findings.append(error("unknown-card", f"cannot reprint '{cid}': no such card",
-                                  card=cid, hint=f"did you mean '{near}'?" if near else None))
+                                  card=cid, hint=f"did you mean '{near}'?" if near else
+                                  "give card ids from card_data/cards/, comma-separated"))
     if previous is not None and hashes is None:
         findings.append(error("reprint-hashes", "reprinting changed cards needs the current "
                               "content hashes"))

@@ -18,6 +18,7 @@ from reportlab.lib.units import mm
 from ..errors import CardgenError, Location, error
 from ..face import CardFace
 from ..fonts import missing_glyphs, register_font, wrap_words
+from ..sandbox import fill_in
 from .canvas import CardForms, DrawBack, DrawFront, PrintCanvas
 from .geometry import (
     Box,
@@ -186,7 +187,7 @@ def _draw_fold(c: PrintCanvas, geom: SheetGeometry, spec: SheetSpec) -> None:
 def plural(spec: SheetSpec, lang: str, key: str, n: int) -> str:
     forms = spec.strings[lang][key]
     category = Locale.parse(lang).plural_form(n)
-    return forms.get(category, forms["other"]).format(n=n)
+    return fill_in(forms.get(category, forms["other"]), n=n)
 
 
 def _instructions(plan: SheetPlan, spec: SheetSpec, lang: str) -> list[str]:
@@ -202,7 +203,7 @@ def _instructions(plan: SheetPlan, spec: SheetSpec, lang: str) -> list[str]:
     how = (s["gutterfold"] if plan.flip is None
            else s["duplex_long"] if plan.flip == "long" else s["duplex_short"])
     lines = [s["title"],
-             s["contents"].format(cards=cards, sheets=sheets, paper=plan.geometry.paper.name),
+             fill_in(s["contents"], cards=cards, sheets=sheets, paper=plan.geometry.paper.name),
              s["actual_size"], how, s["cut"]]
     if plan.flip is not None:
         lines.append(s["blank_back"])

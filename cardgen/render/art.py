@@ -66,7 +66,13 @@ def prepare_art(path: Path, box_w_mm: float, box_h_mm: float, *, ppi: int = 300,
     target = (max(1, round(w_mm / MM_PER_INCH * ppi)), max(1, round(h_mm / MM_PER_INCH * ppi)))
     source_px = (img.width, img.height)
     has_alpha = img.mode in ("RGBA", "LA", "PA") or "transparency" in img.info
-    img = img.convert("RGBA" if has_alpha else "RGB")
+    try:
+        img = _eight_bit(img).convert("RGBA" if has_alpha else "RGB")
+    except (ValueError, OSError) as exc:
+        raise CardgenError(error(
+            "art-invalid", f"image mode {img.mode} cannot be printed: {exc}",
+            location=Location(str(path)), card=card,
+            hint="save the art as 8-bit RGB or greyscale PNG or JPEG")) from None
     if img.width > target[0]:  # only ever scale down; upscaling invents no detail
         img = img.resize(target, Image.Resampling.LANCZOS)
     buf = io.BytesIO()
@@ -77,6 +83,30 @@ def prepare_art(path: Path, box_w_mm: float, box_h_mm: float, *, ppi: int = 300,
     art = PreparedArt(buf.getvalue(), digest, w_mm, h_mm, source_ppi, source_px)
     _CACHE[key] = art
     return art
+
+
+#: Greyscale modes wider than 8 bits. Pillow's convert("RGB") clips them at 255, so a
+#: 16-bit mid-grey would print white; they are scaled to 8 bits first.
+_WIDE_GREY = ("I;16", "I;16L", "I;16B", "I;16N", "I", "F")
+
+
+def _eight_bit(img: Image.Image) -> Image.Image:
+    """``img`` with 16-bit, 32-bit and float greyscale scaled to 8-bit "L"; other modes as
+    they are (Pillow converts 1, L, LA, P, CMYK … to RGB correctly).
+
+    16-bit modes are divided by 256. A 32-bit "I" image is taken as 16-bit when a value
+    exceeds 255 (PNG and TIFF greyscale), else as 8-bit; a float "F" image as 0-1 when no
+    value exceeds 1, else as 0-255."""
+    if img.mode not in _WIDE_GREY:
+        return img
+    if img.mode == "F":
+        high = img.getextrema()[1]
+        scale = 255.0 if high <= 1.0 else 1.0
+        return img.point(lambda v: v * scale).convert("L")
+    wide = img.convert("I")
+    high = wide.getextrema()[1]
+    scale = 1 / 256 if img.mode != "I" or high > 255 else 1.0
+    return wide.point(lambda v: v * scale).convert("L")
 
 
 def _open(raw: bytes, path: Path, card: str | None) -> Image.Image:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import CardgenError, Finding, Location, error, warning
@@ -163,6 +164,19 @@ def _fit_uncached(face: CardFace, layout: Layout, fonts: dict[str, str], paras: 
                         hyphen_min=tb.hyphen_min)
 
 
+def _name_findings(face: CardFace, layout: Layout, fonts: dict[str, str]) -> list[Finding]:
+    """A name that does not fit its bar even at min_size, condensed to min_scale (2.35)."""
+    nb = layout.name_bar
+    area = (nb.box.w - 2 * nb.padding) * mm
+    width = stringWidth(face.name, fonts[nb.font], nb.min_size)
+    if width * nb.min_scale <= area:
+        return []
+    return [error("name-overflow", f"the name does not fit its bar: {width / mm:.0f} mm at "
+                  f"{nb.min_size:g} pt, the bar holds {area / mm:.1f} mm even condensed to "
+                  f"{nb.min_scale:.0%}", card=face.card_id, lang=face.lang, rule="2.35",
+                  hint="shorten the name")]
+
+
 def _fit_finding(face: CardFace, fit: FitResult) -> list[Finding]:
     if fit.fits:
         return []
@@ -179,7 +193,7 @@ def check_face(face: CardFace, layout: Layout) -> tuple[FitResult, list[Finding]
     """Fit and glyph checks for one face without drawing (for a `check` command)."""
     fonts = register_fonts(layout.fonts)
     paras = paragraphs(face, layout)
-    findings = _glyph_findings(face, layout, fonts, paras)
+    findings = _glyph_findings(face, layout, fonts, paras) + _name_findings(face, layout, fonts)
     fit = _fit(face, layout, fonts, paras, _Icons(face).iconset())
     return fit, findings + _fit_finding(face, fit)
 
@@ -196,7 +210,8 @@ def draw_card(c: Canvas, face: CardFace, layout: Layout, origin: tuple[float, fl
         raise CardgenError(glyphs)
     ic = _Icons(face)
     fit = _fit(face, layout, fonts, paras, ic.iconset())
-    report = CardReport(face.card_id, face.lang, fit, _fit_finding(face, fit))
+    report = CardReport(face.card_id, face.lang, fit,
+                        _name_findings(face, layout, fonts) + _fit_finding(face, fit))
     side = layout.side_colour(face.side, face.kind)
 
     c.saveState()

@@ -20,6 +20,7 @@ from ..errors import CardgenError, Finding, error
 from ..face import CardFace
 from ..fonts import register_fonts
 from ..layout import Layout
+from ..safepath import inside
 from ..write import atomic_move, atomic_write
 from .card import CardReport, draw_back, draw_card
 
@@ -92,22 +93,32 @@ def png_name(face: CardFace) -> str:
     return f"{face.number:03d}-{face.card_id}.png"
 
 
-def rasterise(pdf: bytes, dpi: int, workdir: Path, size: tuple[int, int] | None = None,
-              fmt: str = "png") -> list[Path]:
-    """Pages of a PDF as PNG files (pdftoppm from poppler-utils), in page order; ``size``
-    (width, height in pixels) scales every page to exactly that many pixels. ``fmt="ppm"``
-    writes uncompressed pages instead, for a caller that encodes them itself (about three
-    times faster than pdftoppm's own PNG compression)."""
+#: pdftoppm's options per image format: PNG is lossless; JPEG is about five times faster to
+#: encode, which suits screen previews; PPM is uncompressed, for a caller that encodes the
+#: pages itself (about three times faster than pdftoppm's own PNG compression).
+IMAGE_FORMATS = {"png": ["-png"], "jpg": ["-jpeg", "-jpegopt", "quality=92"], "ppm": []}
+
+
+def rasterise(pdf: bytes, dpi: int, workdir: Path,
+              crop: tuple[int, int, int, int] | None = None, fmt: str = "png",
+              size: tuple[int, int] | None = None) -> list[Path]:
+    """Pages of a PDF as image files (pdftoppm from poppler-utils), in page order.
+
+    ``crop`` keeps only (x, y, width, height) pixels of each page, measured from its top left;
+    ``size`` (width, height in pixels) scales every page to exactly that many pixels;
+    ``fmt`` is a key of :data:`IMAGE_FORMATS`.
+    """
     exe = shutil.which("pdftoppm")
     if exe is None:
         raise CardgenError(error("tool-missing", "pdftoppm is needed to write PNGs",
                                  hint="install poppler-utils (apt-get install poppler-utils)"))
     src = workdir / "in.pdf"
     src.write_bytes(pdf)
+    area = ([arg for flag, n in zip("xyWH", crop, strict=True) for arg in (f"-{flag}", str(n))]
+            if crop else [])
     scale = ["-scale-to-x", str(size[0]), "-scale-to-y", str(size[1])] if size else []
-    kind = ["-png"] if fmt == "png" else []
-    proc = subprocess.run([exe, "-r", str(dpi), *scale, *kind, str(src), str(workdir / "page")],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run([exe, "-r", str(dpi), *IMAGE_FORMATS[fmt], *scale, *area, str(src),
+                           str(workdir / "page")], capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise CardgenError(error("tool-failed", f"pdftoppm failed: {proc.stderr.strip()}"))
     return sorted(workdir.glob(f"page-*.{fmt}"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
@@ -124,7 +135,7 @@ def write_pngs(faces: Iterable[CardFace], layout: Layout, folder: Path | str, dp
     with tempfile.TemporaryDirectory(dir=folder, prefix=".png-") as tmp:
         pages = rasterise(pdf, dpi, Path(tmp))
         for face, page in zip(faces, pages, strict=True):
-            target = folder / png_name(face)
+            target = inside(folder, png_name(face))
             atomic_move(page, target)
             out.append(target)
     return out, report

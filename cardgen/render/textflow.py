@@ -215,8 +215,24 @@ def set_para(para: Para, width: float, m: _Measure, lang: str | None, min_len: i
 def fit(paras: Iterable[Para], width: float, height: float, *, fonts: Mapping[str, str],
         icons: IconSet, size: float, min_size: float, leading: float, para_gap: float,
         lang: str | None, hyphen_min: int = 5, step: float = 0.1) -> FitResult:
-    """Set ``paras`` at the largest size from ``size`` down to ``min_size`` that fits."""
+    """Set ``paras`` at the largest size from ``size`` down to ``min_size`` that fits.
+
+    Text that cannot fit even at ``min_size`` by a cheap measure (its words laid end to end
+    are longer than every line of the box together) is not searched: it is set once, cut
+    to what the box could show, and reported as not fitting."""
     paras = tuple(paras)
+    lead_min = min_size * leading
+    lines = int((height + 0.01) // lead_min) if lead_min > 0 else 0
+    room = lines * (width + 0.01)
+    m = _Measure(fonts, icons, min_size)
+    content = sum(_content_width(p, m) for p in paras)
+    if content > room:
+        shown = _cut(paras, 1.5 * room, m)
+        result = _set_all(shown, width, height, fonts, icons, min_size, leading, para_gap,
+                          lang, hyphen_min)
+        return FitResult(False, min_size, result.leading,
+                         max(result.height, content / max(width, 1e-9) * lead_min), height,
+                         result.paras, result.too_wide)
     s = size
     while True:
         result = _set_all(paras, width, height, fonts, icons, s, leading, para_gap, lang,
@@ -224,6 +240,33 @@ def fit(paras: Iterable[Para], width: float, height: float, *, fonts: Mapping[st
         if result.fits or s <= min_size + 1e-9:
             return result
         s = max(min_size, round(s - step, 3))
+
+
+def _content_width(para: Para, m: _Measure) -> float:
+    """The width of a paragraph's words without the spaces between them: no setting of it
+    can put more than a line's width of this on one line."""
+    return sum(m.atom(Atom(a.text.replace(" ", ""), a.role)) if not a.icon else m.atom(a)
+               for a in para.atoms)
+
+
+def _cut(paras: tuple[Para, ...], room: float, m: _Measure) -> tuple[Para, ...]:
+    """The leading part of ``paras`` about ``room`` wide (what a full box can show)."""
+    out: list[Para] = []
+    for p in paras:
+        atoms: list[Atom] = []
+        for a in p.atoms:
+            w = m.atom(a)
+            if w > room:
+                if not a.icon:
+                    atoms.append(Atom(a.text[:max(1, int(len(a.text) * room / w))], a.role))
+                room = 0.0
+                break
+            atoms.append(a)
+            room -= w
+        out.append(Para(tuple(atoms), p.kind))
+        if room <= 0:
+            break
+    return tuple(out)
 
 
 def _set_all(paras: tuple[Para, ...], width: float, height: float, fonts: Mapping[str, str],

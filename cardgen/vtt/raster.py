@@ -48,7 +48,7 @@ def _pages(size_mm: tuple[float, float], draws: Sequence[Draw], pixels: tuple[in
     dpi = max(1, round(pixels[0] / (size_mm[0] / 25.4)))
     with tempfile.TemporaryDirectory(prefix="cardgen-vtt-") as tmp:
         out = []
-        for path in rasterise(buf.getvalue(), dpi, Path(tmp), pixels, fmt="ppm"):
+        for path in rasterise(buf.getvalue(), dpi, Path(tmp), fmt="ppm", size=pixels):
             with Image.open(path) as im:
                 out.append(im.convert("RGB"))
         return out

@@ -1,0 +1,10 @@
+"""The rules engine of rules v0.27.4: state, sequence of play, legal choices, a resolver
+for every op of the rule schema, and seeded players. Depends on :mod:`cardgen.model` only.
+"""
+
+from .flow import new_game
+from .ops import OPS
+from .rules import SIDES, Rules, RulesError
+from .state import Decision, Game, IllegalChoice
+
+__all__ = ["OPS", "SIDES", "Decision", "Game", "IllegalChoice", "Rules", "RulesError", "new_game"]

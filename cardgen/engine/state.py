@@ -1,0 +1,360 @@
+"""Game state: one mutable object with a cheap :meth:`Game.clone` for look-ahead.
+
+The game advances through a stack of frames ``(function, context)``; a frame that needs a
+player's choice sets :attr:`Game.decision` and stops the run. :meth:`Game.step` answers it.
+Frames hold only module functions and immutable contexts, so a clone shares them safely.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .rules import CUR, LOCATION_SIDE, LUX, WIT, Rules
+
+Frame = tuple[Callable[["Game", Any], None], Any]
+Resume = Callable[["Game", Any, Any], None]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice the engine waits for: who chooses, what kind of choice, the legal options."""
+
+    side: int
+    kind: str
+    options: tuple[Hashable, ...]
+    resume: Resume
+    ctx: Any
+
+
+class IllegalChoice(Exception):
+    """An option that is not among the decision's legal options."""
+
+
+class Game:
+    """Everything on the table, in the hands and in the decks."""
+
+    def __init__(self, rules: Rules, seed: int):
+        self.rules = rules
+        self.rng: random.Random | None = random.Random(seed)
+        nc, nb = len(rules.countries), len(rules.battlegrounds)
+        self.round = 1
+        self.first = WIT
+        self.turn = WIT
+        self.plays_left = [0, 0]
+        self.plays_made = [0, 0]
+        self.owned = [0, 0]         # Court Prestige cards acquired and not removed (heuristics)
+        self.bonus_cards = [0, 0]   # draw bonus for this round (8.3), set at 9.3
+        self.bonus_plays = [0, 0]
+        self.draw: list[list[str]] = [[], []]   # top of the pile is the END of the list
+        self.hand: list[list[str]] = [[], []]
+        self.discard: list[list[str]] = [[], []]
+        self.play: list[list[str]] = [[], []]
+        self.looking: list[list[str]] = [[], []]  # own cards being looked at (5.92)
+        self.wallet = [[0] * 4, [0] * 4]
+        self.influence = [[0] * nc, [0] * nc]
+        self.military = [[0] * nb, [0] * nb]
+        self.votes = [[0] * nc, [0] * nc]
+        self.loyalty = -1            # -2 Ludwig 2 … +2 Charles 2; starts on Ludwig 1 (3.22)
+        self.john_dead = False
+        self.aside: list[str] = []   # set-aside cards (3.32, 3.41)
+        self.removed: list[str] = []  # removed from the game (and used events)
+        self.limbo: list[str] = []   # a revealed event while it resolves (6.4)
+        self.row: list[str] = []     # the regular market row, oldest first (9.5)
+        self.extra: list[str] = []   # the extra sixth spot (6.42)
+        self.market: list[str] = []  # the market deck, top is the END
+        self.shields: dict[str, str] = {}
+        self.stopped: frozenset[tuple[str, str]] = frozenset()
+        self.blocked: frozenset[int] = frozenset()
+        self.bonuses: tuple[tuple[int, int, str, tuple[str, ...]], ...] = ()
+        self.kickers: tuple[tuple[int, str, int], ...] = ()
+        self.discounts: list[tuple[tuple[int, bool], ...]] = [(), ()]
+        self.loyalty_bought = [False, False]
+        self.last_round = False
+        self.crecy_round = 0
+        self.in_rotation = False
+        self.over = False
+        self.winner: int | None = None
+        self.result: dict[str, Any] = {}
+        self.stack: list[Frame] = []
+        self.decision: Decision | None = None
+        self.pending: tuple | None = None  # a decision whose options are not listed yet
+        self.log: Any = None         # a stats recorder on the real game, None on look-aheads
+
+    # -- copying ------------------------------------------------------------------------
+    def clone(self) -> Game:
+        """An independent copy for look-ahead; its shuffles use their own generator, made
+        only if it reshuffles (a look-ahead must not learn the real draw order)."""
+        g = Game.__new__(Game)
+        d = g.__dict__
+        d.update(self.__dict__)
+        g.rng = None
+        dh, hh, di, pl = self.draw, self.hand, self.discard, self.play
+        g.draw = [dh[0][:], dh[1][:]]
+        g.hand = [hh[0][:], hh[1][:]]
+        g.discard = [di[0][:], di[1][:]]
+        g.play = [pl[0][:], pl[1][:]]
+        g.looking = [self.looking[0][:], self.looking[1][:]]
+        w, i, m, v = self.wallet, self.influence, self.military, self.votes
+        g.wallet = [w[0][:], w[1][:]]
+        g.influence = [i[0][:], i[1][:]]
+        g.military = [m[0][:], m[1][:]]
+        g.votes = [v[0][:], v[1][:]]
+        g.plays_left = self.plays_left[:]
+        g.plays_made = self.plays_made[:]
+        g.owned = self.owned[:]
+        g.bonus_cards = self.bonus_cards[:]
+        g.bonus_plays = self.bonus_plays[:]
+        g.aside = self.aside[:]
+        g.removed = self.removed[:]
+        g.limbo = self.limbo[:]
+        g.row = self.row[:]
+        g.extra = self.extra[:]
+        g.market = self.market[:]
+        g.discounts = self.discounts[:]
+        g.loyalty_bought = self.loyalty_bought[:]
+        g.stack = self.stack[:]
+        g.shields = dict(self.shields)
+        g.result = dict(self.result)
+        g.log = None
+        return g
+
+    # -- running ------------------------------------------------------------------------
+    def push(self, *frames: Frame) -> None:
+        """Schedule frames to run in the given order, before anything already scheduled."""
+        self.stack.extend(reversed(frames))
+
+    def run(self, settle: bool = True) -> None:
+        """Resolve frames until a decision is pending. With ``settle`` (the real game) a
+        decision's options are listed at once; a look-ahead may stop before listing them."""
+        while True:
+            while self.decision is None and self.pending is None and self.stack and not self.over:
+                fn, ctx = self.stack.pop()
+                fn(self, ctx)
+            if self.pending is None or not settle or self.over:
+                return
+            side, kind, producer, resume, ctx = self.pending
+            self.pending = None
+            self.ask(side, kind, producer(self, ctx), resume, ctx)
+
+    def ask(self, side: int, kind: str, options: Sequence[Hashable], resume: Resume, ctx: Any = None) -> None:
+        """Wait for ``side`` to choose; a single legal option is taken at once, none skips."""
+        if not options:
+            return
+        if len(options) == 1:
+            resume(self, ctx, options[0])
+            return
+        self.decision = Decision(side, kind, tuple(options), resume, ctx)
+
+    def ask_later(self, side: int, kind: str, producer: Callable[[Game, Any], Sequence[Hashable]],
+                  resume: Resume, ctx: Any = None) -> None:
+        """Like :meth:`ask`, with the options listed by ``producer`` only when needed."""
+        self.pending = (side, kind, producer, resume, ctx)
+
+    def step(self, option: Hashable, settle: bool = True) -> None:
+        d = self.decision
+        if d is None:
+            raise IllegalChoice("no decision is pending")
+        if option not in d.options:
+            raise IllegalChoice(f"{option!r} is not a legal {d.kind} option")
+        self.decision = None
+        d.resume(self, d.ctx, option)
+        self.run(settle)
+
+    # -- cards --------------------------------------------------------------------------
+    def piles(self, side: int) -> tuple[list[str], ...]:
+        """Everywhere the side's own cards are, cards being looked at included."""
+        return (self.draw[side], self.hand[side], self.discard[side], self.play[side],
+                self.looking[side])
+
+    def draw_cards(self, side: int, n: int) -> int:
+        """Draw ``n`` cards, reshuffling the discard pile when the draw pile runs out (5.9)."""
+        drawn = 0
+        pile, hand = self.draw[side], self.hand[side]
+        for _ in range(n):
+            if not pile:
+                if not self.discard[side]:
+                    break
+                pile.extend(self.discard[side])
+                self.discard[side].clear()
+                if self.rng is None:  # a look-ahead copy reshuffling
+                    self.rng = random.Random(self.round * 7919 + len(self.removed))
+                self.rng.shuffle(pile)
+            hand.append(pile.pop())
+            drawn += 1
+        return drawn
+
+    def john_holder(self) -> int | None:
+        """The side whose deck holds a John card (10.0), or None once he died."""
+        if self.john_dead:
+            return None
+        for side in (LUX, WIT):
+            j = self.rules.johns
+            for pile in self.piles(side):
+                if j[0] in pile or j[1] in pile:
+                    return side
+        return None
+
+    # -- currency -----------------------------------------------------------------------
+    def total(self, side: int) -> int:
+        return sum(self.wallet[side])
+
+    def gain(self, side: int, currency: str, amount: int) -> None:
+        self.wallet[side][CUR[currency]] += amount
+        if self.log is not None:
+            self.log.currency(side, currency, amount)
+
+    def lose(self, side: int, currency: str, amount: int) -> None:
+        w = self.wallet[side]
+        i = CUR[currency]
+        w[i] = max(0, w[i] - amount)
+
+    def payment(self, side: int, cost: Sequence[str], wild_western: bool = False) -> list[int] | None:
+        """Cubes to pay ``cost`` with 3:1 exchange (6.12), or None if it can't be paid.
+
+        Matching cubes pay first; "any" coins and shortfalls then take the most plentiful
+        cube (a documented automatic choice: which cubes pay never changes what is legal).
+        """
+        w = self.wallet[side]
+        pay = [0] * 4
+        short = 0
+        anys = 0
+        for coin in cost:
+            if coin == "any":
+                anys += 1
+                continue
+            i = CUR[coin]
+            if w[i] - pay[i] > 0:
+                pay[i] += 1
+            else:
+                short += 1
+        if wild_western:  # Wool Trade: Western pays as any type (6.22)
+            k = min(short, w[2] - pay[2])
+            pay[2] += k
+            short -= k
+        for _ in range(short):
+            best = max(range(4), key=lambda i: (w[i] - pay[i], -i))
+            if w[best] - pay[best] < 3:
+                return None
+            pay[best] += 3
+        for _ in range(anys):
+            best = max(range(4), key=lambda i: (w[i] - pay[i], -i))
+            if w[best] - pay[best] < 1:
+                return None
+            pay[best] += 1
+        return pay
+
+    def pay(self, side: int, cubes: list[int]) -> None:
+        w = self.wallet[side]
+        for i in range(4):
+            w[i] -= cubes[i]
+        if self.log is not None:
+            self.log.spent(side, sum(cubes))
+
+    # -- board --------------------------------------------------------------------------
+    def lead(self, side: int, country: int) -> int:
+        return self.influence[side][country] - self.influence[1 - side][country]
+
+    def controller(self, bg: int) -> int | None:
+        """The side with military there (6.40, 8.2)."""
+        if self.military[LUX][bg] > 0:
+            return LUX
+        if self.military[WIT][bg] > 0:
+            return WIT
+        return None
+
+    def place_military(self, side: int, bg: int, amount: int) -> None:
+        """Displacement (8.1); nothing enters a blocked battleground (8.6)."""
+        if bg in self.blocked:
+            return
+        other = self.military[1 - side]
+        cancel = min(other[bg], amount)
+        other[bg] -= cancel
+        self.military[side][bg] += amount - cancel
+
+    def gain_vote(self, side: int, elector: int) -> None:
+        """Net pool (7.31): remove an opponent vote first, else add one."""
+        other = self.votes[1 - side]
+        if other[elector] > 0:
+            other[elector] -= 1
+        else:
+            self.votes[side][elector] += 1
+
+    def electors(self, side: int) -> int:
+        return sum(1 for v in self.votes[side] if v > 0)
+
+    def shield_side(self, shield: str) -> int | None:
+        loc = self.shields.get(shield)
+        return None if loc is None else LOCATION_SIDE.get(loc)
+
+    def move_loyalty(self, toward: int) -> None:
+        """One step toward ``toward`` (LUX = Charles), then the flip check (10.5)."""
+        step = 1 if toward == LUX else -1
+        self.loyalty = max(-2, min(2, self.loyalty + step))
+        holder = self.john_holder()
+        if holder is None:
+            return
+        if (holder == WIT and self.loyalty == 2) or (holder == LUX and self.loyalty == -2):
+            self.flip_john(holder)
+
+    def flip_john(self, holder: int) -> None:
+        """John moves to the other side's discard pile (10.5)."""
+        j = self.rules.johns
+        for pile in self.piles(holder):
+            for card in (j[0], j[1]):
+                if card in pile:
+                    pile.remove(card)
+                    self.aside.append(card)
+        new = 1 - holder
+        self.aside.remove(j[new])
+        self.discard[new].append(j[new])
+        if self.log is not None:
+            self.log.flip(new)
+
+    def remove_card(self, card: str) -> None:
+        """A card leaves the game; its shield returns to the supply (11.6)."""
+        self.removed.append(card)
+        shield = self.rules.cards[card].shield
+        if shield and self.rules.shield_card.get(shield) == card:
+            self.shields.pop(shield, None)
+
+    # -- invariants (checked by the property tests) -------------------------------------
+    def all_cards(self) -> list[str]:
+        out = [*self.aside, *self.removed, *self.limbo, *self.row, *self.extra, *self.market]
+        for side in (LUX, WIT):
+            for pile in self.piles(side):
+                out.extend(pile)
+        return out
+
+    def broken_invariants(self) -> list[str]:
+        """What is wrong with this state (empty when all holds)."""
+        bad = []
+        for side in (LUX, WIT):
+            if min(self.wallet[side]) < 0:
+                bad.append(f"wallet of side {side} below 0: {self.wallet[side]}")
+        for bg, name in enumerate(self.rules.battlegrounds):
+            if self.military[LUX][bg] > 0 and self.military[WIT][bg] > 0:
+                bad.append(f"both sides have military in {name}")
+        for e, name in enumerate(self.rules.countries):
+            if self.votes[LUX][e] > 0 and self.votes[WIT][e] > 0:
+                bad.append(f"both sides have votes on {name}")
+        j = self.rules.johns
+        cards = self.all_cards()
+        in_play = sum(1 for side in (LUX, WIT) for pile in self.piles(side) for c in pile if c in j)
+        if self.john_dead:
+            if in_play:
+                bad.append("a John card is in a deck after Crécy")
+        elif in_play != 1:
+            bad.append(f"John is in {in_play} places")
+        if sorted(cards) != sorted(self.rules_inventory()):
+            bad.append("cards were created or lost")
+        return bad
+
+    def rules_inventory(self) -> list[str]:
+        return [c for c in (*self.rules.starters[0], *self.rules.starters[1], self.rules.johns[0],
+                            *self.rules.market, *self.rules.events, self.rules.crecy,
+                            *self.rules.extra, *([self.rules.late_entry] if self.rules.late_entry else []))]
+
+

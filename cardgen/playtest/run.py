@@ -1,0 +1,77 @@
+"""Play N seeded games, on one or more worker processes, and return their records in order.
+
+Game ``i`` of a run with seed ``S`` is seeded ``S * GAME_STRIDE + i`` whatever the number of
+workers, so a report is a pure function of the data, the seed, N and the players.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..engine import Rules
+from ..engine.players import PLAYERS, play_game
+from ..engine.stats import GameLog
+
+GAME_STRIDE = 1_000_003
+CHUNKS = 100  # progress steps per run
+
+_RULES: Rules | None = None  # the worker's rules, set by the pool initializer
+
+
+def game_seed(seed: int, index: int) -> int:
+    return seed * GAME_STRIDE + index
+
+
+def play_one(rules: Rules, seed: int, kinds: tuple[str, str]) -> dict[str, Any]:
+    log = GameLog()
+    g = play_game(rules, seed, kinds, log)
+    return log.record(g)
+
+
+def _init(rules: Rules) -> None:
+    global _RULES
+    _RULES = rules
+
+
+def _chunk(args: tuple[int, int, int, tuple[str, str]]) -> list[dict[str, Any]]:
+    seed, start, stop, kinds = args
+    assert _RULES is not None
+    return [play_one(_RULES, game_seed(seed, i), kinds) for i in range(start, stop)]
+
+
+def _chunks(games: int, seed: int, kinds: tuple[str, str]) -> list[tuple[int, int, int, tuple[str, str]]]:
+    size = max(1, -(-games // CHUNKS))
+    return [(seed, a, min(games, a + size), kinds) for a in range(0, games, size)]
+
+
+def chunk_count(games: int) -> int:
+    return len(_chunks(games, 0, ("random", "random")))
+
+
+def play_many(rules: Rules, games: int, seed: int, kinds: tuple[str, str], jobs: int = 0,
+              on_chunk: Callable[[int], None] = lambda _n: None) -> list[dict[str, Any]]:
+    """Every game's record, in game order; ``on_chunk(n)`` after each finished chunk."""
+    for k in kinds:
+        if k not in PLAYERS:
+            raise ValueError(f"unknown player '{k}'")
+    jobs = jobs or os.cpu_count() or 1
+    chunks = _chunks(games, seed, kinds)
+    records: list[dict[str, Any]] = []
+    results: Iterator[list[dict[str, Any]]]
+    if jobs <= 1 or len(chunks) <= 1:
+        _init(rules)
+        results = (_chunk(c) for c in chunks)
+        for part in results:
+            records.extend(part)
+            on_chunk(len(part))
+        return records
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
+                                      else "spawn")
+    with ctx.Pool(min(jobs, len(chunks)), initializer=_init, initargs=(rules,)) as pool:
+        for part in pool.imap(_chunk, chunks):
+            records.extend(part)
+            on_chunk(len(part))
+    return records

@@ -1,0 +1,337 @@
+"""Meaning-changing edits, each applied alone to a copy of the project: `cardgen check`
+exits 1 with a finding of the intended check at the file:line of the edit (and, for a
+rulebook fact, naming the line of the fact in card_data/rules/facts.yaml).
+
+* MEANING: the written text changes its meaning on a line that has a reviewed
+  ``wording_exception`` for that language, so only the meaning check (``text-meaning``)
+  can catch it — never ``text-differs`` by luck; the message names the fact class.
+* EFFECTS: an effect changes while the text stays (``text-differs`` in both languages).
+* FACTS: a value the rulebook fixes changes (``rule-fact``, rules 2.25 … 12.12).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from cardgen.cli import main
+from cardgen.language import fix_text
+from tests.conftest import replace_in
+
+DATA = Path("card_data")
+CARDS = DATA / "cards"
+FACTS = DATA / "rules" / "facts.yaml"
+
+
+def _find(text: str, old: str) -> re.Match[str]:
+    """``old`` in ``text``, any space in ``old`` matching a plain or non-breaking one."""
+    pattern = r"[ \u00a0]".join(re.escape(part) for part in old.split(" "))
+    found = re.search(pattern, text)
+    assert found, f"{old!r} not found"
+    return found
+
+
+def edit(project: Path, file: Path, old: str, new: str, lang: str | None = None,
+         exception: bool = False) -> int:
+    """Replace ``old`` by ``new`` (Czech with its typography); with ``exception``, first
+    record a reviewed wording exception for ``lang`` on the line that holds ``old``.
+    Returns the 1-based line of the edit."""
+    path = project / file
+    text = path.read_text(encoding="utf-8")
+    found = _find(text, old)
+    if exception:
+        head = text.rindex("\n      text:\n", 0, found.start())
+        text = (text[:head] + f"\n      wording_exception: {{{lang}: reviewed wording}}"
+                + text[head:])
+        found = _find(text, old)
+    if lang == "cs":
+        new = fix_text(new, "cs")
+    path.write_text(text[:found.start()] + new + text[found.end():], encoding="utf-8")
+    return text[:found.start()].count("\n") + 1
+
+
+def check(project: Path, capsys, *extra: str) -> tuple[int, list[dict]]:
+    code = main(["--project", str(project), "check", "--format", "json", *extra])
+    out = capsys.readouterr().out
+    return code, json.loads(out)["findings"]
+
+
+def at(findings: list[dict], code: str, file: Path, line: int) -> list[dict]:
+    return [f for f in findings if f["code"] == code and f["file"] == str(file)
+            and f["line"] == line]
+
+
+def test_shipped_data_passes_with_no_warnings(capsys):
+    code, findings = check(Path(__file__).resolve().parent.parent, capsys, "--strict")
+    assert code == 0
+    assert findings == []
+
+
+# (file, old, new, lang, fact class the message names)
+MEANING = [
+    # John's direction (10.3)
+    ("market.yaml", "1 step toward Charles. If you play", "1 step toward Ludwig. If you play",
+     "en", "toward Charles"),
+    ("market.yaml", "o 1 pole ke Karlovi. Zahraješ", "o 1 pole k Ludvíkovi. Zahraješ",
+     "cs", "toward Charles"),
+    ("market.yaml", "1 step either way. Draw", "1 step toward Charles. Draw", "en", "either way"),
+    ("market.yaml", "o 1 pole libovolným směrem. Lízni", "o 1 pole ke Karlovi. Lízni", "cs",
+     "either way"),
+    # sides: Luxembourg / Wittelsbach, you / opponent / each
+    ("events.yaml", "Luxembourg places 4 military", "Wittelsbach places 4 military", "en",
+     "Luxembourg"),
+    ("events.yaml", "Lucemburkové umístí 4 vojska", "Wittelsbachové umístí 4 vojska", "cs",
+     "Luxembourg"),
+    ("luxembourg.yaml", "Place 3 influence in Trier.",
+     "Your opponent places 3 influence in Trier.", "en", "opponent"),
+    ("luxembourg.yaml", "Umísti 3 vlivu do Trevíru.", "Soupeř umístí 3 vlivu do Trevíru.", "cs",
+     "opponent"),
+    ("events.yaml", "Each side loses 2 Church (never", "You lose 2 Church (never", "en",
+     "each side"),
+    ("events.yaml", "Každá strana ztratí 2 církevní měny (nikdy", "Ztratíš 2 církevní měny (nikdy",
+     "cs", "each side"),
+    # negations
+    ("market.yaml", "If you don't lead in Bohemia", "If you lead in Bohemia", "en", "negation"),
+    ("market.yaml", "Nevedeš-li v Čechách", "Vedeš-li v Čechách", "cs", "negation"),
+    ("market.yaml", "Church cards can't be countered", "Church cards can be countered", "en",
+     "negation"),
+    ("market.yaml", "církevních karet nelze zrušit kontrou", "církevních karet lze zrušit kontrou",
+     "cs", "negation"),
+    ("wittelsbach.yaml", "from the game (never John). Draw", "from the game. Draw", "en",
+     "negation"),
+    ("wittelsbach.yaml", "balíčku (nikdy Jana). Lízni", "balíčku. Lízni", "cs", "negation"),
+    # comparatives
+    ("wittelsbach.yaml", "costs 2 less. Draw", "costs 2 more. Draw", "en", "less"),
+    ("wittelsbach.yaml", "stojí o 2 méně. Lízni", "stojí o 2 více. Lízni", "cs", "less"),
+    # quantifiers
+    ("luxembourg.yaml", "in one of Mainz, Trier or Cologne.",
+     "split among Mainz, Trier and Cologne.", "en", "one of"),
+    ("luxembourg.yaml", "do Mohuče, Trevíru nebo Kolína nad Rýnem.\"",
+     "a rozděl je mezi Mohuč, Trevír a Kolín nad Rýnem.\"", "cs", "one of"),
+    ("wittelsbach.yaml", "Remove up to 2 cards", "Remove 2 cards", "en", "up to"),
+    ("wittelsbach.yaml", "Vyřaď ze hry až 2 karty", "Vyřaď ze hry 2 karty", "cs", "up to"),
+    # conditions and their branches
+    ("events.yaml", "it places 5 military in Lower Bavaria. Otherwise: it places 3 military",
+     "it places 3 military in Lower Bavaria. Otherwise: it places 5 military", "en",
+     "branches"),
+    ("events.yaml", "umístí 5 vojska do Dolního Bavorska. Jinak: umístí 3 vojska",
+     "umístí 3 vojska do Dolního Bavorska. Jinak: umístí 5 vojska", "cs", "branches"),
+    ("luxembourg.yaml", "If Wittelsbach holds John: move", "Wittelsbach holds John: move", "en",
+     "condition"),
+    ("luxembourg.yaml", "Drží-li Jana Wittelsbachové: posuň", "Drží Jana Wittelsbachové: posuň",
+     "cs", "condition"),
+    # durations
+    ("market.yaml", "Block one battleground for the rest of the round:",
+     "Block one battleground:", "en", "this round"),
+    ("market.yaml", "Zablokuj do konce kola jedno bojiště", "Zablokuj jedno bojiště", "cs",
+     "this round"),
+    ("market.yaml", "Court: at round end, gain 1 Eastern.", "Court: gain 1 Eastern.", "en",
+     "round end"),
+    ("market.yaml", "dvoře: na konci kola získej 1 východní", "dvoře: získej 1 východní", "cs",
+     "round end"),
+    ("market.yaml", "Blanche de Valois later this round, that",
+     "Blanche de Valois, that", "en", "later"),
+    ("market.yaml", "Zahraješ-li v tomto kole později kartu", "Zahraješ-li kartu", "cs", "later"),
+    ("events.yaml", " This round is the last.\"", "\"", "en", "last"),
+    ("events.yaml", " Toto kolo je poslední.\"", "\"", "cs", "last"),
+    ("events.yaml", "acquires a card from the market row for free.",
+     "acquires a card from the market row.", "en", "free"),
+    ("events.yaml", "získají zdarma kartu z řady trhu.", "získají kartu z řady trhu.", "cs",
+     "free"),
+    # sentence count
+    ("events.yaml", "below 0). Each side places", "below 0). Then it rests. Each side places",
+     "en", "sentences"),
+    ("events.yaml", "pod 0). Každá strana umístí", "pod 0). Potom si oddechne. Každá strana umístí",
+     "cs", "sentences"),
+    # numbers, places, currencies, cards, shields
+    ("luxembourg.yaml", "Place 3 influence in Trier.", "Place 2 influence in Trier.", "en",
+     "numbers"),
+    ("luxembourg.yaml", "Umísti 3 vlivu do Trevíru.", "Umísti 4 vlivu do Trevíru.", "cs",
+     "numbers"),
+    ("luxembourg.yaml", "Place 3 influence in Trier.", "Place 3 influence in Mainz.", "en",
+     "places"),
+    ("luxembourg.yaml", "Umísti 3 vlivu do Trevíru.", "Umísti 3 vlivu do Mohuče.", "cs", "places"),
+    ("wittelsbach.yaml", "en: \"Gain 2 German.\"", "en: \"Gain 2 Church.\"", "en", "currencies"),
+    ("wittelsbach.yaml", "cs: \"Získej 2 říšské měny.\"", "cs: \"Získej 2 církevní měny.\"", "cs",
+     "currencies"),
+    ("market.yaml", "If you play Blanche de Valois", "If you play Elizabeth of Bohemia", "en",
+     "card names"),
+    ("market.yaml", "kartu Blanka z Valois", "kartu Eliška Přemyslovna", "cs", "card names"),
+    ("luxembourg.yaml", "If :shield-clement-vi: is in the Papal Curia",
+     "If :shield-edward-iii: is in the Papal Curia", "en", "shields"),
+    ("luxembourg.yaml", "Je-li :shield-clement-vi: v papežské kurii",
+     "Je-li :shield-edward-iii: v papežské kurii", "cs", "shields"),
+]
+
+
+@pytest.mark.parametrize(("file", "old", "new", "lang", "fact"), MEANING,
+                         ids=[f"{m[4]}-{m[3]}-{i}" for i, m in enumerate(MEANING)])
+def test_meaning_change_under_a_wording_exception_is_an_error(project, capsys, file, old, new,
+                                                               lang, fact):
+    line = edit(project, CARDS / file, old, new, lang, exception=True)
+    code, findings = check(project, capsys)
+    assert code == 1
+    hits = at(findings, "text-meaning", CARDS / file, line)
+    assert len(hits) == 1, [f"{f['code']} {f['file']}:{f['line']}" for f in findings]
+    assert hits[0]["lang"] == lang
+    assert fact in hits[0]["message"]
+    assert not [f for f in findings if f["code"] == "text-differs"]
+
+
+def test_meaning_findings_cite_the_rule_of_the_clause_that_differs(project, capsys):
+    # Philip VI: move_loyalty (10.3) then kicker (5.82); the kicker's card name changes.
+    line = edit(project, CARDS / "market.yaml", "If you play Blanche de Valois",
+                "If you play Elizabeth of Bohemia", "en", exception=True)
+    _code, findings = check(project, capsys)
+    (hit,) = at(findings, "text-meaning", CARDS / "market.yaml", line)
+    assert hit["rule"] == "5.82"
+
+
+# An effect changes while the text stays: (file, old, new) on the effects.
+EFFECTS = [
+    ("luxembourg.yaml", "{op: place_military, amount: 2, where: lombardy}",
+     "{op: place_military, amount: 2, where: tyrol}", "Raimondino", "places"),
+    ("luxembourg.yaml", "{op: place_influence, amount: 3, where: bohemia}",
+     "{op: place_influence, amount: 2, where: bohemia}", "Elizabeth", "numbers"),
+    ("market.yaml", "{op: move_loyalty, steps: 1, direction: either}\n        - {op: draw",
+     "{op: move_loyalty, steps: 1, direction: charles}\n        - {op: draw", "Margaret",
+     "either way"),
+    ("market.yaml", "{op: if_lead, country: bohemia, lead: false, then: [{op: place_influence, "
+     "amount: 3, where: bohemia}]}", "{op: place_influence, amount: 3, where: bohemia}",
+     "Henry of Lipá", "condition"),
+]
+
+
+@pytest.mark.parametrize(("file", "old", "new", "who", "fact"), EFFECTS,
+                         ids=[e[3] for e in EFFECTS])
+def test_effect_changed_while_the_text_stays(project, capsys, file, old, new, who, fact):
+    replace_in(project / CARDS / file, old, new)
+    code, findings = check(project, capsys)
+    assert code == 1
+    differs = [f for f in findings if f["code"] == "text-differs"]
+    assert sorted(f["lang"] for f in differs) == ["cs", "en"], differs
+    assert all(fact in f["message"] for f in differs)
+
+
+def test_wording_only_change_is_an_error_in_both_languages(project, capsys):
+    en = edit(project, CARDS / "wittelsbach.yaml", "en: \"Gain 2 German.\"",
+              "en: \"Now gain 2 German.\"")
+    cs = edit(project, CARDS / "wittelsbach.yaml", "cs: \"Získej 2 říšské měny.\"",
+              "cs: \"Teď získej 2 říšské měny.\"", "cs")
+    code, findings = check(project, capsys)
+    assert code == 1
+    assert [(f["lang"], f["line"]) for f in findings if f["code"] == "text-differs"] == [
+        ("en", en), ("cs", cs)]
+    assert all(f["severity"] == "error" for f in findings)
+
+
+def test_number_changed_in_czech_only_is_one_finding(project, capsys):
+    line = edit(project, CARDS / "luxembourg.yaml", "Umísti 3 vlivu do Trevíru.",
+                "Umísti 2 vlivu do Trevíru.", "cs")
+    code, findings = check(project, capsys)
+    assert code == 1
+    assert [(f["code"], f["line"]) for f in findings] == [("text-differs", line)]
+
+
+# A value the rulebook fixes: (file, old, new, a unique string of the fact's line, rule).
+FACT_EDITS = [
+    ("cards/events.yaml", "    year: 1338\n", "    year: 1339\n",
+     'quote: "Declaration of Rhens (1338)"', "6.41"),
+    ("cards/events.yaml", "    year: 1345\n", "    year: 1344\n",
+     'quote: "The Holland Inheritance (1345)"', "6.41"),
+    ("places.yaml", "    kind: ecclesiastical\n    stability: 4\n",
+     "    kind: ecclesiastical\n    stability: 3\n", 'quote: "Example: Mainz (stability 4)."', "7.5"),
+    ("places.yaml", "    bonus: play\n    links: [brandenburg]",
+     "    bonus: card\n    links: [brandenburg]",
+     "place: tyrol\n    bonus: play", "2.25"),
+    ("places.yaml", "    bonus: card\n    links: [mainz, trier]",
+     "    bonus: play\n    links: [mainz, trier]",
+     "place: lombardy\n    bonus: card", "8.31"),
+    ("places.yaml", "    kind: secular\n    stability: 2\n", "    kind: ecclesiastical\n    stability: 2\n",
+     "place: saxony, kind: secular}", "2.21"),
+    ("places.yaml", "    links: [cologne]", "    links: [cologne, saxony]",
+     "place: saxony\n    supply_links: 0", "8.41"),
+    ("game.yaml", "rounds: [3, 4, 5, 6]", "rounds: [3, 4, 5]", "phase_changes_after: [2, 6]",
+     "9.7"),
+    ("game.yaml", "counter_cards: 4 ", "counter_cards: 5 ", "counts: {counter_cards: 4}", "5.6"),
+    ("game.yaml", "set_aside: [john-of-luxembourg-lux]", "set_aside: []",
+     "set_aside: [john-of-luxembourg-lux]", "3.32"),
+    ("cards/events.yaml", "{op: if_shield, shield: edward-iii, location: court-louis",
+     "{op: if_shield, shield: edward-iii, location: court-charles",
+     "card: battle-of-crecy\n    effect: {op: if_shield", "12.12"),
+    ("cards/events.yaml", "{op: move_loyalty, steps: 2, direction: charles}",
+     "{op: move_loyalty, steps: 2, direction: ludwig}", "card: tyrol-marriage\n    effect",
+     "10.32"),
+    ("cards/market.yaml", "{op: move_loyalty, steps: 1, direction: charles}\n        - {op: kicker",
+     "{op: move_loyalty, steps: 1, direction: ludwig}\n        - {op: kicker",
+     "card: philip-vi\n    effect: {op: move_loyalty", "10.33"),
+    ("cards/market.yaml", "{op: if_lead, country: bohemia, lead: false",
+     "{op: if_lead, country: bohemia, lead: true", "card: henry-of-lipa", "5.31"),
+    ("cards/luxembourg.yaml", "          location: curia\n", "          location: your-curia\n",
+     "card: pierre-de-rosieres", "5.31"),
+    ("cards/market.yaml", "    yield: [church]\n    cost: [church, church, german]\n",
+     "    yield: [german]\n    cost: [church, church, german]\n",
+     "card: heinrich-of-virneburg\n    types", "5.52"),
+    ("cards/events.yaml", "cs: Rhenské prohlášení}", "cs: Rhenská deklarace}",
+     "card: declaration-of-rhens, name:", "6.41"),
+    ("cards/market.yaml", "name: {en: Gerlach of Nassau, cs: Gerlach Nasavský}",
+     "name: {en: Gerlach of Nassau, cs: Gerlach z Nassau}", "card: gerlach-of-nassau, name:",
+     "3.41, 6.42"),
+    ("places.yaml", "name: {en: Lombardy, cs: Lombardie}", "name: {en: Lombardia, cs: Lombardie}",
+     "place: lombardy, name:", "2.22"),
+]
+
+
+@pytest.mark.parametrize(("file", "old", "new", "fact", "rule"), FACT_EDITS,
+                         ids=[f"{e[4]}-{i}" for i, e in enumerate(FACT_EDITS)])
+def test_rulebook_fact_changed_in_the_data(project, capsys, file, old, new, fact, rule):
+    line = replace_in(project / DATA / file, old, new)
+    line += next(i for i, (a, b) in enumerate(zip(old.split("\n"), new.split("\n"),
+                                                  strict=False)) if a != b)  # the changed line
+    facts = (project / FACTS).read_text(encoding="utf-8")
+    item = facts.rindex("\n  - ", 0, _find(facts, fact).start()) + 1  # the fact's "- " line
+    fact_line = facts[:item].count("\n") + 1
+    code, findings = check(project, capsys)
+    assert code == 1
+    hits = at(findings, "rule-fact", DATA / file, line)
+    assert hits, [f"{f['code']} {f['file']}:{f['line']} {f['message'][:80]}" for f in findings]
+    assert all(f"facts.yaml:{fact_line}:" in f["message"] for f in hits), hits
+    assert all(f["rule"] == rule for f in hits)
+
+
+def test_a_fifth_counter_card_is_listed_with_the_four(project, capsys):
+    path = project / CARDS / "market.yaml"
+    line = replace_in(path, "    acquire:\n      effects:\n        - {op: place_shield, "
+                      "shield: edward-iii",
+                      "    counter:\n      effects:\n        - {op: counter}\n      text:\n"
+                      "        en: \"Discard this card from your hand to counter a Deed.\"\n"
+                      "        cs: \"Odhoď tuto kartu z\u00a0ruky a\u00a0zruš kontrou soupeřův "
+                      "čin.\"\n    acquire:\n      effects:\n        - {op: place_shield, "
+                      "shield: edward-iii")
+    code, findings = check(project, capsys)
+    assert code == 1
+    (hit,) = [f for f in findings if f["code"] == "inventory-count"]
+    assert hit["rule"] == "5.6" and "data has 5, game.yaml expects 4" in hit["message"]
+    assert f"edward-iii at card_data/cards/market.yaml:{line}" in hit["message"]
+    assert hit["message"].count(" at card_data/cards/") == 5
+
+
+def test_a_changed_fact_in_the_rulebook_file_is_one_deliberate_edit(project, capsys):
+    replace_in(project / FACTS, 'rulebook: "0.27.4"', 'rulebook: "0.28.0"')
+    code, findings = check(project, capsys)
+    assert code == 1
+    assert [f["code"] for f in findings] == ["rule-fact"]
+    assert "facts.yaml is for rulebook 0.28.0" in findings[0]["message"]
+
+
+def test_a_malformed_fact_is_reported_at_the_fact(project, capsys):
+    line = replace_in(project / FACTS, "    place: mainz\n    stability: 4\n",
+                      "    place: mainz\n    stabilty: 4\n")
+    code, findings = check(project, capsys)
+    assert code == 1
+    (hit,) = findings
+    assert hit["code"] == "fact-shape" and "stabilty" in hit["message"]
+    assert hit["file"] == str(FACTS) and line - 3 <= hit["line"] <= line
