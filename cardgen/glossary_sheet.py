@@ -21,6 +21,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 from .errors import CardgenError, Finding, Location, error
 from .fonts import register_fonts
 from .model import GameData
+from .render.cmyk import CmykConverter, canvas_maker
 
 _LETTERS = ("a", "b", "c", "č", "d", "e", "f", "g", "h", "ch", "i", "j", "k", "l", "m", "n",
             "o", "p", "q", "r", "ř", "s", "š", "t", "u", "v", "w", "x", "y", "z", "ž")
@@ -95,14 +96,14 @@ def term_pairs(data: GameData, lang: str) -> list[tuple[str, str]]:
     other = "cs" if lang == "en" else "en"
     rows = {(t.forms[lang][0], t.forms[other][0]) for t in data.glossary
             if t.forms.get(lang) and t.forms.get(other)}
-    return sorted(rows, key=lambda r: SORT_KEYS[lang](r[0]))
+    return sorted(rows, key=lambda r: (SORT_KEYS[lang](r[0]), r[1]))  # ties: other language
 
 
 def name_pairs(data: GameData, lang: str) -> list[tuple[str, str]]:
     other = "cs" if lang == "en" else "en"
     rows = {(c.name.get(lang) or "", c.name.get(other) or "") for c in data.cards
             if c.name.get(lang)}
-    return sorted(rows, key=lambda r: SORT_KEYS[lang](r[0]))
+    return sorted(rows, key=lambda r: (SORT_KEYS[lang](r[0]), r[1]))  # ties: other language
 
 
 def pair_table(rows: Iterable[tuple[str, str]], head: tuple[str, str],
@@ -134,7 +135,8 @@ def label_findings(data: GameData, lang: str) -> list[Finding]:
                   hint="add the glossary sheet's titles to labels")]
 
 
-def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Path]) -> bytes:
+def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Path],
+                         cmyk: CmykConverter | None = None) -> bytes:
     """A PDF of the glossary terms and the card names, sorted for ``lang`` (en or cs).
 
     ``font_files`` are the layout's font files by role (body, bold, italic)."""
@@ -158,5 +160,5 @@ def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Pat
              Spacer(1, 4 * mm),
              Paragraph(escape(text["names"]), st["h"]),
              pair_table(name_pairs(data, lang), text["head"], st, width)]
-    doc.build(story)
+    doc.build(story, canvasmaker=canvas_maker(cmyk))
     return buf.getvalue()

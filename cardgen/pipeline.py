@@ -37,8 +37,19 @@ from .load import load
 from .lock import build_lock
 from .model import LANGS, GameData
 from .oserrors import check_regular, os_errors, os_finding, read_input
-from .outputs import LangContext, Target, card_targets, face_key, game_targets, make_targets, vtt_targets
+from .outputs import (
+    LangContext,
+    Target,
+    card_targets,
+    converter,
+    face_key,
+    game_targets,
+    make_targets,
+    print_shop_findings,
+    vtt_targets,
+)
 from .po import ImportReport, export_po, import_po
+from .preflight import check_bytes
 from .progress import Progress
 from .proof import build_proof
 from .render.art import prepare_art, resolution_findings
@@ -212,6 +223,9 @@ class BuildOptions:
     gutterfold: bool = False
     flip: str = "long"
     jobs: int = 0  # worker processes; 0: one per available core, 1: serial
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm: shifts every backs page
+    icc: Path | None = None  # the shop's CMYK profile (implies CMYK)
+    pdfx: bool = False  # print-shop.pdf as PDF/X-1a:2003 (implies CMYK)
     vtt: bool = False  # output/<lang>/vtt/: Tabletop Simulator table and generic image set
     vtt_base_url: str = ""  # where the vtt images will be hosted; "" for local file URLs
     strict: bool = False  # warnings are errors: nothing is written while there are any
@@ -245,11 +259,14 @@ def _keys(project: Path) -> tuple[str, str, str]:
 
 
 def _options_key(options: BuildOptions, manifest: bytes | None) -> str:
-    """The build options, with the bytes of the --changed-since manifest actually read."""
+    """The build options, with the bytes of the --changed-since manifest and --icc profile
+    actually read."""
     manifest_key = digest(manifest) if manifest is not None else ""
+    icc_key = digest(read_input(options.icc)) if options.icc is not None else ""
     return json.dumps([list(options.langs), options.png, list(options.cards), manifest_key,
                        options.profile, options.cmyk, options.gutterfold, options.flip,
-                       options.vtt, options.vtt_base_url])
+                       list(options.back_offset), icc_key, options.pdfx, options.vtt,
+                       options.vtt_base_url])
 
 
 def check_options(options: BuildOptions) -> None:
@@ -367,8 +384,9 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
                 inputs = snapshot_inputs(project, snapshot, options_key)
             except OSError as exc:
                 raise CardgenError(os_finding(exc, "read", exc.filename)) from None
-            return _build_from(snapshot, output, options, manifest[1] if manifest else None,
-                               state, inputs, log, progress)
+            result = _build_from(snapshot, output, options, manifest[1] if manifest else None,
+                                 state, inputs, log, progress)
+            return _relocate_report(result, snapshot, project)
         except CardgenError as exc:
             raise CardgenError(_relocate(exc.findings, snapshot, project)) from None
         finally:
@@ -402,6 +420,23 @@ def _relocate(findings: list[Finding], snapshot: Path, project: Path) -> list[Fi
                     if f.location else None) for f in findings]
 
 
+def _relocate_report(report: BuildReport, snapshot: Path, project: Path) -> BuildReport:
+    """A build's report with every path into the (soon removed) copy of the inputs pointed at
+    the project itself: its warnings, the faces' art, the layout and its fonts, the data's files."""
+    def move(path: Path) -> Path:
+        return project / path.relative_to(snapshot) if path.is_relative_to(snapshot) else path
+
+    faces = {lang: [replace(f, art=move(f.art)) if f.art else f for f in fs]
+             for lang, fs in report.faces.items()}
+    layout = (replace(report.layout, source=str(move(Path(report.layout.source))),
+                      fonts={k: move(v) for k, v in report.layout.fonts.items()})
+              if report.layout else None)
+    data = (replace(report.data, root=move(report.data.root),
+                    files=tuple(move(f) for f in report.data.files)) if report.data else None)
+    return replace(report, findings=_relocate(report.findings, snapshot, project), faces=faces,
+                   layout=layout, data=data)
+
+
 def _build_from(project: Path, output: Path, options: BuildOptions, manifest: dict | None,
                 state: BuildState, inputs: str, log: Log, progress: Progress) -> BuildReport:
     """The build proper, reading only ``project`` (the copy of the inputs)."""
@@ -422,6 +457,10 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     result.findings += placeholder_findings(report.faces.get(options.langs[0], []))
     if options.strict and not _clean(result.findings):
         raise CardgenError(strict(result.findings))
+    shop = print_shop_findings(project, layout, options.profile)
+    if has_errors(shop):
+        raise CardgenError(shop)
+    result.findings += shop
     targets: list[Target] = []
     for lang in options.langs:
         targets += _lang_targets(project, data, layout, report.faces[lang], lang, options,
@@ -436,6 +475,11 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
         log(target.rel)
         progress.step(target.rel)
     progress.finish()
+    for target, data_bytes in made:
+        if target.preflight is not None:
+            result.findings += check_bytes(data_bytes, target.preflight, f"output/{target.rel}")
+    if has_errors(result.findings):
+        raise CardgenError(result.findings)
     # every file is made before the first is written: an error while making any of
     # them leaves all outputs as they were
     for target, data_bytes in made:
@@ -511,8 +555,12 @@ def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[Car
         reprint = tuple(select_reprint(faces, options.cards, manifest, hashes))
         result.reprinted[lang] = list(reprint)
     ctx = LangContext(project, data, lang, faces, layout, base_key, card_key,
-                      flip=options.flip, cmyk=options.cmyk, gutterfold=options.gutterfold,
+                      flip=options.flip, gutterfold=options.gutterfold,
+                      cmyk=converter(project, options.profile, options.cmyk or options.pdfx,
+                                     options.icc),
+                      pdfx=options.pdfx,
                       profile=options.profile, reprint=reprint, face_hashes=hashes,
+                      back_offset=options.back_offset,
                       vtt=options.vtt, vtt_base_url=options.vtt_base_url)
     out = []
     for target in card_targets(ctx) + game_targets(ctx) + vtt_targets(ctx):

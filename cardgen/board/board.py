@@ -17,6 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from ..model import GameData
+from ..render.cmyk import CmykConverter
 from . import glyphs
 from .base import Ctx, make_ctx, new_canvas, saved, text, wrap
 
@@ -565,11 +566,12 @@ def draw_board(ctx: Ctx, c: Canvas) -> None:
     Board(ctx, c).draw()
 
 
-def build_board(data: GameData, lang: str, project: Path) -> bytes:
+def build_board(data: GameData, lang: str, project: Path,
+                cmyk: CmykConverter | None = None) -> bytes:
     """Full-size board PDF (default A2 landscape) with bleed, TrimBox and BleedBox."""
     ctx = make_ctx(data, lang, project, "board")
     w, h, b = sheet(ctx)
-    buf, c = new_canvas((w + 2 * b, h + 2 * b), ctx.label("title"), ctx.font("body"))
+    buf, c = new_canvas((w + 2 * b, h + 2 * b), ctx.label("title"), ctx.font("body"), cmyk)
     c.setFont(ctx.font("body"), 10)
     c.setTrimBox((b * mm, b * mm, (b + w) * mm, (b + h) * mm))
     c.setBleedBox((0, 0, (w + 2 * b) * mm, (h + 2 * b) * mm))

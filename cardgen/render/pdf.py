@@ -23,6 +23,7 @@ from ..layout import Layout
 from ..safepath import inside
 from ..write import atomic_move, atomic_write
 from .card import CardReport, draw_back, draw_card
+from .cmyk import CmykCanvas, CmykConverter
 
 
 @dataclass
@@ -35,23 +36,24 @@ class RenderReport:
         return [f for r in self.cards for f in r.findings]
 
 
-def _canvas(buf: io.BytesIO, layout: Layout, title: str) -> Canvas:
+def _canvas(buf: io.BytesIO, layout: Layout, title: str, cmyk: CmykConverter | None = None
+            ) -> Canvas:
     fonts = register_fonts(layout.fonts)
     w, h = layout.page_size
-    c = Canvas(buf, pagesize=(w, h), invariant=1, pageCompression=1,
-               initialFontName=fonts["body"], initialFontSize=8,
-               trimBox=layout.trim_box, bleedBox=(0, 0, w, h))
+    c = CmykCanvas(buf, pagesize=(w, h), invariant=1, pageCompression=1,
+                   initialFontName=fonts["body"], initialFontSize=8,
+                   trimBox=layout.trim_box, bleedBox=(0, 0, w, h), cmyk=cmyk)
     c.setTitle(title)
     c.setCreator("cardgen")
     c.setProducer("cardgen (ReportLab)")
     return c
 
 
-def render_cards_pdf(faces: Iterable[CardFace], layout: Layout, *, physical: bool = True
-                     ) -> tuple[bytes, RenderReport]:
+def render_cards_pdf(faces: Iterable[CardFace], layout: Layout, *, physical: bool = True,
+                     cmyk: CmykConverter | None = None) -> tuple[bytes, RenderReport]:
     """Draw the faces (each ``copies`` times when ``physical``) and return the PDF bytes."""
     buf = io.BytesIO()
-    c = _canvas(buf, layout, "cards")
+    c = _canvas(buf, layout, "cards", cmyk)
     report = RenderReport()
     for face in faces:
         for copy in range(face.copies if physical else 1):
@@ -73,10 +75,11 @@ def write_cards_pdf(faces: Iterable[CardFace], layout: Layout, path: Path | str)
     return report
 
 
-def render_back_pdf(layout: Layout, lang: str = "en") -> bytes:
+def render_back_pdf(layout: Layout, lang: str = "en", cmyk: CmykConverter | None = None
+                    ) -> bytes:
     """The shared card back as PDF bytes, one page (card + bleed)."""
     buf = io.BytesIO()
-    c = _canvas(buf, layout, "card back")
+    c = _canvas(buf, layout, "card back", cmyk)
     draw_back(c, layout, lang=lang)
     c.showPage()
     c.save()
