@@ -64,6 +64,8 @@ class LangContext:
     face_hashes: dict[str, str] = field(default_factory=dict)
     vtt: bool = False
     vtt_base_url: str = ""
+    #: the project's own output/ (a build reads a copy of the project, so not project/output)
+    output: Path | None = None
 
 
 def face_key(face: CardFace, card_key: str, project: Path) -> str:
@@ -240,8 +242,9 @@ def vtt_targets(ctx: LangContext) -> list[Target]:
     (a sheet by its cards' face hashes), so a changed card rewrites only its own sheet."""
     if not ctx.vtt:
         return []
+    output = ctx.output or ctx.project / "output"
     files = vtt_files(ctx.data, ctx.lang, ctx.faces, ctx.layout, ctx.project, ctx.face_hashes,
-                      ctx.vtt_base_url)
+                      output / ctx.lang / "vtt", ctx.vtt_base_url)
     return [Target(f"{ctx.lang}/vtt/{f.name}",
                    digest(ctx.base_key if f.shared else "", "vtt", *f.key), f.make)
             for f in files]

@@ -278,6 +278,10 @@ def check_options(options: BuildOptions) -> None:
         if lang not in LANGS:
             found.append(error("unknown-lang", f"unknown language '{lang[:40]}'",
                                hint=f"use one of: {', '.join(LANGS)}"))
+    if options.vtt_base_url and not re.match(r"https?://[^\s/]+", options.vtt_base_url):
+        found.append(error("usage", f"--vtt-base-url {options.vtt_base_url[:80]!r} is not a web "
+                           "address", hint="give the folder the images are uploaded to, e.g. "
+                           "https://example.org/king/en"))
     if options.jobs < 0:
         found.append(error("usage", f"--jobs must be 0 (one per core) or more, not {options.jobs}",
                            hint="use --jobs 0"))
@@ -463,7 +467,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     result.findings += shop
     targets: list[Target] = []
     for lang in options.langs:
-        targets += _lang_targets(project, data, layout, report.faces[lang], lang, options,
+        targets += _lang_targets(project, output, data, layout, report.faces[lang], lang, options,
                                  manifest, (card_key, base_key, all_key), result)
     stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
     result.skipped = [output / t.rel for t in targets if t not in stale]
@@ -544,8 +548,9 @@ def _live_face_keys(report: CheckReport, layout: Layout, project: Path) -> set[s
     return {face_key(f, card_key, project) for faces in report.faces.values() for f in faces}
 
 
-def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[CardFace], lang: str,
-                  options: BuildOptions, manifest: dict | None, keys: tuple[str, str, str],
+def _lang_targets(project: Path, output: Path, data: GameData, layout: Layout,
+                  faces: list[CardFace], lang: str, options: BuildOptions,
+                  manifest: dict | None, keys: tuple[str, str, str],
                   result: BuildReport) -> list[Target]:
     card_key, base_key, all_key = keys
     drawing_key = _card_key(layout, project)
@@ -561,7 +566,7 @@ def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[Car
                       pdfx=options.pdfx,
                       profile=options.profile, reprint=reprint, face_hashes=hashes,
                       back_offset=options.back_offset,
-                      vtt=options.vtt, vtt_base_url=options.vtt_base_url)
+                      vtt=options.vtt, vtt_base_url=options.vtt_base_url, output=output)
     out = []
     for target in card_targets(ctx) + game_targets(ctx) + vtt_targets(ctx):
         if target.rel.endswith("glossary.pdf"):

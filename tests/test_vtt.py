@@ -278,7 +278,7 @@ def test_a_changed_card_rewrites_only_its_sheet(second) -> None:
 
 
 def test_base_url_must_be_a_web_address(tmp_path, capsys) -> None:
-    assert main(["--project", str(tmp_path), "build", "--vtt-base-url", "ftp://x"]) == 1
+    assert main(["--project", str(tmp_path), "build", "--vtt-base-url", "ftp://x"]) == 2
     assert "not a web address" in capsys.readouterr().err
 
 

@@ -30,14 +30,14 @@ class VttFile:
 
 
 def vtt_files(data: GameData, lang: str, faces: Sequence[CardFace], layout: Layout,
-              project: Path, face_hashes: Mapping[str, str], base_url: str = ""
+              project: Path, face_hashes: Mapping[str, str], folder: Path, base_url: str = ""
               ) -> list[VttFile]:
-    """Every file of ``output/<lang>/vtt/``; raises one CardgenError for a bad vtt.yaml."""
+    """Every file of ``folder`` (``output/<lang>/vtt/``, where local image links point);
+    raises one CardgenError for a bad vtt.yaml."""
     config = load_config(project)
     piles = plan_piles(config, faces, data)
     sheets = plan_sheets(piles)
     cell = config.cell
-    folder = project / "output" / lang / "vtt"
 
     def url(name: str) -> str:
         return f"{base_url.rstrip('/')}/{name}" if base_url else (folder / name).resolve().as_uri()
