@@ -60,6 +60,10 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--strict", action="store_true",
                    help="warnings are errors: a release build writes nothing while there are any")
     b.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
+    b.add_argument("--vtt", action="store_true",
+                   help="also write output/<lang>/vtt/: a Tabletop Simulator table and card images")
+    b.add_argument("--vtt-base-url", default="", metavar="URL",
+                   help="image links in the table point to URL/<file> (implies --vtt)")
 
     t = sub.add_parser("tables", parents=[where],
                        help="output/<lang>/rules-tables.pdf, .md, .html: the rulebook's tables")
@@ -169,6 +173,8 @@ def _build(args: argparse.Namespace) -> int:
         back_offset=args.back_offset,
         icc=args.icc,
         pdfx=args.pdfx,
+        vtt=args.vtt or bool(args.vtt_base_url),
+        vtt_base_url=args.vtt_base_url,
         strict=args.strict,
     )
     report = pipeline.build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))

@@ -437,9 +437,10 @@ class _Loader:
         return m.Card(
             id=card or "?",
             number=rec["number"] if isinstance(rec["number"], int) else 0,
-            deck=rec["deck"],
-            kind=rec["kind"],
-            side=rec.get("side"),
+            # a wrong type is already a finding; keep later checks from tripping over it
+            deck=rec["deck"] if isinstance(rec["deck"], str) else "?",
+            kind=rec["kind"] if isinstance(rec["kind"], str) else "?",
+            side=rec.get("side") if isinstance(rec.get("side"), str) else None,
             copies=opt_int("copies") or 1,
             name=self.bilingual(rec.get("name"), rec.at("name"), "card name", card),
             political=opt_int("political"),

@@ -47,6 +47,7 @@ from .outputs import (
     make_targets,
     print_shop_findings,
     table_targets,
+    vtt_targets,
 )
 from .po import ImportReport, export_po, import_po
 from .preflight import check_bytes
@@ -228,6 +229,8 @@ class BuildOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm: shifts every backs page
     icc: Path | None = None  # the shop's CMYK profile (implies CMYK)
     pdfx: bool = False  # print-shop.pdf as PDF/X-1a:2003 (implies CMYK)
+    vtt: bool = False  # output/<lang>/vtt/: Tabletop Simulator table and generic image set
+    vtt_base_url: str = ""  # where the vtt images will be hosted; "" for local file URLs
     strict: bool = False  # warnings are errors: nothing is written while there are any
 
 
@@ -265,7 +268,8 @@ def _options_key(options: BuildOptions, manifest: bytes | None) -> str:
     icc_key = digest(read_input(options.icc)) if options.icc is not None else ""
     return json.dumps([list(options.langs), options.png, list(options.cards), manifest_key,
                        options.profile, options.cmyk, options.gutterfold, options.flip,
-                       list(options.back_offset), icc_key, options.pdfx])
+                       list(options.back_offset), icc_key, options.pdfx, options.vtt,
+                       options.vtt_base_url])
 
 
 def check_options(options: BuildOptions) -> None:
@@ -277,6 +281,10 @@ def check_options(options: BuildOptions) -> None:
         if lang not in LANGS:
             found.append(error("unknown-lang", f"unknown language '{lang[:40]}'",
                                hint=f"use one of: {', '.join(LANGS)}"))
+    if options.vtt_base_url and not re.match(r"https?://[^\s/]+", options.vtt_base_url):
+        found.append(error("usage", f"--vtt-base-url {options.vtt_base_url[:80]!r} is not a web "
+                           "address", hint="give the folder the images are uploaded to, e.g. "
+                           "https://example.org/king/en"))
     if options.jobs < 0:
         found.append(error("usage", f"--jobs must be 0 (one per core) or more, not {options.jobs}",
                            hint="use --jobs 0"))
@@ -462,7 +470,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     result.findings += shop
     targets: list[Target] = []
     for lang in options.langs:
-        targets += _lang_targets(project, data, layout, report.faces[lang], lang, options,
+        targets += _lang_targets(project, output, data, layout, report.faces[lang], lang, options,
                                  manifest, (card_key, base_key, all_key), result)
     stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
     result.skipped = [output / t.rel for t in targets if t not in stale]
@@ -543,8 +551,9 @@ def _live_face_keys(report: CheckReport, layout: Layout, project: Path) -> set[s
     return {face_key(f, card_key, project) for faces in report.faces.values() for f in faces}
 
 
-def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[CardFace], lang: str,
-                  options: BuildOptions, manifest: dict | None, keys: tuple[str, str, str],
+def _lang_targets(project: Path, output: Path, data: GameData, layout: Layout,
+                  faces: list[CardFace], lang: str, options: BuildOptions,
+                  manifest: dict | None, keys: tuple[str, str, str],
                   result: BuildReport) -> list[Target]:
     card_key, base_key, all_key = keys
     drawing_key = _card_key(layout, project)
@@ -559,9 +568,10 @@ def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[Car
                                      options.icc),
                       pdfx=options.pdfx,
                       profile=options.profile, reprint=reprint, face_hashes=hashes,
-                      back_offset=options.back_offset)
+                      back_offset=options.back_offset,
+                      vtt=options.vtt, vtt_base_url=options.vtt_base_url, output=output)
     out = []
-    for target in card_targets(ctx) + game_targets(ctx):
+    for target in card_targets(ctx) + game_targets(ctx) + vtt_targets(ctx):
         if target.rel.endswith("glossary.pdf"):
             target = replace(target, key=digest(target.key, all_key))
         out.append(target)
