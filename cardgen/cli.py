@@ -60,6 +60,14 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--strict", action="store_true",
                    help="warnings are errors: a release build writes nothing while there are any")
     b.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
+    b.add_argument("--vtt", action="store_true",
+                   help="also write output/<lang>/vtt/: a Tabletop Simulator table and card images")
+    b.add_argument("--vtt-base-url", default="", metavar="URL",
+                   help="image links in the table point to URL/<file> (implies --vtt)")
+
+    t = sub.add_parser("tables", parents=[where],
+                       help="output/<lang>/rules-tables.pdf, .md, .html: the rulebook's tables")
+    t.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
 
     w = sub.add_parser("watch", parents=[where], help="rebuild on every save of card_data/, layouts/ or art/")
     w.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
@@ -165,6 +173,8 @@ def _build(args: argparse.Namespace) -> int:
         back_offset=args.back_offset,
         icc=args.icc,
         pdfx=args.pdfx,
+        vtt=args.vtt or bool(args.vtt_base_url),
+        vtt_base_url=args.vtt_base_url,
         strict=args.strict,
     )
     report = pipeline.build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))
@@ -216,6 +226,17 @@ def _playtest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tables(args: argparse.Namespace) -> int:
+    report = pipeline.tables(args.project, _ids(args.lang))
+    if report.findings:
+        print(format_text(report.findings))
+    for path in report.written:
+        print(f"wrote {path}")
+    if report.skipped:
+        print(f"{len(report.skipped)} unchanged")
+    return 0
+
+
 def _preflight(args: argparse.Namespace) -> int:
     pdfx = args.pdfx
     rules = preflight.Rules(cmyk=args.ink_limit is not None or pdfx, ink_limit=args.ink_limit,
@@ -249,7 +270,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch,
-            "playtest": _playtest, "serve": _serve, "preflight": _preflight}
+            "playtest": _playtest, "serve": _serve, "preflight": _preflight, "tables": _tables}
 
 
 def _project(path: Path) -> Path:

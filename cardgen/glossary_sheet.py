@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -106,12 +107,10 @@ def name_pairs(data: GameData, lang: str) -> list[tuple[str, str]]:
     return sorted(rows, key=lambda r: (SORT_KEYS[lang](r[0]), r[1]))  # ties: other language
 
 
-def pair_table(rows: Iterable[tuple[str, str]], head: tuple[str, str],
-               st: dict[str, ParagraphStyle], width: float) -> Table:
-    cells = [[Paragraph(escape(head[0]), st["italic"]), Paragraph(escape(head[1]), st["italic"])]]
-    cells += [[Paragraph(escape(a), st["body"]), Paragraph(escape(b), st["body"])]
-              for a, b in rows]
-    table = Table(cells, colWidths=[width / 2, width / 2], repeatRows=1)
+def ruled_table(cells: list[list[Any]], widths: list[float], st: dict[str, ParagraphStyle],
+                extra: Iterable[tuple] = ()) -> Table:
+    """A table in the sheets' style: a rule under the head row, hairlines between rows."""
+    table = Table(cells, colWidths=widths, repeatRows=1)
     table.setStyle(TableStyle([
         ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
         ("LINEBELOW", (0, 1), (-1, -1), 0.2, colors.lightgrey),
@@ -119,8 +118,17 @@ def pair_table(rows: Iterable[tuple[str, str]], head: tuple[str, str],
         ("FONTNAME", (0, 0), (-1, -1), st["body"].fontName),  # no stray Helvetica
         ("TOPPADDING", (0, 0), (-1, -1), 1.5),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        *extra,
     ]))
     return table
+
+
+def pair_table(rows: Iterable[tuple[str, str]], head: tuple[str, str],
+               st: dict[str, ParagraphStyle], width: float) -> Table:
+    cells = [[Paragraph(escape(head[0]), st["italic"]), Paragraph(escape(head[1]), st["italic"])]]
+    cells += [[Paragraph(escape(a), st["body"]), Paragraph(escape(b), st["body"])]
+              for a, b in rows]
+    return ruled_table(cells, [width / 2, width / 2], st)
 
 
 def label_findings(data: GameData, lang: str) -> list[Finding]:

@@ -30,6 +30,8 @@ from .preflight import Rules
 from .render.card import draw_back, draw_card
 from .render.cmyk import CmykConverter, converter_for
 from .render.pdf import render_back_pdf, render_cards_pdf
+from .tables import drawing_inputs, tables_document, writers
+from .vtt import vtt_files
 
 PAPERS = ("a4", "letter")
 
@@ -61,6 +63,10 @@ class LangContext:
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm, every backs page (calibration)
     pdfx: bool = False  # print-shop.pdf as PDF/X-1a:2003
     face_hashes: dict[str, str] = field(default_factory=dict)
+    vtt: bool = False
+    vtt_base_url: str = ""
+    #: the project's own output/ (a build reads a copy of the project, so not project/output)
+    output: Path | None = None
 
 
 def face_key(face: CardFace, card_key: str, project: Path) -> str:
@@ -232,10 +238,34 @@ def game_targets(ctx: LangContext) -> list[Target]:
     return out
 
 
+def table_targets(data: GameData, lang: str, project: Path, card_key: str) -> list[Target]:
+    """output/<lang>/rules-tables.pdf, .md and .html. The tables' words are made here (it
+    is quick) and are their key, with ``card_key`` (code, fonts, layouts): a card change
+    that no table shows rebuilds none of them."""
+    doc = tables_document(data, lang, project)
+    key = digest(card_key, lang, "tables", repr(doc), drawing_inputs(data))
+    return [Target(f"{lang}/rules-tables.{ext}", digest(key, ext), make)
+            for ext, make in writers(doc, data, project).items()]
+
+
+def vtt_targets(ctx: LangContext) -> list[Target]:
+    """``<lang>/vtt/``: each deck sheet, image and the saved object, keyed by what it shows
+    (a sheet by its cards' face hashes), so a changed card rewrites only its own sheet."""
+    if not ctx.vtt:
+        return []
+    output = ctx.output or ctx.project / "output"
+    files = vtt_files(ctx.data, ctx.lang, ctx.faces, ctx.layout, ctx.project, ctx.face_hashes,
+                      output / ctx.lang / "vtt", ctx.vtt_base_url)
+    return [Target(f"{ctx.lang}/vtt/{f.name}",
+                   digest(ctx.base_key if f.shared else "", "vtt", *f.key), f.make)
+            for f in files]
+
+
 # --- making targets, in this process or in a pool of forked workers ----------------------
 
 #: Guess of a target's cost (seconds) when no earlier build timed it: cards first.
-_DEFAULT_COST = {"cards.pdf": 0.3, "print-shop.pdf": 0.3, "tokens": 0.25, "sheets-": 0.3}
+_DEFAULT_COST = {"cards.pdf": 0.3, "print-shop.pdf": 0.3, "tokens": 0.25, "sheets-": 0.3,
+                 "board.png": 1.0}
 
 _JOBS: list[Target] = []  # read by forked workers (inherited, never pickled)
 
@@ -243,6 +273,8 @@ _JOBS: list[Target] = []  # read by forked workers (inherited, never pickled)
 def _cost(target: Target, timings: dict[str, float]) -> float:
     if target.rel in timings:
         return timings[target.rel]
+    if "/vtt/sheets/" in target.rel:  # a deck sheet draws up to 69 cards
+        return 1.0
     name = target.rel.rsplit("/", 1)[-1]
     return next((v for k, v in _DEFAULT_COST.items() if name.startswith(k)), 0.05)
 

@@ -47,6 +47,8 @@ from .outputs import (
     game_targets,
     make_targets,
     print_shop_findings,
+    table_targets,
+    vtt_targets,
 )
 from .po import ImportReport, export_po, import_po
 from .preflight import check_bytes
@@ -56,6 +58,7 @@ from .render.art import prepare_art, resolution_findings
 from .render.card import check_face, draw_card
 from .render.pdf import write_pngs
 from .safepath import inside
+from .tables import label_findings as table_label_findings
 from .write import atomic_write, make_folder, remove_stale_temps
 
 CARD_LAYOUT = Path("layouts") / "card.yaml"
@@ -111,6 +114,7 @@ def run_check(project: Path, *, lang_only: bool = False,
             layout = load_layout(project / CARD_LAYOUT)
             findings.extend(art_findings(data, project, layout))
             findings.extend(f for lang in LANGS for f in glossary_label_findings(data, lang))
+            findings.extend(f for lang in LANGS for f in table_label_findings(data, lang))
             if has_errors(findings):
                 return report
             report.faces = {lang: compose_faces(data, lang, project) for lang in LANGS}
@@ -248,6 +252,8 @@ class BuildOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm: shifts every backs page
     icc: Path | None = None  # the shop's CMYK profile (implies CMYK)
     pdfx: bool = False  # print-shop.pdf as PDF/X-1a:2003 (implies CMYK)
+    vtt: bool = False  # output/<lang>/vtt/: Tabletop Simulator table and generic image set
+    vtt_base_url: str = ""  # where the vtt images will be hosted; "" for local file URLs
     strict: bool = False  # warnings are errors: nothing is written while there are any
 
 
@@ -263,7 +269,7 @@ class BuildReport:
     data: GameData | None = None
     faces: dict[str, list[CardFace]] = field(default_factory=dict)
     layout: Layout | None = None
-    #: language → card id → face key, made while the build's copy of the inputs exists
+    #: language → card id → face key of every face the check made (empty when ``unchanged``)
     face_keys: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
@@ -286,7 +292,8 @@ def _options_key(options: BuildOptions, manifest: bytes | None) -> str:
     icc_key = digest(read_input(options.icc)) if options.icc is not None else ""
     return json.dumps([list(options.langs), options.png, list(options.cards), manifest_key,
                        options.profile, options.cmyk, options.gutterfold, options.flip,
-                       list(options.back_offset), icc_key, options.pdfx])
+                       list(options.back_offset), icc_key, options.pdfx, options.vtt,
+                       options.vtt_base_url])
 
 
 def check_options(options: BuildOptions) -> None:
@@ -298,6 +305,10 @@ def check_options(options: BuildOptions) -> None:
         if lang not in LANGS:
             found.append(error("unknown-lang", f"unknown language '{lang[:40]}'",
                                hint=f"use one of: {', '.join(LANGS)}"))
+    if options.vtt_base_url and not re.match(r"https?://[^\s/]+", options.vtt_base_url):
+        found.append(error("usage", f"--vtt-base-url {options.vtt_base_url[:80]!r} is not a web "
+                           "address", hint="give the folder the images are uploaded to, e.g. "
+                           "https://example.org/king/en"))
     if options.jobs < 0:
         found.append(error("usage", f"--jobs must be 0 (one per core) or more, not {options.jobs}",
                            hint="use --jobs 0"))
@@ -404,8 +415,9 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
                 inputs = snapshot_inputs(project, snapshot, options_key)
             except OSError as exc:
                 raise CardgenError(os_finding(exc, "read", exc.filename)) from None
-            return _build_from(snapshot, output, options, manifest[1] if manifest else None,
-                               state, inputs, log, progress)
+            result = _build_from(snapshot, output, options, manifest[1] if manifest else None,
+                                 state, inputs, log, progress)
+            return _relocate_report(result, snapshot, project)
         except CardgenError as exc:
             raise CardgenError(_relocate(exc.findings, snapshot, project)) from None
         finally:
@@ -429,6 +441,18 @@ def _preflight(output: Path, targets: list[Target]) -> None:
         raise CardgenError(found)
 
 
+def _write_made(output: Path, made: list[tuple[Target, bytes]], state: BuildState) -> list[Path]:
+    """Write finished targets into ``output`` atomically and record them in the build state."""
+    written = []
+    for target, data_bytes in made:
+        path = inside(output, target.rel)
+        make_folder(path.parent)
+        atomic_write(path, data_bytes)
+        state.record(target.rel, target.key, data_bytes)
+        written.append(path)
+    return written
+
+
 def _relocate(findings: list[Finding], snapshot: Path, project: Path) -> list[Finding]:
     """Findings about the copy of the inputs, pointed at the project's own files."""
     def fix(text: str | None) -> str | None:
@@ -437,6 +461,23 @@ def _relocate(findings: list[Finding], snapshot: Path, project: Path) -> list[Fi
     return [replace(f, message=fix(f.message) or "", hint=fix(f.hint),
                     location=replace(f.location, file=fix(f.location.file) or "")
                     if f.location else None) for f in findings]
+
+
+def _relocate_report(report: BuildReport, snapshot: Path, project: Path) -> BuildReport:
+    """A build's report with every path into the (soon removed) copy of the inputs pointed at
+    the project itself: its warnings, the faces' art, the layout and its fonts, the data's files."""
+    def move(path: Path) -> Path:
+        return project / path.relative_to(snapshot) if path.is_relative_to(snapshot) else path
+
+    faces = {lang: [replace(f, art=move(f.art)) if f.art else f for f in fs]
+             for lang, fs in report.faces.items()}
+    layout = (replace(report.layout, source=str(move(Path(report.layout.source))),
+                      fonts={k: move(v) for k, v in report.layout.fonts.items()})
+              if report.layout else None)
+    data = (replace(report.data, root=move(report.data.root),
+                    files=tuple(move(f) for f in report.data.files)) if report.data else None)
+    return replace(report, findings=_relocate(report.findings, snapshot, project), faces=faces,
+                   layout=layout, data=data)
 
 
 def _build_from(project: Path, output: Path, options: BuildOptions, manifest: dict | None,
@@ -465,12 +506,10 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     if has_errors(shop):
         raise CardgenError(shop)
     result.findings += shop
-    drawing_key = _card_key(layout, project)
-    result.face_keys = {lang: {f.card_id: face_key(f, drawing_key, project)
-                               for f in report.faces[lang]} for lang in options.langs}
+    result.face_keys = _face_keys(report.faces, layout, project)
     targets: list[Target] = []
     for lang in options.langs:
-        targets += _lang_targets(project, data, layout, report.faces[lang], lang, options,
+        targets += _lang_targets(project, output, data, layout, report.faces[lang], lang, options,
                                  manifest, (card_key, base_key), result)
     stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
     result.skipped = [output / t.rel for t in targets if t not in stale]
@@ -489,17 +528,13 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
         raise CardgenError(result.findings)
     # every file is made before the first is written: an error while making any of
     # them leaves all outputs as they were
-    for target, data_bytes in made:
-        path = inside(output, target.rel)
-        atomic_write(path, data_bytes)
-        state.record(target.rel, target.key, data_bytes)
-        result.written.append(path)
+    result.written += _write_made(output, made, state)
     if options.png:
         for lang in options.langs:
             log(f"{lang}/png")
             paths, _ = write_pngs(report.faces[lang], layout, inside(output, f"{lang}/png"))
             result.written.extend(paths)
-    live = fit_cache.keys() & _live_face_keys(report, layout, project)
+    live = fit_cache.keys() & {k for keys in result.face_keys.values() for k in keys.values()}
     fit_cache_file.write(fit_key, {k: [f.to_json() for f in fit_cache[k]] for k in sorted(live)})
     checks_file.write(_checks_key(), check_cache.to_json())
     findings_cache.write(inputs, [f.to_json() for f in result.findings])
@@ -529,12 +564,7 @@ def preview_build(project: Path, options: BuildOptions, progress: Progress | Non
         if not check.ok or check.data is None or check.layout is None:
             raise CardgenError(check.findings)
         data, faces, layout = check.data, check.faces, check.layout
-    # the build's own keys: its layout and faces name its copy of the inputs, gone by now
-    keys = report.face_keys
-    if not keys:
-        card_key = _card_key(layout, project)
-        keys = {lang: {f.card_id: face_key(f, card_key, project) for f in faces[lang]}
-                for lang in options.langs}
+    keys = report.face_keys or _face_keys(faces, layout, project)
     return Preview(report, data, {lang: faces[lang] for lang in options.langs}, layout, keys)
 
 
@@ -550,13 +580,18 @@ def placeholder_findings(faces: list[CardFace]) -> list[Finding]:
                     hint="add art/<card id>.png or .jpg (see art/README.md)")]
 
 
-def _live_face_keys(report: CheckReport, layout: Layout, project: Path) -> set[str]:
+def _face_keys(faces: dict[str, list[CardFace]], layout: Layout, project: Path
+               ) -> dict[str, dict[str, str]]:
+    """Language → card id → face key: names the fit cache's entries, the manifest's hashes
+    and the preview's images."""
     card_key = _card_key(layout, project)
-    return {face_key(f, card_key, project) for faces in report.faces.values() for f in faces}
+    return {lang: {f.card_id: face_key(f, card_key, project) for f in fs}
+            for lang, fs in faces.items()}
 
 
-def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[CardFace], lang: str,
-                  options: BuildOptions, manifest: dict | None, keys: tuple[str, str],
+def _lang_targets(project: Path, output: Path, data: GameData, layout: Layout,
+                  faces: list[CardFace], lang: str, options: BuildOptions,
+                  manifest: dict | None, keys: tuple[str, str],
                   result: BuildReport) -> list[Target]:
     card_key, base_key = keys
     hashes = {card_id: key[:16] for card_id, key in result.face_keys[lang].items()}
@@ -570,15 +605,47 @@ def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[Car
                                      options.icc),
                       pdfx=options.pdfx,
                       profile=options.profile, reprint=reprint, face_hashes=hashes,
-                      back_offset=options.back_offset)
+                      back_offset=options.back_offset,
+                      vtt=options.vtt, vtt_base_url=options.vtt_base_url, output=output)
     out = []
-    for target in card_targets(ctx) + game_targets(ctx):
+    for target in card_targets(ctx) + game_targets(ctx) + vtt_targets(ctx):
         if target.rel.endswith("glossary.pdf"):
             # the glossary lists every card's name: a text edit leaves it as it is
             target = replace(target, key=digest(target.key, *(
                 f"{c.id}={c.name.values!r}" for c in data.cards)))
         out.append(target)
-    return out
+    return out + table_targets(data, lang, project, card_key)
+
+
+@dataclass
+class TablesReport:
+    written: list[Path] = field(default_factory=list)
+    skipped: list[Path] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def tables(project: Path, langs: tuple[str, ...] = LANGS) -> TablesReport:
+    """`cardgen tables`: check the data, then write output/<lang>/rules-tables.pdf, .md
+    and .html that changed (the same targets, keys and files as `cardgen build`)."""
+    check_options(BuildOptions(langs=langs))
+    data, findings = load(project)
+    if not has_errors(findings):
+        findings = [*findings, *checks.run_all(data),
+                    *(f for lang in LANGS for f in table_label_findings(data, lang))]
+    if has_errors(findings):
+        raise CardgenError(findings)
+    output = project / "output"
+    make_folder(output)
+    report = TablesReport(findings=[f for f in findings if f.severity is Severity.WARNING])
+    card_key = _keys(project)[0]
+    with build_lock(output):
+        state = BuildState.read(output)
+        targets = [t for lang in langs for t in table_targets(data, lang, project, card_key)]
+        stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
+        report.skipped = [output / t.rel for t in targets if t not in stale]
+        report.written = _write_made(output, [(t, t.make()) for t in stale], state)
+        state.save()
+    return report
 
 
 def fix(project: Path) -> tuple[list[str], list[Finding]]:
