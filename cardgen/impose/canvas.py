@@ -3,7 +3,8 @@
 * Deterministic bytes: ``invariant=1`` (no dates or random ids).
 * CMYK output: a :class:`~cardgen.render.cmyk.CmykConverter` (ICC profile) converts every
   colour, gradient and image (see :mod:`cardgen.render.cmyk`).
-* Each card is drawn once per file as a form XObject and placed many times.
+* Each card is a form XObject placed many times: drawn once per file, or defined from a
+  drawing made once for every file of the language (:class:`FormSource`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from reportlab.pdfbase.pdfdoc import (
     PDFDictionary,
     PDFInfo,
     PDFName,
-    PDFResourceDictionary,
     PDFStream,
     PDFString,
     PDFZCompress,
@@ -65,25 +65,6 @@ class PrintCanvas(CmykCanvas):
         if title:
             self.setTitle(title)
         self.setCreator("cardgen")
-
-    def endForm(self, **extra_attributes: Any) -> None:
-        """Close a form with complete resources.
-
-        ReportLab's form XObjects list only fonts and XObjects, so transparency (ExtGState),
-        gradients (Shading) and separation colours drawn inside a form would be lost; this
-        gives the form the same resource dictionary a page gets.
-        """
-        res = PDFResourceDictionary()
-        res.basicFonts()
-        res.allProcs()
-        if self._formsinuse:
-            res.XObject = self._doc.xobjDict(self._formsinuse)
-        states = self._extgstate.getState()
-        if states:
-            res.ExtGState = states
-        res.setShading(self._shadingUsed)
-        res.setColorSpace(self._colorsUsed)
-        super().endForm(Resources=res, **extra_attributes)
 
     def ink(self, hex_colour: str) -> None:
         """Set fill and stroke to one colour (converted when CMYK)."""

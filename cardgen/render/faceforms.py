@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import io
+import pickle
 import zlib
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
@@ -48,7 +49,7 @@ class _Drawing:
 
     content: bytes
     images: tuple[str, ...]  # XObject names
-    shadings: tuple[str, ...]
+    shadings: tuple[tuple[str, str], ...]  # (name in the content, an equal shading's name)
 
 
 def _unregistered(obj):
@@ -70,6 +71,13 @@ class FaceLibrary:
         self._drawings: dict[Hashable, _Drawing] = {}
         self.reports: dict[CardFace, CardReport] = {}
         self._bound = False
+        self._same_shading: dict[bytes, str] = {}  # content → the first shading's name
+
+    def _shared_shading(self, name: str) -> str:
+        """The name of the first recorded shading equal to ``name`` (every face's steel
+        shield has the same gradient: each file then holds it once)."""
+        obj = _unregistered(self._canvas._doc.idToObject[name])
+        return self._same_shading.setdefault(pickle.dumps(obj, protocol=4), name)
 
     # --- recording ------------------------------------------------------------------------
 
@@ -89,7 +97,7 @@ class FaceLibrary:
             raise RuntimeError("spot colours in a card face are not supported by FaceLibrary")
         content = "\n".join([c._preamble, *c._code]).encode("latin-1")
         drawing = _Drawing(zlib.compress(content), tuple(dict.fromkeys(c._formsinuse)),
-                           tuple(c._shadingUsed))
+                           tuple((s, self._shared_shading(s)) for s in c._shadingUsed))
         c._restartAccumulators()
         self._drawings[key] = drawing
         return drawing
@@ -186,7 +194,7 @@ class FileForms:
         res.Font = self._fonts
         res.XObject = {reg: self._image(n) for n in drawing.images
                        for reg in (xObjectName(n),)}
-        res.Shading = {s: self._shading(s) for s in drawing.shadings}
+        res.Shading = {name: self._shading(same) for name, same in drawing.shadings}
         if self._gstates:
             res.ExtGState = self._gstates
         w, h = lib.layout.page_size
