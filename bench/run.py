@@ -240,14 +240,19 @@ def _median(pairs: list[tuple[float, float]]) -> tuple[float, float]:
             round(statistics.median(p[1] for p in pairs), 3))
 
 
-def bench_scale(scale: int, repeat: int, tmp: Path, with_old_floor: bool) -> dict:
-    """Every measure at one scale (medians of ``repeat`` runs)."""
+def bench_scale(scale: int, repeat: int, tmp: Path, with_old_floor: bool,
+                cold_only: bool = False) -> dict:
+    """Every measure at one scale (medians of ``repeat`` runs); ``cold_only``: the cold build
+    and the floor only."""
     load_before = os.getloadavg()
     project = make_project(scale, tmp / f"x{scale}" / "project")
     peaks: list[int] = []
     results: dict[str, tuple[float, float] | None] = {}
 
     def measure(name: str, prepare=None) -> None:
+        if cold_only and name != "cold":
+            results[name] = None
+            return
         runs = []
         try:
             for _ in range(repeat):
@@ -276,7 +281,7 @@ def bench_scale(scale: int, repeat: int, tmp: Path, with_old_floor: bool) -> dic
         current.append(new)
 
     measure("one_card_cs", change_text)
-    if results["one_card_cs"] is not None and cards_pdf.read_bytes() == before:
+    if results.get("one_card_cs") is not None and cards_pdf.read_bytes() == before:
         raise SystemExit("bench: the Czech text change did not reach output/cs/cards.pdf")
     layout_state = {"on": False}
 
@@ -361,6 +366,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scale", default="1", help="deck sizes, comma-separated (default 1)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per measurement (median)")
     ap.add_argument("--old-floor", action="store_true", help="also time the earlier floor")
+    ap.add_argument("--cold-only", action="store_true",
+                    help="only the cold build and the floor (no rebuilds after edits)")
     ap.add_argument("--json", type=Path, help="also write the JSON here")
     args = ap.parse_args(argv)
     try:
@@ -369,7 +376,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--scale takes whole numbers separated by commas, not {args.scale!r}")
     tmp = Path(tempfile.mkdtemp(prefix="cardgen-bench-"))
     try:
-        reports = [bench_scale(n, args.repeat, tmp, args.old_floor) for n in scales]
+        reports = [bench_scale(n, args.repeat, tmp, args.old_floor, args.cold_only)
+                   for n in scales]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(table(reports))
