@@ -1,6 +1,7 @@
-"""Build benchmark: `python bench/run.py [--repeat N] [--json FILE]`.
+"""Build benchmark: `python bench/run.py [--scale 1,5,20] [--repeat N] [--json FILE]`.
 
-Copies the project's inputs (card_data/, layouts/, fonts/, art/) to a temporary folder and
+For each scale it makes a project (1: a copy of the project's card_data/, layouts/, fonts/
+and art/; N > 1: `python bench/scale.py --scale N --out DIR`, the deck N times the size) and
 times `cardgen build` there, each run a fresh process as a user would start it:
 
 * cold: full build of both languages into an empty output/
@@ -8,16 +9,20 @@ times `cardgen build` there, each run a fresh process as a user would start it:
 * one-card-cs: after one card's Czech text changed (deed name of charles-iv)
 * one-layout-value: after one value of layouts/card.yaml changed (text panel opacity)
 
-plus pages written per second (cold), the peak memory of the build's process tree (sampled
-sum of the RSS of the build and its workers, and getrusage RUSAGE_CHILDREN maxrss, the
-largest single process), and a floor: a bare ReportLab script that writes the same number
-of PDF files and pages, each page with one embedded art image and one paragraph of card
-text in the card font. Prints a Markdown table and the same numbers as JSON.
+Every measure is the median of ``--repeat`` runs, in wall seconds and in CPU seconds of the
+whole process tree (the build, its workers and the tools they run: getrusage of the
+children). Beside them: pages written per second, the peak memory of the build's process
+tree (sampled sum of RSS, and the largest single process), the load average, and the floor
+(bench/floor.py): the cold build's own canvas operations, recorded once, replayed through
+bare ReportLab into the same PDFs; the ratios cold / floor in wall and in CPU time.
+``--old-floor`` also times the earlier floor (one image and one paragraph per page) for
+comparison. Prints a Markdown table and the same numbers as JSON.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import os
@@ -59,12 +64,21 @@ def _tree_rss(pid: int) -> int:
     return total
 
 
-def run_build(project: Path) -> tuple[float, int]:
-    """Wall time of one `cardgen build --quiet` and the peak RSS sum of its process tree."""
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of every finished child process of this one and of
+    their own waited-for children: a build's whole process tree once it has ended."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def run_build(project: Path) -> tuple[float, float, int]:
+    """Wall and CPU seconds of one `cardgen build --quiet` and the peak RSS sum of its
+    process tree."""
     cmd = [sys.executable, "-m", "cardgen.cli", "--project", str(project), "build", "--quiet"]
     peak = [0]
+    cpu = _children_cpu()
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
     done = threading.Event()
 
     def sample() -> None:
@@ -76,11 +90,18 @@ def run_build(project: Path) -> tuple[float, int]:
     sampler.start()
     out, err = proc.communicate()
     seconds = time.perf_counter() - start
+    cpu = _children_cpu() - cpu
     done.set()
     sampler.join()
     if proc.returncode != 0:
         raise SystemExit(f"build failed ({proc.returncode}):\n{out.decode()}{err.decode()}")
-    return seconds, peak[0]
+    return seconds, cpu, peak[0]
+
+
+def _env() -> dict[str, str]:
+    """This checkout's cardgen first, whatever is installed."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
 
 
 def pdf_pages(path: Path) -> int:
@@ -88,17 +109,49 @@ def pdf_pages(path: Path) -> int:
     return len(re.findall(rb"/Type\s*/Page(?![s\w])", data))
 
 
+class Missing(Exception):
+    """The text an edit measure changes is not in this project (update bench/run.py)."""
+
+
 def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     if old not in text:
-        raise SystemExit(f"bench: {old!r} not found in {path}; update bench/run.py")
+        raise Missing(f"{old!r} not found in {path}")
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-# --- the floor ---------------------------------------------------------------------------
+# --- the floors ----------------------------------------------------------------------------
 
-def floor(project: Path, files: int, pages: int) -> float:
-    """Seconds for bare ReportLab to write ``files`` PDFs with ``pages`` pages in total."""
+def honest_floor(log: Path, out: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of bench/floor.py replaying ``log`` into ``out`` (less the time
+    it takes to read the log, which is not drawing)."""
+    shutil.rmtree(out, ignore_errors=True)
+    cpu = _children_cpu()
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "floor.py"), "replay", str(log),
+                           str(out)], capture_output=True, text=True, env=_env())
+    wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
+    if proc.returncode != 0:
+        raise SystemExit(f"floor replay failed:\n{proc.stdout}{proc.stderr}")
+    load = json.loads(proc.stdout.strip().splitlines()[-1])
+    return wall - load["load_wall_s"], cpu - load["load_cpu_s"]
+
+
+def record_floor(project: Path, work: Path) -> Path:
+    """Record a cold build of a copy of ``project`` (bench/floor.py record); returns the log."""
+    copy = work / "recorded"
+    shutil.copytree(project, copy, ignore=shutil.ignore_patterns("output"))
+    log = work / "floor.pickle"
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "floor.py"), "record", str(copy),
+                           str(log)], capture_output=True, text=True, env=_env())
+    if proc.returncode != 0:
+        raise SystemExit(f"floor record failed:\n{proc.stdout}{proc.stderr}")
+    return log
+
+
+def old_floor(project: Path, files: int, pages: int) -> tuple[float, float]:
+    """The earlier floor: bare ReportLab writing ``files`` PDFs with ``pages`` pages in total,
+    each page one art image and one paragraph (far less drawing than the build's)."""
     code = f"""
 import io, sys, time
 from pathlib import Path
@@ -135,10 +188,10 @@ for f in range(files):
     Path("/dev/null").write_bytes(buf.getvalue())
 print(time.perf_counter() - start)
 """
+    cpu = _children_cpu()
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    del out
-    return time.perf_counter() - start
+    subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return time.perf_counter() - start, _children_cpu() - cpu
 
 
 def art_image(project: Path) -> bytes:
@@ -164,95 +217,172 @@ def card_texts(project: Path) -> list[str]:
     return [t.replace("&", "&amp;").replace("<", "&lt;") for t in texts] or ["Draw 1 card."]
 
 
+
 # --- main ----------------------------------------------------------------------------------
+
+def make_project(scale: int, dest: Path) -> Path:
+    """The project at ``scale``: a copy of this one (1) or bench/scale.py's N-fold deck."""
+    if scale == 1:
+        for part in PARTS:
+            if (ROOT / part).is_dir():
+                shutil.copytree(ROOT / part, dest / part)
+        return dest
+    script = ROOT / "bench" / "scale.py"
+    if not script.is_file():
+        raise SystemExit(f"bench: --scale {scale} needs bench/scale.py (the deck generator)")
+    subprocess.run([sys.executable, str(script), "--scale", str(scale), "--out", str(dest)],
+                   check=True, env=_env())
+    return dest
+
+
+def _median(pairs: list[tuple[float, float]]) -> tuple[float, float]:
+    return (round(statistics.median(p[0] for p in pairs), 3),
+            round(statistics.median(p[1] for p in pairs), 3))
+
+
+def bench_scale(scale: int, repeat: int, tmp: Path, with_old_floor: bool,
+                cold_only: bool = False) -> dict:
+    """Every measure at one scale (medians of ``repeat`` runs); ``cold_only``: the cold build
+    and the floor only."""
+    load_before = os.getloadavg()
+    project = make_project(scale, tmp / f"x{scale}" / "project")
+    peaks: list[int] = []
+    results: dict[str, tuple[float, float] | None] = {}
+
+    def measure(name: str, prepare=None) -> None:
+        if cold_only and name != "cold":
+            results[name] = None
+            return
+        runs = []
+        try:
+            for _ in range(repeat):
+                if prepare:
+                    prepare()
+                wall, cpu, peak = run_build(project)
+                runs.append((wall, cpu))
+                peaks.append(peak)
+        except Missing as exc:
+            print(f"bench: {name} skipped at {scale}x: {exc}", file=sys.stderr)
+            results[name] = None
+            return
+        results[name] = _median(runs)
+
+    measure("cold", lambda: shutil.rmtree(project / "output", ignore_errors=True))
+    pdfs = sorted((project / "output").rglob("*.pdf"))
+    pages = sum(pdf_pages(p) for p in pdfs)
+    measure("no_change")
+    cards_pdf = project / "output" / "cs" / "cards.pdf"
+    before = cards_pdf.read_bytes()
+    current = [CS_OLD]
+
+    def change_text() -> None:  # a different Czech text each run
+        new = CS_VARIANTS[len(current) % len(CS_VARIANTS)]
+        edit(project / CARD_FILE, current[-1], new)
+        current.append(new)
+
+    measure("one_card_cs", change_text)
+    if results.get("one_card_cs") is not None and cards_pdf.read_bytes() == before:
+        raise SystemExit("bench: the Czech text change did not reach output/cs/cards.pdf")
+    layout_state = {"on": False}
+
+    def change_layout() -> None:
+        old, new = (LAYOUT_NEW, LAYOUT_OLD) if layout_state["on"] else (LAYOUT_OLD, LAYOUT_NEW)
+        edit(project / "layouts" / "card.yaml", old, new)
+        layout_state["on"] = not layout_state["on"]
+
+    measure("one_layout_value", change_layout)
+    # the recorded build draws the project as it was (an edit left as is is no harm)
+    for path, old, new in ((CARD_FILE, current[-1], CS_OLD),
+                           (Path("layouts/card.yaml"), LAYOUT_NEW, LAYOUT_OLD)):
+        with contextlib.suppress(Missing):
+            edit(project / path, old, new)
+    log = record_floor(project, tmp / f"x{scale}")
+    replayed = tmp / f"x{scale}" / "floor-out"
+    floor = _median([honest_floor(log, replayed) for _ in range(repeat)])
+    floor_files = sorted(replayed.glob("*.pdf"))
+    if len(floor_files) != len(pdfs) or sum(pdf_pages(p) for p in floor_files) != pages:
+        raise SystemExit(f"bench: the floor wrote {len(floor_files)} PDFs, the build {len(pdfs)}")
+    cold = results["cold"]
+    assert cold is not None
+    report = {
+        "scale": scale,
+        **{f"{name}_s": value for name, value in results.items()},  # [wall, cpu]
+        "pdf_files": len(pdfs),
+        "pages": pages,
+        "pages_per_s": round(pages / cold[0], 1),
+        "peak_tree_rss_mb": round(max(peaks) / 2**20, 1),
+        "floor_s": floor,
+        "cold_over_floor": [round(cold[0] / floor[0], 2), round(cold[1] / floor[1], 2)],
+        "load_avg": [round(v, 2) for v in (*load_before[:1], *os.getloadavg()[:1])],
+    }
+    if with_old_floor:
+        report["old_floor_s"] = _median([old_floor(project, len(pdfs), pages)
+                                         for _ in range(repeat)])
+        report["cold_over_old_floor"] = [round(cold[i] / report["old_floor_s"][i], 2)
+                                         for i in (0, 1)]
+    shutil.rmtree(tmp / f"x{scale}", ignore_errors=True)
+    return report
+
+
+def _cell(value: list[float] | tuple[float, float] | None, unit: str = "s") -> str:
+    if value is None:
+        return "–"
+    return f"{value[0]:.2f} / {value[1]:.2f}" + (f" {unit}" if unit else "")
+
+
+def table(reports: list[dict]) -> str:
+    """The reports as one Markdown table, a column per scale."""
+    rows: list[tuple[str, list[str]]] = [
+        ("cold full build (en+cs, every output), wall / CPU", [_cell(r["cold_s"]) for r in reports]),
+        ("no-change rebuild, wall / CPU", [_cell(r["no_change_s"]) for r in reports]),
+        ("one card's Czech text changed, wall / CPU", [_cell(r["one_card_cs_s"]) for r in reports]),
+        ("one layout value changed, wall / CPU",
+         [_cell(r["one_layout_value_s"]) for r in reports]),
+        ("floor: the build's drawing replayed by bare ReportLab, wall / CPU",
+         [_cell(r["floor_s"]) for r in reports]),
+        ("cold build / floor, wall / CPU", [_cell(r["cold_over_floor"], "") for r in reports]),
+    ]
+    if all("old_floor_s" in r for r in reports):
+        rows += [("old floor: one image + one paragraph per page, wall / CPU",
+                  [_cell(r["old_floor_s"]) for r in reports]),
+                 ("cold build / old floor, wall / CPU",
+                  [_cell(r["cold_over_old_floor"], "") for r in reports])]
+    rows += [
+        ("PDFs, pages", [f"{r['pdf_files']}, {r['pages']}" for r in reports]),
+        ("pages written per second (cold, wall)", [f"{r['pages_per_s']:.0f}" for r in reports]),
+        ("peak memory, process tree (sampled RSS sum)",
+         [f"{r['peak_tree_rss_mb']:.0f} MB" for r in reports]),
+        ("load average (1 min) before / after", [f"{r['load_avg'][0]:.1f} / {r['load_avg'][1]:.1f}"
+                                                 for r in reports]),
+    ]
+    head = ["measure", *[f"{r['scale']}×" for r in reports]]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    lines += ["| " + " | ".join([name, *cells]) + " |" for name, cells in rows]
+    return "\n".join(lines)
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scale", default="1", help="deck sizes, comma-separated (default 1)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per measurement (median)")
+    ap.add_argument("--old-floor", action="store_true", help="also time the earlier floor")
+    ap.add_argument("--cold-only", action="store_true",
+                    help="only the cold build and the floor (no rebuilds after edits)")
     ap.add_argument("--json", type=Path, help="also write the JSON here")
-    ap.add_argument("--keep", action="store_true", help="keep the temporary project")
     args = ap.parse_args(argv)
+    try:
+        scales = [int(s) for s in args.scale.split(",")]
+    except ValueError:
+        ap.error(f"--scale takes whole numbers separated by commas, not {args.scale!r}")
     tmp = Path(tempfile.mkdtemp(prefix="cardgen-bench-"))
     try:
-        project = tmp / "project"
-        for part in PARTS:
-            if (ROOT / part).is_dir():
-                shutil.copytree(ROOT / part, project / part)
-        results: dict[str, float] = {}
-        peaks: list[int] = []
-
-        def measure(name: str, prepare=None) -> None:
-            times = []
-            for _ in range(args.repeat):
-                if prepare:
-                    prepare()
-                seconds, peak = run_build(project)
-                times.append(seconds)
-                peaks.append(peak)
-            results[name] = statistics.median(times)
-
-        measure("cold", lambda: shutil.rmtree(project / "output", ignore_errors=True))
-        pdfs = sorted((project / "output").rglob("*.pdf"))
-        pages = sum(pdf_pages(p) for p in pdfs)
-        measure("no_change")
-        cards_pdf = project / "output" / "cs" / "cards.pdf"
-        before = cards_pdf.read_bytes()
-        current = [CS_OLD]
-
-        def change_text() -> None:  # a different Czech text each run
-            new = CS_VARIANTS[len(current) % len(CS_VARIANTS)]
-            edit(project / CARD_FILE, current[-1], new)
-            current.append(new)
-
-        measure("one_card_cs", change_text)
-        if cards_pdf.read_bytes() == before:
-            raise SystemExit("bench: the Czech text change did not reach output/cs/cards.pdf")
-        layout_state = {"on": False}
-
-        def change_layout() -> None:
-            old, new = (LAYOUT_NEW, LAYOUT_OLD) if layout_state["on"] else (LAYOUT_OLD, LAYOUT_NEW)
-            edit(project / "layouts" / "card.yaml", old, new)
-            layout_state["on"] = not layout_state["on"]
-
-        measure("one_layout_value", change_layout)
-        floor_s = statistics.median(floor(project, len(pdfs), pages) for _ in range(args.repeat))
-        maxrss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-        report = {
-            "cold_s": round(results["cold"], 3),
-            "no_change_s": round(results["no_change"], 3),
-            "one_card_cs_s": round(results["one_card_cs"], 3),
-            "one_layout_value_s": round(results["one_layout_value"], 3),
-            "pdf_files": len(pdfs),
-            "pages": pages,
-            "pages_per_s": round(pages / results["cold"], 1),
-            "peak_tree_rss_mb": round(max(peaks) / 2**20, 1),
-            "max_process_rss_mb": round(maxrss / 2**20, 1),
-            "floor_s": round(floor_s, 3),
-            "cold_over_floor": round(results["cold"] / floor_s, 2),
-            "cpus": len(os.sched_getaffinity(0)),
-            "repeat": args.repeat,
-        }
+        reports = [bench_scale(n, args.repeat, tmp, args.old_floor, args.cold_only)
+                   for n in scales]
     finally:
-        if not args.keep:
-            shutil.rmtree(tmp, ignore_errors=True)
-    rows = [
-        ("cold full build (en+cs, every output)", f"{report['cold_s']:.2f} s"),
-        ("no-change rebuild", f"{report['no_change_s']:.2f} s"),
-        ("one card's Czech text changed", f"{report['one_card_cs_s']:.2f} s"),
-        ("one layout value changed", f"{report['one_layout_value_s']:.2f} s"),
-        (f"pages written per second ({report['pages']} pages, {report['pdf_files']} PDFs)",
-         f"{report['pages_per_s']:.0f}"),
-        ("peak memory, process tree (sampled RSS sum)", f"{report['peak_tree_rss_mb']:.0f} MB"),
-        ("peak memory, largest process (ru_maxrss)", f"{report['max_process_rss_mb']:.0f} MB"),
-        ("floor: bare ReportLab, same files and pages", f"{report['floor_s']:.2f} s"),
-        ("cold build / floor", f"{report['cold_over_floor']:.2f}×"),
-    ]
-    width = max(len(r[0]) for r in rows)
-    print(f"| {'measure':<{width}} | value |")
-    print(f"|{'-' * (width + 2)}|-------|")
-    for name, value in rows:
-        print(f"| {name:<{width}} | {value} |")
-    text = json.dumps(report, indent=1)
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(table(reports))
+    text = json.dumps({"repeat": args.repeat, "cpus": len(os.sched_getaffinity(0)),
+                       "scales": reports}, indent=1)
     print(text)
     if args.json:
         args.json.write_text(text + "\n", encoding="utf-8")

@@ -17,6 +17,9 @@ from .oserrors import check_regular
 
 #: Resolved font file → registered ReportLab font name (one registration per process).
 _REGISTERED: dict[Path, str] = {}
+#: Absolute path as given → font name, so drawing a face does not resolve its fonts' paths
+#: (a system call per path part) every time.
+_GIVEN: dict[Path, str] = {}
 
 #: Characters never drawn as glyphs (line breaks) or drawn as a plain space (U+00A0).
 _NOT_DRAWN = {"\n", "\r", "\t", "\u00a0", "\u00ad"}
@@ -24,9 +27,15 @@ _NOT_DRAWN = {"\n", "\r", "\t", "\u00a0", "\u00ad"}
 
 def register_font(path: Path) -> str:
     """Register one TTF file (once per process) and return its ReportLab font name."""
-    path = Path(path).resolve()
+    given = Path(path)
+    name = _GIVEN.get(given)
+    if name is not None:
+        return name
+    path = given.resolve()
     name = _REGISTERED.get(path)
     if name is not None:
+        if given.is_absolute():
+            _GIVEN[given] = name
         return name
     odd = check_regular(path)  # a FIFO, device or folder: never opened
     if odd is not None:
@@ -45,6 +54,8 @@ def register_font(path: Path) -> str:
                                  "truncated or damaged)")) from None
     pdfmetrics.registerFont(font)
     _REGISTERED[path] = name
+    if given.is_absolute():
+        _GIVEN[given] = name
     return name
 
 

@@ -29,6 +29,7 @@ from .model import GameData
 from .preflight import Rules
 from .render.card import draw_back, draw_card
 from .render.cmyk import CmykConverter, converter_for
+from .render.faceforms import FaceLibrary
 from .render.pdf import render_back_pdf, render_cards_pdf
 from .tables import drawing_inputs, tables_document, writers
 from .vtt import vtt_files
@@ -42,6 +43,9 @@ class Target:
     key: str
     make: Callable[[], bytes]
     preflight: Rules | None = None  # print files: checked before anything is written
+    #: run once in the building process before any target is made (in workers too): draws
+    #: what several targets share, so each worker inherits it instead of drawing it again
+    prepare: Callable[[], object] | None = None
 
 
 @dataclass
@@ -151,9 +155,23 @@ def card_targets(ctx: LangContext) -> list[Target]:
                f"offset={ctx.back_offset};pdfx={ctx.pdfx}")
     sheet_key = digest(_faces_key(ctx, options), ctx.base_key)
     backs = impose.BackSide(ctx.layout.back.colour, ctx.back_offset)
+    # every face drawn once for cards.pdf and the sheets, once more for print-shop.pdf only
+    # when the shop's bleed or colours differ
+    shop_card, shop_front, shop_back = _shop_drawing(ctx, profile)
+    shop_cmyk = impose.printshop.shop_converter(profile, ctx.cmyk, ctx.pdfx)
+    library = FaceLibrary(ctx.layout, lang, ctx.cmyk)
+    shop_library = (library if shop_card == card and shop_cmyk is ctx.cmyk
+                    else FaceLibrary(replace(ctx.layout, card=replace(ctx.layout.card,
+                                                                      bleed=shop_card.bleed)),
+                                     lang, shop_cmyk))
+
+    def drawn() -> FaceLibrary:
+        return library.prepare(faces)
+
     out = [
         Target(f"{lang}/cards.pdf", _faces_key(ctx, _cmyk_key(ctx)),
-               lambda: render_cards_pdf(faces, ctx.layout, cmyk=ctx.cmyk)[0]),
+               lambda: render_cards_pdf(faces, ctx.layout, cmyk=ctx.cmyk, library=library)[0],
+               prepare=drawn),
         Target(f"{lang}/back.pdf", digest(ctx.card_key, lang, "back", _cmyk_key(ctx)),
                lambda: render_back_pdf(ctx.layout, lang, ctx.cmyk)),
     ]
@@ -163,7 +181,9 @@ def card_targets(ctx: LangContext) -> list[Target]:
         out.append(Target(
             f"{lang}/sheets-{paper}.pdf", digest(sheet_key, paper),
             lambda paper=paper: impose.build_sheets(faces, front, back, card, spec, paper, lang,
-                                                    flip=ctx.flip, cmyk=ctx.cmyk, backs=backs)))
+                                                    flip=ctx.flip, cmyk=ctx.cmyk, backs=backs,
+                                                    source=library),
+            prepare=drawn))
         out.append(Target(
             f"{lang}/calibration-{paper}.pdf", digest(ctx.base_key, lang, paper, options),
             lambda paper=paper: impose.build_calibration(spec, paper, lang, ctx.flip,
@@ -172,14 +192,17 @@ def card_targets(ctx: LangContext) -> list[Target]:
             out.append(Target(
                 f"{lang}/sheets-{paper}-gutterfold.pdf", digest(sheet_key, paper, "gutterfold"),
                 lambda paper=paper: impose.build_sheets(faces, front, back, card, spec, paper,
-                                                        lang, gutterfold=True, cmyk=ctx.cmyk)))
+                                                        lang, gutterfold=True, cmyk=ctx.cmyk,
+                                                        source=library),
+                prepare=drawn))
         if ctx.reprint:
             out.append(Target(
                 f"{lang}/reprint-{paper}.pdf", digest(sheet_key, paper, "reprint", *ctx.reprint),
                 lambda paper=paper: impose.build_reprint(faces, ctx.reprint, front, back, card,
                                                          spec, paper, lang, flip=ctx.flip,
-                                                         cmyk=ctx.cmyk, backs=backs) or b""))
-    shop_card, shop_front, shop_back = _shop_drawing(ctx, profile)
+                                                         cmyk=ctx.cmyk, backs=backs,
+                                                         source=library) or b"",
+                prepare=drawn))
     if profile.page_order == "images":
         images = impose.build_card_images  # one PNG per card, written as a folder
 
@@ -193,8 +216,8 @@ def card_targets(ctx: LangContext) -> list[Target]:
             lambda: impose.build_print_shop(faces, shop_front, shop_back, shop_card, profile,
                                             cmyk=ctx.cmyk,
                                             font=register_fonts(ctx.layout.fonts)["body"],
-                                            pdfx=ctx.pdfx),
-            preflight=_shop_rules(ctx, profile)))
+                                            pdfx=ctx.pdfx, source=shop_library),
+            preflight=_shop_rules(ctx, profile), prepare=lambda: shop_library.prepare(faces)))
     manifest = lambda: impose.build_manifest(faces, ctx.face_hashes, plans, lang, profile)  # noqa: E731
     out.append(Target(f"{lang}/manifest.json", digest(sheet_key, "manifest"),
                       lambda: (json.dumps(manifest(), ensure_ascii=False, indent=1) + "\n").encode()))
@@ -326,6 +349,9 @@ def make_targets(targets: list[Target], jobs: int = 0, timings: dict[str, float]
     jobs = jobs or default_jobs()
     order = sorted(range(len(targets)), key=lambda i: -_cost(targets[i], timings))
     # targets that share an in-process cache (a print-shop image folder) stay in this process
+    for i in order:  # before forking: every worker inherits what the targets share
+        if targets[i].prepare is not None:
+            targets[i].prepare()
     local = [i for i in order if "/print-shop-" in targets[i].rel]
     remote = [i for i in order if "/print-shop-" not in targets[i].rel]
     fork_ok = "fork" in multiprocessing.get_all_start_methods()

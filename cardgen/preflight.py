@@ -100,6 +100,9 @@ class _Doc:
                                         if k.startswith("obj:")}
         self.pages = raw["pages"]
         self._image_ink: dict[str, float] = {}
+        #: (form, CTM) → what walking that form found: a form placed on many pages (a card
+        #: on every copy, the back on every back) is read once per placement geometry
+        self.forms: dict[tuple[str, tuple[float, ...]], PageReport] = {}
 
     def get(self, value: Any) -> Any:
         """Resolve an indirect reference ("12 0 R") to its dictionary (or stream dict)."""
@@ -217,10 +220,26 @@ def _walk(doc: _Doc, report: PageReport, content: bytes, resources: Any,
             info = doc.get(ref) or {}
             if info.get("/Subtype") == "/Form":
                 inner = _mul(info.get("/Matrix", [1, 0, 0, 1, 0, 0]), ctm)
-                _walk(doc, report, doc.data(ref), info.get("/Resources"), inner, depth + 1)
+                key = (str(ref), tuple(inner))
+                if key not in doc.forms:
+                    found = doc.forms[key] = PageReport(0)
+                    _walk(doc, found, doc.data(ref), info.get("/Resources"), inner, depth + 1)
+                _merge(report, doc.forms[key])
             elif info.get("/Subtype") == "/Image":
                 _check_image(doc, ref, info, ctm, report)
         operands = []
+
+
+def _merge(report: PageReport, part: PageReport) -> None:
+    """Add what a form's walk found (``part``) to the page's report."""
+    report.ink_max = max(report.ink_max, part.ink_max)
+    for name in ("min_text_pt", "min_image_ppi"):
+        values = [v for v in (getattr(report, name), getattr(part, name)) if v is not None]
+        setattr(report, name, min(values) if values else None)
+    report.rgb += part.rgb
+    report.transparency += part.transparency
+    report.text_not_k_only += part.text_not_k_only
+    report.fonts_not_embedded |= part.fonts_not_embedded
 
 
 def _check_font(doc: _Doc, ref: Any, report: PageReport) -> None:

@@ -111,6 +111,22 @@ class Faces:
         self.ctx, self.c = ctx, c
         self.cols = ctx.layout.data["colours"]
         self.bleed = float(ctx.layout.data["sheet"]["bleed"])
+        self._forms: dict[tuple[Token, bool], str] = {}
+
+    def place(self, t: Token, x: float, y: float, back: bool) -> None:
+        """Draw token face ``t`` with its lower-left corner at (x, y) mm: each distinct face
+        is drawn once per file as a form (with its bleed) and placed by reference."""
+        key = (t, back and t.kind == "card_play")  # only a card-play token's back differs
+        name = self._forms.get(key)
+        c, b, s = self.c, self.bleed, t.size
+        if name is None:
+            name = self._forms[key] = f"token-{len(self._forms) + 1}"
+            c.beginForm(name, -b * mm, -b * mm, (s + b) * mm, (s + b) * mm)
+            self.draw(t, 0.0, 0.0, back)
+            c.endForm()
+        with saved(c):
+            c.translate(x * mm, y * mm)
+            c.doForm(name)
 
     def col(self, key: str) -> HexColor:
         return HexColor(self.cols[key])
@@ -244,7 +260,7 @@ def build_tokens(data: GameData, lang: str, project: Path, paper: str = "a4",
             on = [p for p in placed if p.page == page]
             for p in on:
                 x, y = back_xy(p, (pw, ph), flip) if back else (p.x, p.y)
-                faces.draw(p.token, x, y, back)
+                faces.place(p.token, x, y, back)
             for p in on:  # after every face, so no neighbour's bleed covers a mark
                 x, y = back_xy(p, (pw, ph), flip) if back else (p.x, p.y)
                 crop_marks(c, x, y, p.token.size, sheet["crop"], sheet["crop_offset"])

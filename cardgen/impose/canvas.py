@@ -3,14 +3,15 @@
 * Deterministic bytes: ``invariant=1`` (no dates or random ids).
 * CMYK output: a :class:`~cardgen.render.cmyk.CmykConverter` (ICC profile) converts every
   colour, gradient and image (see :mod:`cardgen.render.cmyk`).
-* Each card is drawn once per file as a form XObject and placed many times.
+* Each card is a form XObject placed many times: drawn once per file, or defined from a
+  drawing made once for every file of the language (:class:`FormSource`).
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfdoc import (
@@ -18,7 +19,6 @@ from reportlab.pdfbase.pdfdoc import (
     PDFDictionary,
     PDFInfo,
     PDFName,
-    PDFResourceDictionary,
     PDFStream,
     PDFString,
     PDFZCompress,
@@ -31,6 +31,18 @@ from .geometry import Box, CardSize
 
 DrawFront = Callable[[Canvas, CardFace, tuple[float, float]], None]
 DrawBack = Callable[[Canvas, tuple[float, float]], None]
+
+
+class FileForms(Protocol):
+    def define(self, name: str, face: CardFace | None) -> str:
+        """Define form ``name`` in the bound file: ``face``'s front, the back when None."""
+
+
+class FormSource(Protocol):
+    """Faces drawn once elsewhere (:class:`cardgen.render.faceforms.FaceLibrary`)."""
+
+    def bind(self, canvas: Canvas) -> FileForms:
+        """Ready a new file's canvas (nothing drawn on it yet) for the source's forms."""
 
 
 def converter(cmyk: CmykConverter | bool | None) -> CmykConverter | None:
@@ -53,25 +65,6 @@ class PrintCanvas(CmykCanvas):
         if title:
             self.setTitle(title)
         self.setCreator("cardgen")
-
-    def endForm(self, **extra_attributes: Any) -> None:
-        """Close a form with complete resources.
-
-        ReportLab's form XObjects list only fonts and XObjects, so transparency (ExtGState),
-        gradients (Shading) and separation colours drawn inside a form would be lost; this
-        gives the form the same resource dictionary a page gets.
-        """
-        res = PDFResourceDictionary()
-        res.basicFonts()
-        res.allProcs()
-        if self._formsinuse:
-            res.XObject = self._doc.xobjDict(self._formsinuse)
-        states = self._extgstate.getState()
-        if states:
-            res.ExtGState = states
-        res.setShading(self._shadingUsed)
-        res.setColorSpace(self._colorsUsed)
-        super().endForm(Resources=res, **extra_attributes)
 
     def ink(self, hex_colour: str) -> None:
         """Set fill and stroke to one colour (converted when CMYK)."""
@@ -123,17 +116,22 @@ class CardForms:
     """Draw each card (and the one back) once as a form XObject; place it many times.
 
     A form's origin is the lower-left corner of the card's bleed box, as for the drawers.
+    With a ``source`` the forms come from faces drawn once for every file (bound before
+    anything is drawn on ``canvas``); the drawers are then not called.
     """
 
     def __init__(self, canvas: PrintCanvas, card: CardSize, draw_front: DrawFront,
-                 draw_back: DrawBack):
+                 draw_back: DrawBack, source: FormSource | None = None):
         self.canvas = canvas
         self.card = card
         self.draw_front = draw_front
         self.draw_back = draw_back
         self._done: set[str] = set()
+        self._shared = source.bind(canvas) if source is not None else None
 
-    def _form(self, name: str, draw: Callable[[], None]) -> str:
+    def _form(self, name: str, draw: Callable[[], None], face: CardFace | None = None) -> str:
+        if self._shared is not None:
+            return self._shared.define(name, face)
         if name not in self._done:
             c = self.canvas
             c.beginForm(name, 0, 0, self.card.bleed_width * mm, self.card.bleed_height * mm)
@@ -146,7 +144,7 @@ class CardForms:
 
     def front(self, face: CardFace) -> str:
         return self._form(f"front-{face.card_id}",
-                          lambda: self.draw_front(self.canvas, face, (0.0, 0.0)))
+                          lambda: self.draw_front(self.canvas, face, (0.0, 0.0)), face)
 
     def back(self) -> str:
         return self._form("back", lambda: self.draw_back(self.canvas, (0.0, 0.0)))

@@ -22,7 +22,7 @@ from reportlab.lib.units import mm
 from ..errors import CardgenError, Finding, error, warning
 from ..face import CardFace
 from ..render.cmyk import CmykConverter, converter_for
-from .canvas import CardForms, DrawBack, DrawFront, PrintCanvas, converter
+from .canvas import CardForms, DrawBack, DrawFront, FormSource, PrintCanvas, converter
 from .geometry import CardSize
 from .sheets import _check_faces, physical_cards
 from .spec import Profile
@@ -109,22 +109,30 @@ def _place_scaled(c: PrintCanvas, name: str, card: CardSize, profile: Profile,
     c.restoreState()
 
 
+def shop_converter(profile: Profile, cmyk: CmykConverter | bool | None = None,
+                   pdfx: bool = False) -> CmykConverter | None:
+    """The colour conversion of print-shop.pdf: ``cmyk`` as given, else the profile's own
+    (its ICC profile and ink limit) when it prints CMYK or ``pdfx`` asks for PDF/X."""
+    if (cmyk is None and profile.colour_space == "cmyk") or (pdfx and not cmyk):
+        return converter_for(profile.icc, profile.ink_limit)
+    return converter(cmyk)
+
+
 def build_print_shop(faces: Sequence[CardFace], draw_front: DrawFront, draw_back: DrawBack,
                      card: CardSize, profile: Profile, cmyk: CmykConverter | bool | None = None,
                      order: str | None = None, font: str | None = None,
-                     pdfx: bool = False) -> bytes:
+                     pdfx: bool = False, source: FormSource | None = None) -> bytes:
     """``print-shop.pdf``: one card per page (the profile's trim + bleed), TrimBox and
     BleedBox set, pages in the profile's order. ``card`` is the size the drawers paint
     (bleed at least :func:`drawing_bleed`). ``cmyk=None`` follows the profile (its ICC
-    profile and ink limit). ``pdfx`` writes PDF/X-1a:2003 (CMYK, with the OutputIntent)."""
+    profile and ink limit). ``pdfx`` writes PDF/X-1a:2003 (CMYK, with the OutputIntent).
+    ``source``: faces drawn once with that size and :func:`shop_converter`'s colours."""
     _check_faces(faces)
     _fail_on_errors(profile, card)
     order = order or profile.page_order
     if order == "images":
         order = "fronts-then-backs"
-    use_cmyk = (converter_for(profile.icc, profile.ink_limit)
-                if (cmyk is None and profile.colour_space == "cmyk") or (pdfx and not cmyk)
-                else converter(cmyk))
+    use_cmyk = shop_converter(profile, cmyk, pdfx)
     bleed = profile.bleed
     pw, ph = profile.card_width + 2 * bleed, profile.card_height + 2 * bleed
     buf = io.BytesIO()
@@ -135,7 +143,7 @@ def build_print_shop(faces: Sequence[CardFace], draw_front: DrawFront, draw_back
         c.make_pdfx(c.cmyk)
     c.setTrimBox((bleed * mm, bleed * mm, (pw - bleed) * mm, (ph - bleed) * mm))
     c.setBleedBox((0, 0, pw * mm, ph * mm))
-    forms = CardForms(c, card, draw_front, draw_back)
+    forms = CardForms(c, card, draw_front, draw_back, source)
     for side, face, _copy in page_sequence(faces, order):
         name = forms.front(face) if side == "front" else forms.back()
         _place_scaled(c, name, card, profile, bleed)

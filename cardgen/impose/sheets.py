@@ -21,7 +21,7 @@ from ..face import CardFace
 from ..fonts import missing_glyphs, register_font, wrap_words
 from ..render.cmyk import CmykConverter
 from ..sandbox import fill_in
-from .canvas import CardForms, DrawBack, DrawFront, PrintCanvas
+from .canvas import CardForms, DrawBack, DrawFront, FormSource, PrintCanvas
 from .geometry import (
     Box,
     CardSize,
@@ -137,7 +137,7 @@ def sheet_count(plan: SheetPlan) -> int:
 def build_sheets(faces: Sequence[CardFace], draw_front: DrawFront, draw_back: DrawBack,
                  card: CardSize, spec: SheetSpec, paper: str, lang: str, flip: str = "long",
                  gutterfold: bool = False, cmyk: CmykConverter | bool | None = None,
-                 backs: BackSide = BackSide()) -> bytes:
+                 backs: BackSide = BackSide(), source: FormSource | None = None) -> bytes:
     """The home-printing PDF for ``faces`` on ``paper``; returns its bytes.
 
     Page 1 explains how to print (with a 100 mm ruler and the card count); in duplex files
@@ -145,13 +145,16 @@ def build_sheets(faces: Sequence[CardFace], draw_front: DrawFront, draw_back: Dr
     fronts page is followed by its backs page.
     """
     plan = plan_sheets(faces, card, spec, paper, flip, gutterfold)
-    return render_plan(plan, faces, draw_front, draw_back, card, spec, lang, cmyk, backs)
+    return render_plan(plan, faces, draw_front, draw_back, card, spec, lang, cmyk, backs,
+                       source)
 
 
 def render_plan(plan: SheetPlan, faces: Sequence[CardFace], draw_front: DrawFront,
                 draw_back: DrawBack, card: CardSize, spec: SheetSpec, lang: str,
-                cmyk: CmykConverter | bool | None = None, backs: BackSide = BackSide()) -> bytes:
-    """Draw a :class:`SheetPlan`; every card is drawn once as a form and placed."""
+                cmyk: CmykConverter | bool | None = None, backs: BackSide = BackSide(),
+                source: FormSource | None = None) -> bytes:
+    """Draw a :class:`SheetPlan`; every card is a form placed by reference (drawn once here,
+    or taken from ``source``)."""
     geom = plan.geometry
     texts = _instructions(plan, spec, lang)
     buf = io.BytesIO()
@@ -160,7 +163,7 @@ def render_plan(plan: SheetPlan, faces: Sequence[CardFace], draw_front: DrawFron
     duplex = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}.get(plan.flip or "",
                                                                               "Simplex")
     c.set_print_preferences(duplex)
-    forms = CardForms(c, card, draw_front, draw_back)
+    forms = CardForms(c, card, draw_front, draw_back, source)
     by_id = {face.card_id: face for face in faces}
     for page in plan.pages:
         if page.kind == "info":

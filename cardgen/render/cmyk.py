@@ -9,7 +9,7 @@
   down (K kept); images keep the profile's own limit (the shipped profiles are built with
   it, see ``cardgen/icc/README.md``).
 * :class:`CmykCanvas` is a ReportLab canvas that applies a converter to every colour,
-  gradient and image drawn on it.
+  gradient and image drawn on it (and gives its forms complete resources).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any
 from PIL import Image, ImageCms
 from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import CardgenError, Location, error
@@ -162,6 +163,25 @@ class CmykCanvas(Canvas):
             if kwargs.get("mask") == "auto":
                 kwargs["mask"] = None
         return super().drawImage(image, *args, **kwargs)
+
+    def endForm(self, **extra_attributes: Any) -> None:
+        """Close a form with complete resources.
+
+        ReportLab's form XObjects list only fonts and XObjects, so transparency (ExtGState),
+        gradients (Shading) and separation colours drawn inside a form would be lost; this
+        gives the form the same resource dictionary a page gets.
+        """
+        res = PDFResourceDictionary()
+        res.basicFonts()
+        res.allProcs()
+        if self._formsinuse:
+            res.XObject = self._doc.xobjDict(self._formsinuse)
+        states = self._extgstate.getState()
+        if states:
+            res.ExtGState = states
+        res.setShading(self._shadingUsed)
+        res.setColorSpace(self._colorsUsed)
+        super().endForm(Resources=res, **extra_attributes)
 
     def linearGradient(self, x0, y0, x1, y1, colors, positions=None, extend=True):
         if self.cmyk is not None:

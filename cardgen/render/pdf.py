@@ -22,8 +22,9 @@ from ..fonts import register_fonts
 from ..layout import Layout
 from ..safepath import inside
 from ..write import atomic_move, atomic_write
-from .card import CardReport, draw_back, draw_card
+from .card import CardReport, draw_back
 from .cmyk import CmykCanvas, CmykConverter
+from .faceforms import FaceLibrary
 
 
 @dataclass
@@ -50,16 +51,30 @@ def _canvas(buf: io.BytesIO, layout: Layout, title: str, cmyk: CmykConverter | N
 
 
 def render_cards_pdf(faces: Iterable[CardFace], layout: Layout, *, physical: bool = True,
-                     cmyk: CmykConverter | None = None) -> tuple[bytes, RenderReport]:
-    """Draw the faces (each ``copies`` times when ``physical``) and return the PDF bytes."""
+                     cmyk: CmykConverter | None = None, library: FaceLibrary | None = None
+                     ) -> tuple[bytes, RenderReport]:
+    """Draw the faces (each ``copies`` times when ``physical``) and return the PDF bytes.
+
+    Each face is one form placed on each of its pages, taken from ``library`` (faces drawn
+    once for every file of the language; it must be for ``layout`` and ``cmyk``).
+    """
+    faces = list(faces)
+    if library is None:
+        library = FaceLibrary(layout, faces[0].lang if faces else "en", cmyk)
+    elif library.layout is not layout or library.cmyk is not cmyk:
+        raise ValueError("the face library was drawn for another layout or colour conversion")
+    library.prepare(faces, back=False)
     buf = io.BytesIO()
     c = _canvas(buf, layout, "cards", cmyk)
+    forms = library.bind(c)
+    names: dict[CardFace, str] = {}
     report = RenderReport()
     for face in faces:
-        for copy in range(face.copies if physical else 1):
-            rep = draw_card(c, face, layout)
-            if copy == 0:
-                report.cards.append(rep)
+        if face not in names:
+            names[face] = forms.define(f"front-{len(names) + 1}", face)
+        report.cards.append(library.reports[face])
+        for _copy in range(face.copies if physical else 1):
+            c.doForm(names[face])
             c.showPage()
             report.pages += 1
     if report.pages == 0:
