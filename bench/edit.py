@@ -31,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.run import _env
 from bench.scale import make_scaled_project
 
 CARD_FILE = Path("card_data/cards/luxembourg.yaml")
@@ -46,7 +47,7 @@ def timed(cmd: list[str]) -> tuple[float, float]:
     """Wall and CPU seconds (user + system of the process tree) of one command."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    run = subprocess.run(cmd, capture_output=True, text=True)
+    run = subprocess.run(cmd, capture_output=True, text=True, env=_env())
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if run.returncode != 0:
@@ -77,7 +78,7 @@ def watch_latency(project: Path, edit: Editor, repeat: int) -> list[float]:
     """Seconds from saving an edit until `cardgen watch` rewrote output/cs/cards.pdf."""
     target = project / "output" / "cs" / "cards.pdf"
     proc = subprocess.Popen(cli(project, "watch"), stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+                            stderr=subprocess.STDOUT, text=True, env=_env())
     out: list[float] = []
     try:
         assert proc.stdout is not None

@@ -110,7 +110,8 @@ def name_pairs(data: GameData, lang: str) -> list[tuple[str, str]]:
 def ruled_table(cells: list[list[Any]], widths: list[float], st: dict[str, ParagraphStyle],
                 extra: Iterable[tuple] = ()) -> Table:
     """A table in the sheets' style: a rule under the head row, hairlines between rows."""
-    table = Table(cells, colWidths=widths, repeatRows=1)
+    # splitInRow: a row taller than a page (a deck many times today's) goes on over the next
+    table = Table(cells, colWidths=widths, repeatRows=1, splitInRow=1)
     table.setStyle(TableStyle([
         ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
         ("LINEBELOW", (0, 1), (-1, -1), 0.2, colors.lightgrey),

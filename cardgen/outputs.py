@@ -8,6 +8,7 @@ the pipeline writes.
 from __future__ import annotations
 
 import ctypes
+import gc
 import json
 import multiprocessing
 import os
@@ -360,6 +361,10 @@ def make_targets(targets: list[Target], jobs: int = 0, timings: dict[str, float]
     if remote:
         _JOBS[:] = targets
         ctx = multiprocessing.get_context("fork")
+        # the objects made so far (data, faces, their drawings) go to the permanent
+        # generation: a worker's collections then never write to the pages it shares with
+        # this process, so they stay shared instead of being copied into every worker
+        gc.freeze()
         pool = ctx.Pool(min(jobs, len(remote)), initializer=_worker_start,
                         initargs=(os.getpid(),))
         try:
@@ -374,6 +379,7 @@ def make_targets(targets: list[Target], jobs: int = 0, timings: dict[str, float]
             pool.terminate()
             pool.join()
             _JOBS.clear()
+            gc.unfreeze()
     for index in local:
         start = time.perf_counter()
         data = targets[index].make()
