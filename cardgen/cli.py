@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import __version__, pipeline, playtest, preflight
+from . import __version__, pipeline
 from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, has_errors, strict
 from .oserrors import os_finding
 from .progress import Progress
@@ -209,6 +209,7 @@ def _po(args: argparse.Namespace) -> int:
 
 
 def _playtest(args: argparse.Namespace) -> int:
+    from . import playtest  # the game engine: not loaded by the other commands
     players = _ids(args.players)
     if len(players) != 2 or not set(players) <= {"random", "greedy"} or args.games < 1:
         print("--players needs two of random,greedy (Luxembourg,Wittelsbach) and --games at "
@@ -238,6 +239,7 @@ def _tables(args: argparse.Namespace) -> int:
 
 
 def _preflight(args: argparse.Namespace) -> int:
+    from . import preflight
     pdfx = args.pdfx
     rules = preflight.Rules(cmyk=args.ink_limit is not None or pdfx, ink_limit=args.ink_limit,
                             boxes=args.print_shop or pdfx, pdfx=pdfx,

@@ -11,17 +11,10 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import check as checks
-from .check.cache import CheckCache
-from .check.lang import longest_text_at
-from .check.text import check_templates
-from .compose import compose_faces, fill_texts
 from .errors import CardgenError, Finding, Location, Severity, error, has_errors, strict, warning
 from .face import CardFace
-from .fix import fix_project
-from .glossary_sheet import label_findings as glossary_label_findings
-from .impose import load_profiles, select_profile, select_reprint
 from .incremental import (
     CACHE_DIR,
     BuildState,
@@ -33,33 +26,21 @@ from .incremental import (
     snapshot_inputs,
     tree_digest,
 )
-from .layout import Layout, load_layout
-from .load import load
 from .lock import build_lock
 from .model import LANGS, GameData
 from .oserrors import check_regular, os_errors, os_finding, read_input
-from .outputs import (
-    LangContext,
-    Target,
-    card_targets,
-    converter,
-    face_key,
-    game_targets,
-    make_targets,
-    print_shop_findings,
-    table_targets,
-    vtt_targets,
-)
-from .po import ImportReport, export_po, import_po
-from .preflight import check_bytes
 from .progress import Progress
-from .proof import build_proof
-from .render.art import prepare_art, resolution_findings
-from .render.card import check_face, draw_card
-from .render.pdf import write_pngs
 from .safepath import inside
-from .tables import label_findings as table_label_findings
 from .write import atomic_write, make_folder, remove_stale_temps
+
+# The stages (check, compose, render, impose, …) are imported by the functions that run
+# them: a build that finds nothing changed, the usual case in `watch` and in an editor's
+# build-on-save, needs none of them and starts several times faster without them.
+if TYPE_CHECKING:
+    from .check.cache import CheckCache
+    from .layout import Layout
+    from .outputs import Target
+    from .po import ImportReport
 
 CARD_LAYOUT = Path("layouts") / "card.yaml"
 #: output/.cache/<prefix>…: the copy of a build's inputs, removed when the build ends
@@ -97,6 +78,13 @@ def run_check(project: Path, *, lang_only: bool = False,
     the cards whose face changed; it is read and filled in place. ``check_cache`` does the
     same for the per-card checks; without them, the last build's are read (never written).
     """
+    from . import check as checks
+    from .check.cache import CheckCache
+    from .compose import compose_faces
+    from .glossary_sheet import label_findings as glossary_label_findings
+    from .layout import load_layout
+    from .load import load
+    from .tables import label_findings as table_label_findings
     try:
         data, findings = load(project)
     except CardgenError as exc:
@@ -151,6 +139,7 @@ def art_findings(data: GameData, project: Path, layout: Layout) -> list[Finding]
     Images are opened here (and cached for the renderer), so a build with a damaged image
     stops before it writes anything.
     """
+    from .render.art import prepare_art, resolution_findings
     out: list[Finding] = []
     art_dir = project / "art"
     box = layout.art_box
@@ -200,6 +189,9 @@ def fit_findings(data: GameData, faces_by_lang: dict[str, list[CardFace]], layou
 
     With a ``cache`` (face key → findings), only faces missing from it are fitted.
     """
+    from .check.lang import longest_text_at
+    from .outputs import face_key
+    from .render.card import check_face
     out: list[Finding] = []
     root = project or Path("/")
     card_key = _card_key(layout, root) if cache is not None else ""
@@ -379,12 +371,6 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
     """
     progress = progress or Progress(mode="quiet")
     check_options(options)
-    try:
-        profiles = load_profiles(project)
-    except CardgenError:
-        profiles = None  # the build reports a damaged profiles file with its other findings
-    if profiles is not None:
-        select_profile(profiles, options.profile)  # a typo is said before the long part
     manifest = read_manifest(options.changed_since) if options.changed_since else None
     output = project / "output"
     options_key = _options_key(options, manifest[0] if manifest else None)
@@ -407,6 +393,7 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
                 log("unchanged")
                 return BuildReport(skipped=[output / rel for rel in state.outputs],
                                    findings=cached, unchanged=True)
+        _check_profile(project, options.profile)
         make_folder(cache_dir)
         with os_errors("copy the inputs to", cache_dir):
             snapshot = Path(tempfile.mkdtemp(prefix=SNAPSHOT_PREFIX, dir=cache_dir)).resolve()
@@ -422,6 +409,17 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
             raise CardgenError(_relocate(exc.findings, snapshot, project)) from None
         finally:
             shutil.rmtree(snapshot, ignore_errors=True)
+
+
+def _check_profile(project: Path, name: str) -> None:
+    """A print-shop profile name that is not in layouts/profiles.yaml is said before the
+    long part of a build (an unchanged build used the same name last time: it was there)."""
+    from .impose import load_profiles, select_profile
+    try:
+        profiles = load_profiles(project)
+    except CardgenError:
+        return  # the build reports a damaged profiles file with its other findings
+    select_profile(profiles, name)
 
 
 def _preflight(output: Path, targets: list[Target]) -> None:
@@ -483,6 +481,10 @@ def _relocate_report(report: BuildReport, snapshot: Path, project: Path) -> Buil
 def _build_from(project: Path, output: Path, options: BuildOptions, manifest: dict | None,
                 state: BuildState, inputs: str, log: Log, progress: Progress) -> BuildReport:
     """The build proper, reading only ``project`` (the copy of the inputs)."""
+    from .check.cache import CheckCache
+    from .outputs import make_targets, print_shop_findings
+    from .preflight import check_bytes
+    from .render.pdf import write_pngs
     log("check")
     progress.stage("check")
     findings_cache = JsonCache(output, "findings")
@@ -584,6 +586,7 @@ def _face_keys(faces: dict[str, list[CardFace]], layout: Layout, project: Path
                ) -> dict[str, dict[str, str]]:
     """Language → card id → face key: names the fit cache's entries, the manifest's hashes
     and the preview's images."""
+    from .outputs import face_key
     card_key = _card_key(layout, project)
     return {lang: {f.card_id: face_key(f, card_key, project) for f in fs}
             for lang, fs in faces.items()}
@@ -593,6 +596,8 @@ def _lang_targets(project: Path, output: Path, data: GameData, layout: Layout,
                   faces: list[CardFace], lang: str, options: BuildOptions,
                   manifest: dict | None, keys: tuple[str, str],
                   result: BuildReport) -> list[Target]:
+    from .impose import select_reprint
+    from .outputs import LangContext, card_targets, converter, game_targets, table_targets, vtt_targets
     card_key, base_key = keys
     hashes = {card_id: key[:16] for card_id, key in result.face_keys[lang].items()}
     reprint: tuple[str, ...] = ()
@@ -627,6 +632,10 @@ class TablesReport:
 def tables(project: Path, langs: tuple[str, ...] = LANGS) -> TablesReport:
     """`cardgen tables`: check the data, then write output/<lang>/rules-tables.pdf, .md
     and .html that changed (the same targets, keys and files as `cardgen build`)."""
+    from . import check as checks
+    from .load import load
+    from .outputs import table_targets
+    from .tables import label_findings as table_label_findings
     check_options(BuildOptions(langs=langs))
     data, findings = load(project)
     if not has_errors(findings):
@@ -651,12 +660,15 @@ def tables(project: Path, langs: tuple[str, ...] = LANGS) -> TablesReport:
 def fix(project: Path) -> tuple[list[str], list[Finding]]:
     """`cardgen check --fix`: mechanical typography repairs in card_data/ itself (the repairs
     written, and the findings of files that could not be edited)."""
+    from .fix import fix_project
     return fix_project(project)
 
 
 def fill(project: Path) -> tuple[list, list[Finding]]:
     """`cardgen check --fill`: canonical text into lines that have none yet (the texts
     written, and the findings of files that could not be edited)."""
+    from .compose import fill_texts
+    from .load import load
     data, findings = load(project)
     if has_errors(findings):
         raise CardgenError(findings)
@@ -666,6 +678,10 @@ def fill(project: Path) -> tuple[list, list[Finding]]:
 
 def proof(project: Path, *, only_problems: bool = False) -> Path:
     """`cardgen proof`: output/proof/cs-en.pdf with every card in both languages."""
+    from .compose import compose_faces
+    from .layout import load_layout
+    from .proof import build_proof
+    from .render.card import draw_card
     report = run_check(project)
     data = report.data
     if data is None:
@@ -682,6 +698,10 @@ def proof(project: Path, *, only_problems: bool = False) -> Path:
 
 
 def po_export(project: Path) -> Path:
+    from .check.text import check_templates
+    from .compose import compose_faces
+    from .load import load
+    from .po import export_po
     data, findings = load(project)
     findings += check_templates(data)  # the export renders canonical text through them
     if has_errors(findings):
@@ -698,4 +718,5 @@ def po_export(project: Path) -> Path:
 
 
 def po_import(project: Path, file: Path) -> ImportReport:
+    from .po import import_po
     return import_po(project, file)

@@ -11,6 +11,7 @@ import pytest
 
 from cardgen import pipeline
 from cardgen.incremental import CACHE_DIR, STATE_NAME, BuildState, JsonCache
+from cardgen.render import card as render_card
 from tests.conftest import copy_project, replace_in
 
 LUX = Path("card_data/cards/luxembourg.yaml")
@@ -87,13 +88,13 @@ def test_layout_change_rebuilds_every_card_output(proj):
 
 def test_one_card_change_refits_only_that_card(proj, monkeypatch):
     calls: list[tuple[str, str]] = []
-    real = pipeline.check_face
+    real = render_card.check_face
 
     def spy(face, layout):
         calls.append((face.card_id, face.lang))
         return real(face, layout)
 
-    monkeypatch.setattr(pipeline, "check_face", spy)
+    monkeypatch.setattr(render_card, "check_face", spy)
     replace_in(proj / LUX, "cs: Otec vlasti}", "cs: Otec říše}")
     pipeline.build(proj, pipeline.BuildOptions())
     assert calls == [("charles-iv", "cs")]
@@ -106,8 +107,8 @@ def test_corrupt_fit_cache_is_rebuilt_not_used(proj, monkeypatch):
     raw["payload"][first] = [{"severity": "error"}]  # edited: the checksum no longer matches
     cache.write_text(json.dumps(raw))
     calls = []
-    real = pipeline.check_face
-    monkeypatch.setattr(pipeline, "check_face", lambda f, lay: calls.append(f) or real(f, lay))
+    real = render_card.check_face
+    monkeypatch.setattr(render_card, "check_face", lambda f, lay: calls.append(f) or real(f, lay))
     replace_in(proj / LUX, "cs: Otec vlasti}", "cs: Otec říše}")
     pipeline.build(proj, pipeline.BuildOptions())
     assert len(calls) > 100  # whole cache distrusted: every face fitted again
