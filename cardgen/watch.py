@@ -66,7 +66,7 @@ def build_once(project: Path, options, log: Log) -> bool:
 
 
 def watch(project: Path, options, log: Log = print, stop: threading.Event | None = None,
-          interval: float = 0.5, settle: float = 0.1, build: Build = build_once) -> int:
+          interval: float = 0.25, settle: float = 0.1, build: Build = build_once) -> int:
     """Build now and after every save until ``stop`` is set (or Ctrl-C); return the build count.
 
     A change is acted on once the files stopped changing for ``settle`` seconds, so an editor

@@ -79,6 +79,7 @@ def _check_expansion(root: Node, file: str) -> None:
     size(root)
 
 
+_STR_TAG = "tag:yaml.org,2002:str"
 _PLAIN_TAGS = frozenset({"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map", "tag:yaml.org,2002:omap"})
 
 
@@ -92,6 +93,8 @@ class _Constructor:
 
     def build(self, node: Node) -> Any:
         if isinstance(node, ScalarNode):
+            if node.tag == _STR_TAG:  # most values: the text itself, as the loader makes it
+                return node.value
             return self.loader.construct_object(node, deep=True)
         if id(node) in self.active:
             raise CardgenError(
@@ -157,7 +160,8 @@ def load_yaml_text(text: str, file: str) -> Any:
         root = loader.get_single_node()
         if root is None:
             return None
-        _check_expansion(root, file)
+        if "&" in text:  # without an anchor (&name) there is no alias to expand
+            _check_expansion(root, file)
         return _Constructor(file, loader).build(root)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
