@@ -45,12 +45,15 @@ def sample_states(rules: Rules, games: int = 3, every: int = 8) -> list[Game]:
 
 
 def snapshot(g: Game) -> tuple:
-    """Everything an effect can change."""
-    return (repr(g.wallet), repr(g.influence), repr(g.military), repr(g.votes), g.loyalty,
-            repr(g.draw), repr(g.hand), repr(g.discard), repr(g.play), repr(g.row),
-            repr(g.extra), repr(g.market), repr(sorted(g.shields.items())), g.stopped,
-            g.blocked, g.bonuses, g.kickers, repr(g.discounts), repr(g.removed), g.last_round,
-            g.john_dead)
+    """Everything an effect can change, as an immutable copy (compared, never shown)."""
+    def both(sides: list[list]) -> tuple:
+        return tuple(map(tuple, sides))
+
+    return (both(g.wallet), both(g.influence), both(g.military), both(g.votes), g.loyalty,
+            both(g.draw), both(g.hand), both(g.discard), both(g.play), tuple(g.row),
+            tuple(g.extra), tuple(g.market), tuple(sorted(g.shields.items())), g.stopped,
+            g.blocked, g.bonuses, g.kickers, tuple(g.discounts), tuple(g.removed),
+            g.last_round, g.john_dead)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ every look-ahead copy. Side 0 is Luxembourg, side 1 Wittelsbach (3.1).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..model import Card, Effect, GameData
 
@@ -130,6 +131,14 @@ class Rules:
     extra: tuple[str, ...]            # cards that enter with an event (6.42), set aside
     shield_card: dict[str, str]       # shield → the card that places it
     prestige: frozenset[str] = frozenset()  # cards counted for Court Prestige (12.21)
+
+    @cached_property
+    def inventory(self) -> list[str]:
+        """Every card in the game, sorted: a game holds exactly these at all times (made
+        once per rules; Game.broken_invariants compares with it after every probed line)."""
+        return sorted((*self.starters[0], *self.starters[1], self.johns[0], *self.market,
+                       *self.events, self.crecy, *self.extra,
+                       *([self.late_entry] if self.late_entry else [])))
 
     @classmethod
     def from_data(cls, data: GameData) -> Rules:

@@ -348,13 +348,8 @@ class Game:
                 bad.append("a John card is in a deck after Crécy")
         elif in_play != 1:
             bad.append(f"John is in {in_play} places")
-        if sorted(cards) != sorted(self.rules_inventory()):
+        if sorted(cards) != self.rules.inventory:
             bad.append("cards were created or lost")
         return bad
-
-    def rules_inventory(self) -> list[str]:
-        return [c for c in (*self.rules.starters[0], *self.rules.starters[1], self.rules.johns[0],
-                            *self.rules.market, *self.rules.events, self.rules.crecy,
-                            *self.rules.extra, *([self.rules.late_entry] if self.rules.late_entry else []))]
 
 
