@@ -399,7 +399,7 @@ def _name_table(data: GameData) -> list[Named]:
         out.append(Named(nid, what, by_lang))
 
     for card in data.cards:
-        add(card.id, "card", card.name, {})
+        add(card.id, "card", card.name, card.name_forms)
     for place in data.places.values():
         add(place.id, "place", place.name, place.forms)
     for shield in data.shields.values():

@@ -15,6 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..errors import CardgenError, Finding, Location, error, warning
 from ..face import CardFace, CurrencyStyle, ShieldStyle
 from ..fonts import missing_glyphs, register_fonts, wrap_words
+from ..language import NBSP, fix_text
 from ..layout import Layout, Rect
 from . import icons, textflow
 from .art import draw_placeholder, prepare_art, resolution_findings
@@ -441,7 +442,7 @@ def draw_back(c: Canvas, layout: Layout, origin: tuple[float, float] = (0, 0),
         raise CardgenError(error("render-back-lang", f"layout has no back title for '{lang}'",
                                  location=Location(layout.source), lang=lang,
                                  hint=f"add '{lang}:' under back.title"))
-    subtitle = b.subtitle.get(lang, "")
+    title, subtitle = fix_text(title, lang), fix_text(b.subtitle.get(lang, ""), lang)
     font = fonts[b.title_font]
     for what, text in (("back title", title), ("back subtitle", subtitle)):
         bad = missing_glyphs(font, text)
@@ -472,7 +473,7 @@ def draw_back(c: Canvas, layout: Layout, origin: tuple[float, float] = (0, 0),
     c.setFillColor(hex_colour(b.colour))
     _centred_lines(c, cx, layout.y(59), title, font, b.title_size, iw - 8 * mm)
     c.setFont(fonts["display_italic"], b.subtitle_size)
-    c.drawCentredString(cx, layout.y(77), subtitle)
+    c.drawCentredString(cx, layout.y(77), subtitle.replace(NBSP, " "))
     c.restoreState()
 
 
