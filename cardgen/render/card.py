@@ -162,7 +162,8 @@ def _fit_uncached(face: CardFace, layout: Layout, fonts: dict[str, str], paras: 
     return textflow.fit(paras, tb.text.w * mm, tb.text.h * mm, fonts=fonts, icons=iconset,
                         size=tb.size, min_size=tb.min_size, leading=tb.leading,
                         para_gap=tb.paragraph_gap, lang=tb.lang_hyphen.get(face.lang),
-                        hyphen_min=tb.hyphen_min)
+                        hyphenation=textflow.Hyphenation(tb.hyphen_left, tb.hyphen_right,
+                                                         tb.hyphen_min, tb.rag_limit))
 
 
 def _name_findings(face: CardFace, layout: Layout, fonts: dict[str, str]) -> list[Finding]:
