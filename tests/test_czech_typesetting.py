@@ -9,6 +9,7 @@ import html
 import re
 import shutil
 import subprocess
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -122,7 +123,7 @@ def _set(text: str, width_chars: float, *, fitting: bool, rules=None, size: floa
 
 
 def _breaks(lines: list[str]) -> list[tuple[str, str]]:
-    return [(a.split()[-1], b.split()[0]) for a, b in zip(lines, lines[1:], strict=False)
+    return [(a.split()[-1], b.split()[0]) for a, b in pairwise(lines)
             if a.endswith("-")]
 
 

@@ -94,9 +94,9 @@ MEANING = [
     ("events.yaml", "Každá strana ztratí 2 církevní měny (nikdy", "Ztratíš 2 církevní měny (nikdy",
      "cs", "each side"),
     # negations
-    ("market.yaml", "If you don't lead in Bohemia", "If you lead in Bohemia", "en", "negation"),
+    ("market.yaml", "If you don’t lead in Bohemia", "If you lead in Bohemia", "en", "negation"),
     ("market.yaml", "Nevedeš-li v Čechách", "Vedeš-li v Čechách", "cs", "negation"),
-    ("market.yaml", "Church cards can't be countered", "Church cards can be countered", "en",
+    ("market.yaml", "Church cards can’t be countered", "Church cards can be countered", "en",
      "negation"),
     ("market.yaml", "církevních karet nelze zrušit kontrou", "církevních karet lze zrušit kontrou",
      "cs", "negation"),
