@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import check as checks
+from .check.components import check_component_texts
 from .check.lang import longest_text_at
 from .check.text import check_templates
 from .compose import compose_faces, fill_texts
@@ -87,6 +88,7 @@ def run_check(project: Path, *, lang_only: bool = False,
         return CheckReport(None, exc.findings)
     findings = list(findings)
     findings.extend(checks.run_all(data, lang_only=lang_only))
+    findings.extend(check_component_texts(project))  # board, token and aid texts
     report = CheckReport(data, findings)
     if report.ok:
         try:

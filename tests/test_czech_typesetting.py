@@ -13,7 +13,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from conftest import copy_project
+from conftest import copy_project, replace_in
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from cardgen.board.base import load_components
@@ -156,3 +156,18 @@ def test_no_word_is_broken_twice_in_one_block():
     text = " ".join(["odhazovacího balíčku"] * 6)
     lines = _set(text, 17, fitting=True)
     assert len([h for h, _ in _breaks(lines) if h.startswith("odhazo")]) <= 1, lines
+
+
+def test_a_board_text_is_checked_at_its_line_and_repaired_by_fix(project, capsys):
+    comp = project / "card_data" / "components.yaml"
+    line = replace_in(comp, f"bonus v{NBSP}příštím kole", "bonus v příštím kole")
+    assert main(["--project", str(project), "check"]) == 0
+    out = capsys.readouterr().out
+    assert (f"card_data/components.yaml:{line}:" in out and "warning[typo-nbsp-prep]" in out
+            and "labels.legend_bonus: a one-letter word needs a non-breaking space after it: "
+            "'v příštím'" in out)
+    assert main(["--project", str(project), "check", "--fix"]) == 0
+    assert f"bonus v{NBSP}příštím kole" in comp.read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert main(["--project", str(project), "check"]) == 0
+    assert "0 warnings" in capsys.readouterr().out
