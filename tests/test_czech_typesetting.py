@@ -171,3 +171,24 @@ def test_a_board_text_is_checked_at_its_line_and_repaired_by_fix(project, capsys
     capsys.readouterr()
     assert main(["--project", str(project), "check"]) == 0
     assert "0 warnings" in capsys.readouterr().out
+
+
+def _said(pdf: Path) -> str:
+    out = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                         check=True).stdout
+    return " ".join(out.split())
+
+
+def test_the_editors_corrections_are_printed(built):
+    """Item 9 on paper: the aid, the tokens and the sheets as the Czech editor wrote them."""
+    aid, tokens, sheets = (_said(built / "cs" / f) for f in ("player-aid.pdf", "tokens.pdf",
+                                                              "sheets-a4.pdf"))
+    for phrase in ("s bonusem k dobírání", "na každém bojišti ubude", "Konec kola (kroky vpravo)",
+                   "Strany se střídají", "Vezmi výnos"):
+        assert phrase in aid
+    assert "níže" not in aid and "Střídejte" not in aid and "přejde:" not in aid
+    assert "sem nelze umístit vojsko" in tokens and "+ k politickým číslům" in tokens
+    assert "82 karet na 11 listech" in sheets
+    assert "převracejte podle delší hrany" in tokens and "převracejte podle DELŠÍ hrany" in sheets
+    assert ("Initiative: the side with fewer electors chooses who starts; if tied, "
+            in _said(built / "en" / "player-aid.pdf"))
