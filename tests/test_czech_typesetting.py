@@ -192,3 +192,11 @@ def test_the_editors_corrections_are_printed(built):
     assert "převracejte podle delší hrany" in tokens and "převracejte podle DELŠÍ hrany" in sheets
     assert ("Initiative: the side with fewer electors chooses who starts; if tied, "
             in _said(built / "en" / "player-aid.pdf"))
+
+
+def test_a_sheet_instruction_is_checked_at_its_line(project, capsys):
+    line = replace_in(project / "layouts" / "sheets.yaml", f"karty k{NBSP}vytištění",
+                      "karty k vytištění")
+    assert main(["--project", str(project), "check"]) == 0
+    out = capsys.readouterr().out
+    assert f"layouts/sheets.yaml:{line}:" in out and "strings.cs.title: a one-letter word" in out
