@@ -13,7 +13,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import check as checks
-from .check.lang import longest_text_at
+from .board.base import load_components
+from .check.lang import card_texts, longest_text_at
 from .check.text import check_templates
 from .compose import compose_faces, fill_texts
 from .errors import CardgenError, Finding, Location, Severity, error, has_errors, strict, warning
@@ -42,9 +43,10 @@ from .po import ImportReport, export_po, import_po
 from .progress import Progress
 from .proof import build_proof
 from .render.art import prepare_art, resolution_findings
-from .render.card import check_face, draw_card
+from .render.card import check_face, draw_card, spare_characters
 from .render.pdf import write_pngs
 from .safepath import inside
+from .translation import state_findings
 from .write import atomic_write, make_folder, remove_stale_temps
 
 CARD_LAYOUT = Path("layouts") / "card.yaml"
@@ -60,6 +62,7 @@ class CheckReport:
     findings: list[Finding]
     faces: dict[str, list[CardFace]] = field(default_factory=dict)
     layout: Layout | None = None
+    translation: str = ""  # the translation state summary line (cardgen/translation.py)
 
     @property
     def ok(self) -> bool:
@@ -88,6 +91,8 @@ def run_check(project: Path, *, lang_only: bool = False,
     findings = list(findings)
     findings.extend(checks.run_all(data, lang_only=lang_only))
     report = CheckReport(data, findings)
+    state_found, report.translation = state_findings(data, project)
+    findings.extend(state_found)
     if report.ok:
         try:
             layout = load_layout(project / CARD_LAYOUT)
@@ -551,21 +556,52 @@ def proof(project: Path, *, only_problems: bool = False) -> Path:
     return path
 
 
-def po_export(project: Path) -> Path:
+def po_export(project: Path, *, pot: bool = False) -> Path:
+    """`cardgen po export`: output/po/cs.po with every translatable string, its state and
+    its length budget from the fit engine; with ``pot``, output/po/cards.pot for msgmerge."""
     data, findings = load(project)
     findings += check_templates(data)  # the export renders canonical text through them
     if has_errors(findings):
         raise CardgenError(findings)
+    faces = {}
     for lang in LANGS:  # labels too: a template the sandbox refuses stops the export
         try:
-            compose_faces(data, lang, project)
+            faces[lang] = compose_faces(data, lang, project)
         except CardgenError as exc:
             if any(f.code == "template-unsafe" for f in exc.findings):
                 raise
-    path = project / "output" / "po" / "cs.po"
+    budgets = po_budgets(data, faces.get("cs", []), project)
+    path = project / "output" / "po" / ("cards.pot" if pot else "cs.po")
     path.parent.mkdir(parents=True, exist_ok=True)
-    return export_po(data, path)
+    return export_po(data, path, project=project, budgets=budgets, pot=pot)
+
+
+def po_budgets(data: GameData, faces: list[CardFace], project: Path) -> dict[str, tuple[int, float]]:
+    """PO context -> (characters that still fit at the minimum size, that size): the text
+    box budget for a card's lines and Deed name, the name bar's for its name."""
+    try:
+        layout = load_layout(project / CARD_LAYOUT)
+    except CardgenError:
+        return {}
+    out: dict[str, tuple[int, float]] = {}
+    for face in faces:
+        card = data.card(face.card_id)
+        if card is None:
+            continue
+        text, name = spare_characters(face, layout)
+        for t in card_texts(card):
+            out[t.context] = ((name, layout.name_bar.min_size) if t.key == "name"
+                              else (text, layout.text_box.min_size))
+    return out
+
+
+def po_check(project: Path) -> list[Finding]:
+    """What `cardgen check` finds, and the board's label findings: the QA a PO import's
+    texts go through before anything is written."""
+    findings = run_check(project).findings
+    findings += load_components(project)[1]
+    return findings
 
 
 def po_import(project: Path, file: Path) -> ImportReport:
-    return import_po(project, file)
+    return import_po(project, file, check=po_check)

@@ -108,6 +108,9 @@ def test_po_export_then_import_leaves_card_data_byte_identical(project, capsys):
 
 
 def test_po_import_applies_a_changed_translation(project, capsys):
+    replace_in(project / LUX, '        - {op: draw, amount: 1}\n      text:',
+               '        - {op: draw, amount: 1}\n      wording_exception: {cs: "draw first"}\n'
+               '      text:')
     run(project, capsys, "po", "export")
     po = project / "output" / "po" / "cs.po"
     text = po.read_text(encoding="utf-8")

@@ -198,6 +198,44 @@ def check_face(face: CardFace, layout: Layout) -> tuple[FitResult, list[Finding]
     return fit, findings + _fit_finding(face, fit)
 
 
+def _fits_at_min(face: CardFace, layout: Layout, fonts: dict[str, str], paras: list[Para],
+                 extra: str) -> bool:
+    """Whether the face's text with ``extra`` appended fits its box at the minimum size."""
+    if extra:
+        last = paras[-1] if paras else textflow.paragraph("")
+        paras = [*paras[:-1], Para((*last.atoms, *textflow.parse(" " + extra, "body")), last.kind)]
+    tb = layout.text_box
+    return textflow.fit(paras, tb.text.w * mm, tb.text.h * mm, fonts=fonts,
+                        icons=_Icons(face).iconset(), size=tb.min_size, min_size=tb.min_size,
+                        leading=tb.leading, para_gap=tb.paragraph_gap,
+                        lang=tb.lang_hyphen.get(face.lang), hyphen_min=tb.hyphen_min).fits
+
+
+def spare_characters(face: CardFace, layout: Layout, limit: int = 600) -> tuple[int, int]:
+    """The translator's length budget: how many more characters of the face's own kind of
+    text fit in its text box at the minimum size, and in its name bar (condensed as far as
+    allowed); 0 where the text already does not fit."""
+    fonts = register_fonts(layout.fonts)
+    paras = paragraphs(face, layout)
+    plain = " ".join(textflow.TOKEN.sub("", ln.text) for ln in face.lines).split()
+    filler = (" ".join(plain or face.name.split() or ["text"]) + " ") * (limit // 4 + 1)
+    lo, hi = 0, limit
+    if not _fits_at_min(face, layout, fonts, paras, ""):
+        hi = 0
+    while lo < hi:  # the largest n whose filler still fits
+        mid = (lo + hi + 1) // 2
+        if _fits_at_min(face, layout, fonts, paras, filler[:mid].strip()):
+            lo = mid
+        else:
+            hi = mid - 1
+    nb = layout.name_bar
+    area = (nb.box.w - 2 * nb.padding) * mm
+    width = stringWidth(face.name, fonts[nb.font], nb.min_size) * nb.min_scale
+    per_char = width / max(len(face.name), 1)
+    name = max(0, int((area - width) / per_char)) if per_char else 0
+    return lo, name
+
+
 # --- drawing ----------------------------------------------------------------------------
 
 def draw_card(c: Canvas, face: CardFace, layout: Layout, origin: tuple[float, float] = (0, 0)
