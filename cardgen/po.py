@@ -281,7 +281,7 @@ def _language(header: dict[str, str], file: str, line: int) -> list[Finding]:
         return []
     said = f"'{lang}'" if lang else "no language"
     return [error("po-language", f"the PO file is for {said}, not Czech (cs)",
-                  location=Location(file, line),
+                  location=Location(file, line, 1),
                   hint="import the Czech file (Language: cs), or export a fresh one with "
                        "cardgen po export")]
 
@@ -292,7 +292,7 @@ def _plan(project: Path, data: GameData, entries: list[PoEntry], file: str,
     old_state = read_state(project)
     plan = _Plan(state=dict(old_state))
     for entry in entries:
-        where = Location(file, entry.line)
+        where = Location(file, entry.line, 1)
         ctx = entry.msgctxt or ""
         unit = units.get(ctx)
         card = unit.card if unit else (ctx.split(":", 1)[0] or None)
@@ -400,7 +400,7 @@ def import_po(project: Path, file: Path, check: Check | None = None) -> ImportRe
     parsed, problems = parse_po(raw, str(file))
     if parsed is None:
         raise CardgenError(problems)
-    language = _language(parsed.header, str(file), parsed.header_line)
+    language = _language(parsed.header, str(file), parsed.line_of("Language"))
     if language:
         raise CardgenError(language)
     report = ImportReport()

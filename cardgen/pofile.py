@@ -18,7 +18,7 @@ from .errors import Finding, Location, error
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
             "\\": "\\", '"': '"'}
 _WRITE = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s*(.*)$")
+_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)(?=[\s\"])\s*(.*)$")
 
 
 @dataclass
@@ -47,6 +47,11 @@ class PoFile:
     header: dict[str, str]
     entries: list[PoEntry]
     header_line: int = 0
+    header_lines: dict[str, int] = field(default_factory=dict)  # header field -> its line
+
+    def line_of(self, name: str) -> int:
+        """The line of a header field (the header entry's line when it is missing)."""
+        return self.header_lines.get(name, self.header_line)
 
 
 class _Syntax(Exception):
@@ -105,12 +110,12 @@ def parse_po(raw: bytes, file: str) -> tuple[PoFile | None, list[Finding]]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[:exc.start].count(b"\n") + 1
-        return None, [error("po-syntax", "the PO file is not UTF-8", location=Location(file, line),
+        return None, [error("po-syntax", "the PO file is not UTF-8", location=Location(file, line, 1),
                             hint="save it as UTF-8 (the header must say charset=UTF-8)")]
     try:
         entries = _entries(text.split("\n"))
     except _Syntax as exc:
-        return None, [error("po-syntax", str(exc), location=Location(file, exc.line),
+        return None, [error("po-syntax", str(exc), location=Location(file, exc.line, 1),
                             hint="fix the line, or export a fresh file with cardgen po export")]
     findings: list[Finding] = []
     seen: dict[tuple[str | None, str], int] = {}
@@ -119,7 +124,7 @@ def parse_po(raw: bytes, file: str) -> tuple[PoFile | None, list[Finding]]:
         if key in seen:
             findings.append(error(
                 "po-syntax", f"duplicate message definition (first defined at line {seen[key]})",
-                location=Location(file, entry.line), hint="keep one of the two entries"))
+                location=Location(file, entry.line, 1), hint="keep one of the two entries"))
         seen.setdefault(key, entry.line)
     heads = [e for e in entries if e.msgid == "" and e.msgctxt is None]
     if not heads:
@@ -131,12 +136,21 @@ def parse_po(raw: bytes, file: str) -> tuple[PoFile | None, list[Finding]]:
     charset = re.search(r"charset=([\w-]+)", header.get("Content-Type", ""))
     if not charset or charset.group(1).lower().replace("_", "-") != "utf-8":
         findings.append(error("po-syntax", "the header's Content-Type must say charset=UTF-8",
-                              location=Location(file, head.line),
+                              location=Location(file, head.line, 1),
                               hint='"Content-Type: text/plain; charset=UTF-8\\n"'))
     if findings:
         return None, findings
     body = [e for e in entries if e is not head]
-    return PoFile(header, body, head.line), []
+    lines = text.split("\n")
+    at: dict[str, int] = {}
+    for n in range(head.line, len(lines) + 1):
+        row = lines[n - 1].strip()
+        if not row:
+            break
+        m = re.match(r'(?:msgstr\s+)?"([\w-]+):', row)
+        if m:
+            at.setdefault(m.group(1), n)
+    return PoFile(header, body, head.line, at), []
 
 
 def _entries(lines: list[str]) -> list[PoEntry]:
@@ -153,7 +167,7 @@ def _entries(lines: list[str]) -> list[PoEntry]:
         if "msgid" not in values:
             raise _Syntax(line, "msgstr without msgid")
         if "msgstr" not in values:
-            raise _Syntax(line, f"the entry at line {entry.line} has no msgstr")
+            raise _Syntax(entry.line, "this entry has no msgstr")
         entry.msgid = values["msgid"]
         entry.msgstr = values["msgstr"]
         entry.msgctxt = values.get("msgctxt")
@@ -168,7 +182,7 @@ def _entries(lines: list[str]) -> list[PoEntry]:
             if entry is not None and "msgstr" in values:
                 finish(n)
             elif entry is not None:
-                raise _Syntax(n, "a comment inside an entry (before its msgstr)")
+                raise _Syntax(entry.line, "this entry has no msgstr")
             _comment(pending, stripped, n)
             continue
         if stripped.startswith('"'):
