@@ -291,6 +291,7 @@ def write_po(header_comment: str, header: dict[str, str], entries: list[PoEntry]
     out += [quote(f"{k}: {v}\n") for k, v in header.items()]
     for e in entries:
         out.append("")
+        out += [f"# {c}".rstrip() for c in e.comments]
         out += [f"#. {c}".rstrip() for c in e.extracted]
         if e.references:
             out.append("#: " + " ".join(e.references))
