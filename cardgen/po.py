@@ -134,7 +134,7 @@ def _comments(data: GameData, unit: Unit, canonical: Canonical | None,
     if unit.context in budgets:
         room, size = budgets[unit.context]
         where = "name bar" if t is not None and t.key == "name" else "text box"
-        out.append(f"fits: {room} more characters in the {where} at the minimum size "
+        out.append(f"fits: about {room} more characters in the {where} at the minimum size "
                    f"({size:g} pt)")
     return out
 

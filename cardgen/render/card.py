@@ -203,7 +203,8 @@ def _fits_at_min(face: CardFace, layout: Layout, fonts: dict[str, str], paras: l
     """Whether the face's text with ``extra`` appended fits its box at the minimum size."""
     if extra:
         last = paras[-1] if paras else textflow.paragraph("")
-        paras = [*paras[:-1], Para((*last.atoms, *textflow.parse(" " + extra, "body")), last.kind)]
+        role = next((a.role for a in reversed(last.atoms) if not a.icon), "body")
+        paras = [*paras[:-1], Para((*last.atoms, *textflow.parse(" " + extra, role)), last.kind)]
     tb = layout.text_box
     return textflow.fit(paras, tb.text.w * mm, tb.text.h * mm, fonts=fonts,
                         icons=_Icons(face).iconset(), size=tb.min_size, min_size=tb.min_size,
