@@ -114,7 +114,7 @@ def _check(args: argparse.Namespace) -> int:
         if exceptions:
             print("\n".join(["reviewed exceptions:", *exceptions]))
         if report.translation:
-            print(report.translation)
+            print("\n".join(report.translation))
         print(summary)
     return 0 if report.ok else exit_code(report.findings)
 

@@ -46,7 +46,7 @@ from .render.art import prepare_art, resolution_findings
 from .render.card import check_face, draw_card, spare_characters
 from .render.pdf import write_pngs
 from .safepath import inside
-from .translation import state_findings
+from .translation import state_summary
 from .write import atomic_write, make_folder, remove_stale_temps
 
 CARD_LAYOUT = Path("layouts") / "card.yaml"
@@ -62,7 +62,7 @@ class CheckReport:
     findings: list[Finding]
     faces: dict[str, list[CardFace]] = field(default_factory=dict)
     layout: Layout | None = None
-    translation: str = ""  # the translation state summary line (cardgen/translation.py)
+    translation: list[str] = field(default_factory=list)  # state counts, fuzzy texts
 
     @property
     def ok(self) -> bool:
@@ -91,7 +91,7 @@ def run_check(project: Path, *, lang_only: bool = False,
     findings = list(findings)
     findings.extend(checks.run_all(data, lang_only=lang_only))
     report = CheckReport(data, findings)
-    state_found, report.translation = state_findings(data, project)
+    state_found, report.translation = state_summary(data, project)
     findings.extend(state_found)
     if report.ok:
         try:

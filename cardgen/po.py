@@ -36,6 +36,7 @@ from .oserrors import os_errors, read_input
 from .pofile import PoEntry, parse_po, write_po
 from .translation import (
     FORM_NOTES,
+    SOURCE_PREFIXES,
     STATE_FILE,
     Record,
     Unit,
@@ -295,7 +296,8 @@ def _plan(project: Path, data: GameData, entries: list[PoEntry], file: str,
         where = Location(file, entry.line, 1)
         ctx = entry.msgctxt or ""
         unit = units.get(ctx)
-        card = unit.card if unit else (ctx.split(":", 1)[0] or None)
+        prefix = ctx.split(":", 1)[0]
+        card = unit.card if unit else None if prefix in SOURCE_PREFIXES else (prefix or None)
         if unit is None:
             report.findings.append(warning(
                 "po-gone", f"'{ctx}' no longer exists in card_data; not applied",
@@ -407,7 +409,7 @@ def import_po(project: Path, file: Path, check: Check | None = None) -> ImportRe
     plan = _plan(project, data, parsed.entries, str(file), report)
     if has_errors(report.findings):
         raise CardgenError([*report.findings, _nothing_written(file)])
-    if check is not None and (plan.edits or plan.state_lines):
+    if check is not None and plan.edits:
         new = _stage(project, plan, check)
         if new:
             raise CardgenError([*new, _nothing_written(file)])

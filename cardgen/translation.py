@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .check.lang import CardText, all_texts
-from .errors import CardgenError, Finding, Location, Severity, error
+from .errors import CardgenError, Finding, Location, error
 from .model import GameData
 from .yamlsrc import LocList, LocMap, load_yaml_file
 
@@ -74,6 +74,9 @@ SOURCES: tuple[tuple[str, str, str | None, str], ...] = (
     ("card-back", "layouts/card.yaml", "back", "card back"),
     ("sheets", "layouts/sheets.yaml", "strings", "print-sheet instructions"),
 )
+
+#: Every context prefix that is not a card id.
+SOURCE_PREFIXES = frozenset({prefix for prefix, *_ in SOURCES} | {"text"})
 
 
 def _read(project: Path, rel: str) -> Any:
@@ -253,25 +256,22 @@ def stamp(units: list[Unit]) -> dict[str, Record]:
     return {u.context: Record(text_hash(u.en)) for u in units if u.cs}
 
 
-def state_findings(data: GameData, project: Path) -> tuple[list[Finding], str]:
-    """Info findings for the fuzzy texts and the state summary line for ``cardgen check``."""
+def state_summary(data: GameData, project: Path) -> tuple[list[Finding], list[str]]:
+    """For ``cardgen check``: the state counts, then one line per fuzzy text with its
+    file:line (a state, not a problem: no finding); a broken state file is an error."""
     try:
         state = read_state(project)
     except CardgenError as exc:
-        return exc.findings, ""
+        return exc.findings, []
     units = all_units(data, project)
     counts = dict.fromkeys(STATES, 0)
-    out = []
+    fuzzy = []
     for unit in units:
         st = translation_state(unit, state)
         counts[st] += 1
         if st == "fuzzy":
-            out.append(Finding(
-                Severity.INFO, "translation-fuzzy",
-                f"{unit.context}: the English changed since this Czech was translated",
-                location=unit.cs_loc, card=unit.card, lang="cs",
-                hint="check the Czech against the English (cardgen po export marks it fuzzy), "
-                     "then import it without the fuzzy flag"))
-    line = ("translation (cs): " + ", ".join(f"{counts[s]} {s}" for s in STATES)
+            fuzzy.append(f"  fuzzy: {unit.cs_loc}: {unit.context}: the English changed since "
+                         "this Czech was translated")
+    head = ("translation (cs): " + ", ".join(f"{counts[s]} {s}" for s in STATES)
             + f" of {len(units)} texts")
-    return out, line
+    return [], [head, *fuzzy]

@@ -47,9 +47,8 @@ def test_an_english_edit_makes_the_entry_fuzzy_with_the_previous_english(project
                       "shields_here: {en: shield tokens,")
     code, out = run(project, capsys, "check")
     assert code == 0
-    assert (f"card_data/components.yaml:{line}:41: info[translation-fuzzy] (cs): "
-            "components:labels.shields_here: the English changed since this Czech was "
-            "translated") in out
+    assert (f"  fuzzy: card_data/components.yaml:{line}:41: components:labels.shields_here: "
+            "the English changed since this Czech was translated") in out
     assert "translation (cs): 0 untranslated, " in out and ", 1 fuzzy, 0 reviewed of " in out
     assert out.strip().splitlines()[-1].endswith(" 0 errors, 0 warnings, 0 reviewed exceptions")
 
