@@ -63,6 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     pr = sub.add_parser("proof", parents=[where],
                         help="output/proof/cs-en.pdf: English and Czech side by side")
     pr.add_argument("--only-problems", action="store_true", help="only cards with findings")
+    pr.add_argument("--changed-since", metavar="MANIFEST|REVISION",
+                    help="only cards changed since an earlier manifest.json or git revision")
 
     pt = sub.add_parser("playtest", parents=[where],
                         help="play many seeded games; output/playtest/report.pdf and report.json")
@@ -148,7 +150,8 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _proof(args: argparse.Namespace) -> int:
-    path = pipeline.proof(args.project, only_problems=args.only_problems)
+    path = pipeline.proof(args.project, only_problems=args.only_problems,
+                          changed_since=args.changed_since)
     print(f"wrote {path}")
     return 0
 

@@ -44,6 +44,7 @@ from .proof import build_proof
 from .render.art import prepare_art, resolution_findings
 from .render.card import check_face, draw_card
 from .render.pdf import write_pngs
+from .review import Earlier, git_card_data, manifest_earlier, texts_of
 from .safepath import inside
 from .write import atomic_write, make_folder, remove_stale_temps
 
@@ -534,8 +535,10 @@ def fill(project: Path) -> tuple[list, list[Finding]]:
     return fill_texts(data, project, problems), problems
 
 
-def proof(project: Path, *, only_problems: bool = False) -> Path:
-    """`cardgen proof`: output/proof/cs-en.pdf with every card in both languages."""
+def proof(project: Path, *, only_problems: bool = False, changed_since: str | None = None
+          ) -> Path:
+    """`cardgen proof`: output/proof/cs-en.pdf with every card in both languages, or with
+    ``changed_since`` (an earlier manifest.json or a git revision) only the changed cards."""
     report = run_check(project)
     data = report.data
     if data is None:
@@ -543,12 +546,39 @@ def proof(project: Path, *, only_problems: bool = False) -> Path:
     # a proof is most useful when the texts have errors: compose even then
     layout = report.layout or load_layout(project / CARD_LAYOUT)
     faces = report.faces or {lang: compose_faces(data, lang, project) for lang in LANGS}
+    earlier, hashes = None, None
+    if changed_since is not None:
+        earlier = _earlier(project, changed_since)
+        key = _card_key(layout, project)
+        hashes = {lang: {f.card_id: face_key(f, key, project)[:16] for f in faces[lang]}
+                  for lang in LANGS}
     pdf = build_proof(data, faces["en"], faces["cs"], report.findings, draw_card, layout,
-                      only_problems=only_problems)
+                      only_problems=only_problems, earlier=earlier, hashes=hashes)
     path = project / "output" / "proof" / "cs-en.pdf"
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, pdf)
     return path
+
+
+def _earlier(project: Path, since: str) -> Earlier:
+    """What `proof --changed-since` compares with: an earlier build's manifest.json (and the
+    other languages' manifests beside it), or card_data/ at a git revision, composed again."""
+    path = Path(since)
+    if path.exists():
+        docs = {}
+        for lang in LANGS:
+            other = path.parent.parent / lang / path.name
+            if other != path and other.is_file():
+                doc = read_manifest(other)[1]
+                docs[str(doc.get("lang") or lang)] = doc
+        doc = read_manifest(path)[1]
+        docs[str(doc.get("lang") or path.parent.name)] = doc
+        return manifest_earlier(str(path), docs)
+    with tempfile.TemporaryDirectory(prefix="cardgen-proof-") as tmp:
+        git_card_data(project, since, Path(tmp))
+        data, _ = load(Path(tmp))
+        return Earlier(f"git {since}", {lang: texts_of(compose_faces(data, lang, Path(tmp)))
+                                        for lang in LANGS})
 
 
 def po_export(project: Path) -> Path:

@@ -107,6 +107,12 @@ class _Icons:
         return IconSet(self.width, self.draw)
 
 
+def inline_icons(face: CardFace) -> IconSet:
+    """How ``face``'s inline ``:token:`` symbols are measured and drawn (also for text set
+    beside the card, as in the proof's tables)."""
+    return _Icons(face).iconset()
+
+
 # --- checks -----------------------------------------------------------------------------
 
 def _glyph_findings(face: CardFace, layout: Layout, fonts: dict[str, str],
