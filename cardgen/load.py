@@ -273,7 +273,7 @@ class _Loader:
         terms = []
         for rec, where in items(data.get("terms")):
             spec = {"id": Field(str, True), "en": Field(list, True), "cs": Field(list, True),
-                    "forbidden": Field(dict), "note": Field(str)}
+                    "forbidden": Field(dict), "note": Field(str), "headword": Field(dict)}
             found = check_record(rec, spec, where, "glossary term")
             self.findings.extend(found)
             if found:
@@ -292,7 +292,8 @@ class _Loader:
                 forbidden[lang] = tuple(pairs)
             terms.append(m.GlossaryTerm(
                 rec["id"], {lang: tuple(str(x) for x in rec[lang]) for lang in m.LANGS},
-                forbidden, {}, rec.get("note"), where))
+                forbidden, {}, rec.get("note"), where,
+                {str(k): str(v) for k, v in (rec.get("headword") or {}).items()}))
         nouns = self.mapping(data.get("nouns"), data.at("nouns"), "nouns")
         noun_forms = {k: self.forms(v, nouns.at(k), f"noun {k}") for k, v in nouns.items()}
         return tuple(terms), noun_forms

@@ -189,6 +189,11 @@ class GlossaryTerm:
     plural: dict[str, dict[str, str]]  # lang -> CLDR category -> form (nouns after numbers)
     note: str | None
     loc: Location
+    headword: dict[str, str] = field(default_factory=dict)  # lang -> dictionary form (a verb's infinitive)
+
+    def head(self, lang: str) -> str:
+        """The form a glossary lists the term under: its headword, else its first form."""
+        return self.headword.get(lang) or self.forms[lang][0]
 
 
 @dataclass(frozen=True)

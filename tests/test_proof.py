@@ -109,15 +109,37 @@ def test_glossary_sheet(tmp_path):
     data, _ = load(project)
     cs = build_glossary_sheet(data, "cs", FONTS)
     assert build_glossary_sheet(data, "cs", FONTS) == cs
-    (page,) = pdf_text(tmp_path, cs, "cs.pdf")
-    lines = [" ".join(ln.split()) for ln in page.splitlines() if ln.strip()]
+    pages = pdf_text(tmp_path, cs, "cs.pdf")
+    lines = [" ".join(ln.split()) for page in pages for ln in page.splitlines() if ln.strip()]
     assert lines[:2] == ["Volba římského krále — slovníček", "Slovníček pojmů"]
     assert "Slovníček názvů karet" in lines
-    terms = [ln for ln in lines if ln in ("hlas vote", "chata", "čin Deed", "čísla Numbers",
-                                          "dvůr Court", "herní oblast play area")]
-    assert terms == ["čin Deed", "čísla Numbers", "dvůr Court", "herní oblast play area",
-                     "hlas vote"]
-    (en_page,) = pdf_text(tmp_path, build_glossary_sheet(data, "en", FONTS), "en.pdf")
-    assert "Glossary of card names" in en_page
+    terms = [ln.split()[0] for ln in lines
+             if ln.startswith(("hlas vote", "chata", "čin Deed", "čísla Numbers", "dvůr Court",
+                               "herní oblast play area"))]
+    assert terms == ["čin", "čísla", "dvůr", "herní", "hlas"]
+    # verbs under their infinitive, with the other forms beside them
+    assert "získat acquire získej, získání, získáš, získá, získají" in lines
+    assert any(ln.startswith("zrušit kontrou counter zrušit kontrou, zruš kontrou") or
+               ln.startswith("zrušit kontrou counter zruš kontrou") for ln in lines)
+    assert "vyřadit ze hry remove from the game vyřaď ze hry, vyřadí ze hry, vyřazena ze hry," in lines
+    # forbidden variants spelled out, with what to write instead
+    assert any(ln.startswith("storn… zrušit kontrou VLA-61") for ln in lines)
+    text = " ".join(lines)
+    assert "zruš, zrušit, zruší, zrušen, zrušit kontrou" in text  # the variants wrap
+    # places in every form card text uses; shields; currencies and nouns after numbers
+    assert "Mohuč Mainz v Mohuči · do Mohuče · z Mohuče · mohučského kurfiřta" in lines
+    assert "Čechy Bohemia v Čechách · do Čech · z Čech · českého kurfiřta" in lines
+    assert "štít Eduarda III. Edward III shield" in lines
+    assert ("církevní Church 1 církevní měnu · 2 církevní měny · 1,5 církevní měny · "
+            "5 církevních měn") in lines
+    assert "1 vliv · 2 vlivu · 1,5 vlivu · 5 vlivu 1 influence · 2 influence" in lines
+    assert "1 kartu · 2 karty · 1,5 karty · 5 karet 1 card · 2 cards" in lines
+    # Deed names with their card
+    assert "Starý spolek Auld Alliance Filip VI." in lines
+    en = " ".join(" ".join(p.split()) for p in pdf_text(tmp_path, build_glossary_sheet(
+        data, "en", FONTS), "en.pdf"))
+    assert "Glossary of card names" in en
+    assert "cancel, cancels, cancelled, counter VLA-61" in en and "negate, negates, negated" in en
+    assert "Mainz Mohuč in Mainz · from Mainz · the elector of Mainz" in en
     assert name_pairs(data, "cs") == [("Blanka z Valois", "Blanche de Valois"),
                                       ("Filip VI.", "Philip VI")]
