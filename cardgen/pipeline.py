@@ -576,9 +576,16 @@ def _earlier(project: Path, since: str) -> Earlier:
         return manifest_earlier(str(path), docs)
     with tempfile.TemporaryDirectory(prefix="cardgen-proof-") as tmp:
         git_card_data(project, since, Path(tmp))
-        data, _ = load(Path(tmp))
-        return Earlier(f"git {since}", {lang: texts_of(compose_faces(data, lang, Path(tmp)))
-                                        for lang in LANGS})
+        try:
+            data, _ = load(Path(tmp))
+            return Earlier(f"git {since}", {lang: texts_of(compose_faces(data, lang, Path(tmp)))
+                                            for lang in LANGS})
+        except CardgenError as exc:
+            raise CardgenError([error("usage", f"--changed-since {since}: the card data of that "
+                                      "revision cannot be composed (its problems follow)",
+                                      hint="compare with a later revision or a manifest"),
+                                *(replace(f, message=f"at {since}: {f.message}")
+                                  for f in exc.findings)]) from None
 
 
 def po_export(project: Path) -> Path:

@@ -85,6 +85,9 @@ def test_proof_writes_both_languages_side_by_side(project, capsys):
     assert "Karel IV." in text and "Charles IV" in text
     ids = [card.id for card in load(project)[0].cards]
     assert len(ids) == 76 and all(f"({cid})" in text for cid in ids)
+    # the table draws a :token: as the card's icon, never as its name
+    assert "is in the Papal Curia: gain 2 Church" in " ".join(text.split())
+    assert ":shield-clement-vi:" not in text
     replace_in(project / LUX, CHARLES_CS, f'cs: "Umísti 3{NB}vlivu do Čech. Lízni 1{NB}kartu."')
     code, out = run(project, capsys, "check", "--format", "json")
     flagged = {f["card"] for f in json.loads(out)["findings"]
