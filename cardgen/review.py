@@ -168,12 +168,15 @@ def git_card_data(project: Path, revision: str, into: Path) -> None:
     """Write ``card_data/`` as it was at git ``revision`` under ``into``/card_data."""
     hint = ("pass an earlier build's manifest.json (output/<lang>/manifest.json) or a git "
             "revision of the project, e.g. HEAD~1")
+    if revision.startswith("-"):  # never an option to git
+        raise CardgenError(error("usage", f"--changed-since {revision}: neither a manifest file "
+                                 "nor a revision", hint=hint))
     prefix = _git(project, "rev-parse", "--show-prefix")
     if prefix.returncode != 0:
         raise CardgenError(error("usage", f"--changed-since {revision}: no such manifest file, "
                                  f"and {project} is not in a git repository", hint=hint))
     commit = _git(project, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
-    if commit.returncode != 0 or revision.startswith("-"):
+    if commit.returncode != 0:
         raise CardgenError(error("usage", f"--changed-since {revision}: neither a manifest file "
                                  "nor a revision of the project's git repository", hint=hint))
     sha = commit.stdout.decode().strip()

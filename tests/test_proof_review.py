@@ -147,3 +147,11 @@ def test_new_and_removed_cards():
     found = changes(earlier, now)
     assert set(found) == {"b"} and found["b"].describe() == "new card"
     assert removed(earlier, now) == [("gone", "Gone")]
+
+
+def test_a_manifest_without_texts_is_compared_by_hash():
+    earlier = Earlier("old", {}, {"en": {"a": "h1", "b": "h2"}})
+    now = {"en": {"a": {"name": "A"}, "b": {"name": "B"}}}
+    found = changes(earlier, now, {"en": {"a": "h1", "b": "h3"}})
+    assert set(found) == {"b"}
+    assert found["b"].describe() == "content hash changed (the earlier manifest keeps no texts)"
