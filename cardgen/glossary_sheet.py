@@ -1,5 +1,5 @@
 """The bilingual glossary sheet, sorted by the language's collation: terms under their
-headwords (a verb's infinitive) with their other forms, the forbidden variants, places in
+first form (a verb's infinitive) with their other forms, the forbidden variants, places in
 every form card text uses, shields, currencies and nouns after numbers (one phrase per
 Babel plural category, with a number of that category), Deed names and card names.
 
@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape
 
 from babel.numbers import format_decimal
@@ -29,6 +30,7 @@ from .errors import CardgenError, Finding, Location, error
 from .fonts import register_fonts
 from .language import plural_category
 from .model import GameData
+from .render.cmyk import CmykConverter, canvas_maker
 
 _LETTERS = ("a", "b", "c", "č", "d", "e", "f", "g", "h", "ch", "i", "j", "k", "l", "m", "n",
             "o", "p", "q", "r", "ř", "s", "š", "t", "u", "v", "w", "x", "y", "z", "ž")
@@ -107,21 +109,21 @@ def _other(lang: str) -> str:
 
 
 def _sorted(rows: Iterable[tuple[str, ...]], lang: str) -> list[tuple[str, ...]]:
-    return sorted(set(rows), key=lambda r: SORT_KEYS[lang](r[0]))
+    return sorted(set(rows), key=lambda r: (SORT_KEYS[lang](r[0]), r[1:]))  # ties: the rest
 
 
 def term_pairs(data: GameData, lang: str) -> list[tuple[str, str]]:
     """(headword, the other language's headword) of every term."""
     other = _other(lang)
-    return _sorted(((t.head(lang), t.head(other)) for t in data.glossary
+    return _sorted(((t.forms[lang][0], t.forms[other][0]) for t in data.glossary
                     if t.forms.get(lang) and t.forms.get(other)), lang)  # type: ignore[return-value]
 
 
 def term_rows(data: GameData, lang: str) -> list[tuple[str, ...]]:
-    """(headword, the other language's headword, the term's other forms in ``lang``)."""
+    """(headword, the other language's headword, the term's other forms in ``lang``); the
+    headword is the first form (a verb's infinitive, as glossary.yaml orders them)."""
     other = _other(lang)
-    return _sorted(((t.head(lang), t.head(other),
-                     ", ".join(f for f in t.forms[lang] if f != t.head(lang)))
+    return _sorted(((t.forms[lang][0], t.forms[other][0], ", ".join(t.forms[lang][1:]))
                     for t in data.glossary if t.forms.get(lang) and t.forms.get(other)), lang)
 
 
@@ -239,15 +241,10 @@ def forbidden_rows(data: GameData, lang: str) -> list[tuple[str, ...]]:
                    lang)
 
 
-def pair_table(rows: Iterable[tuple[str, ...]], head: Sequence[str],
-               st: dict[str, ParagraphStyle], width: float,
-               shares: Sequence[float] | None = None) -> Table:
-    """A table with a head row; ``shares`` of ``width`` per column (default: even)."""
-    shares = shares or [1 / len(head)] * len(head)
-    cells = [[Paragraph(escape(h), st["italic"]) for h in head]]
-    cells += [[Paragraph(escape(text), st["body" if i < 2 else "small"])
-               for i, text in enumerate(row)] for row in rows]
-    table = Table(cells, colWidths=[width * s for s in shares], repeatRows=1)
+def ruled_table(cells: list[list[Any]], widths: list[float], st: dict[str, ParagraphStyle],
+                extra: Iterable[tuple] = ()) -> Table:
+    """A table in the sheets' style: a rule under the head row, hairlines between rows."""
+    table = Table(cells, colWidths=widths, repeatRows=1)
     table.setStyle(TableStyle([
         ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
         ("LINEBELOW", (0, 1), (-1, -1), 0.2, colors.lightgrey),
@@ -255,8 +252,21 @@ def pair_table(rows: Iterable[tuple[str, ...]], head: Sequence[str],
         ("FONTNAME", (0, 0), (-1, -1), st["body"].fontName),  # no stray Helvetica
         ("TOPPADDING", (0, 0), (-1, -1), 1.5),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        *extra,
     ]))
     return table
+
+
+def pair_table(rows: Iterable[tuple[str, ...]], head: Sequence[str],
+               st: dict[str, ParagraphStyle], width: float,
+               shares: Sequence[float] | None = None) -> Table:
+    """A ruled table with a head row; ``shares`` of ``width`` per column (default: even);
+    the third column on is set smaller."""
+    shares = shares or [1 / len(head)] * len(head)
+    cells = [[Paragraph(escape(h), st["italic"]) for h in head]]
+    cells += [[Paragraph(escape(text), st["body" if i < 2 else "small"])
+               for i, text in enumerate(row)] for row in rows]
+    return ruled_table(cells, [width * s for s in shares], st)
 
 
 def label_findings(data: GameData, lang: str) -> list[Finding]:
@@ -271,7 +281,8 @@ def label_findings(data: GameData, lang: str) -> list[Finding]:
                   hint="add the glossary sheet's titles to labels")]
 
 
-def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Path]) -> bytes:
+def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Path],
+                         cmyk: CmykConverter | None = None) -> bytes:
     """A PDF of the glossary terms and the card names, sorted for ``lang`` (en or cs).
 
     ``font_files`` are the layout's font files by role (body, bold, italic)."""
@@ -307,5 +318,5 @@ def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Pat
         if rows:
             story += [Paragraph(escape(title), st["h"]),
                       pair_table(rows, columns, st, width, shares), Spacer(1, 4 * mm)]
-    doc.build(story)
+    doc.build(story, canvasmaker=canvas_maker(cmyk))
     return buf.getvalue()

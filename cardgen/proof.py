@@ -222,7 +222,7 @@ def _legend(sheet: _Sheet) -> Table | None:
 
 def _glossary(data: GameData, st: dict[str, Any]) -> Table:
     """The glossary's headwords in two columns of pairs, so page 1 holds it."""
-    rows = sorted({(t.head("en"), t.head("cs")) for t in data.glossary},
+    rows = sorted({(t.forms["en"][0], t.forms["cs"][0]) for t in data.glossary},
                   key=lambda r: r[0].casefold())
     half = (len(rows) + 1) // 2
     width = FRAME_W / 2 - 3 * mm
