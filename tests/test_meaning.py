@@ -190,15 +190,16 @@ def test_meaning_findings_cite_the_rule_of_the_clause_that_differs(project, caps
     assert hit["rule"] == "5.82"
 
 
-# An effect changes while the text stays: (file, old, new) on the effects.
+# An effect the rulebook does not fix changes while the text stays: (file, old, new, who,
+# fact class) on the effects (one the rulebook fixes is one rule-fact: see FOLDED).
 EFFECTS = [
     ("luxembourg.yaml", "{op: place_military, amount: 2, where: lombardy}",
      "{op: place_military, amount: 2, where: tyrol}", "Raimondino", "places"),
     ("luxembourg.yaml", "{op: place_influence, amount: 3, where: bohemia}",
      "{op: place_influence, amount: 2, where: bohemia}", "Elizabeth", "numbers"),
-    ("market.yaml", "{op: move_loyalty, steps: 1, direction: either}\n        - {op: draw",
-     "{op: move_loyalty, steps: 1, direction: charles}\n        - {op: draw", "Margaret",
-     "either way"),
+    ("events.yaml", "{op: place_military, amount: 4, where: lombardy, who: luxembourg}",
+     "{op: place_military, amount: 4, where: lombardy, who: wittelsbach}", "San Felice",
+     "Luxembourg"),
     ("market.yaml", "{op: if_lead, country: bohemia, lead: false, then: [{op: place_influence, "
      "amount: 3, where: bohemia}]}", "{op: place_influence, amount: 3, where: bohemia}",
      "Henry of Lipá", "condition"),
@@ -291,15 +292,81 @@ def test_rulebook_fact_changed_in_the_data(project, capsys, file, old, new, fact
     line = replace_in(project / DATA / file, old, new)
     line += next(i for i, (a, b) in enumerate(zip(old.split("\n"), new.split("\n"),
                                                   strict=False)) if a != b)  # the changed line
-    facts = (project / FACTS).read_text(encoding="utf-8")
-    item = facts.rindex("\n  - ", 0, _find(facts, fact).start()) + 1  # the fact's "- " line
-    fact_line = facts[:item].count("\n") + 1
+    fact_line = _fact_line(project, fact)
     code, findings = check(project, capsys)
     assert code == 1
     hits = at(findings, "rule-fact", DATA / file, line)
     assert hits, [f"{f['code']} {f['file']}:{f['line']} {f['message'][:80]}" for f in findings]
     assert all(f"facts.yaml:{fact_line}:" in f["message"] for f in hits), hits
     assert all(f["rule"] == rule for f in hits)
+
+
+# An effect the rulebook fixes changes while its texts stay: (file, old, new, the fact's line)
+FOLDED = [FACT_EDITS[i] for i, e in enumerate(FACT_EDITS) if "effect" in e[3] or "henry" in e[3]
+          or "pierre" in e[3]]
+
+
+@pytest.mark.parametrize(("file", "old", "new", "fact", "rule"), FOLDED,
+                         ids=[f"{e[4]}-{i}" for i, e in enumerate(FOLDED)])
+def test_an_effect_the_rulebook_fixes_changed_is_one_finding(project, capsys, file, old, new,
+                                                              fact, rule):
+    """One edit, one finding: the rule-fact at the effect, naming the fact's line and
+    noting that both texts still say what the rule fixes (no text-differs beside it)."""
+    replace_in(project / DATA / file, old, new)
+    code, findings = check(project, capsys)
+    assert code == 1
+    assert [f["code"] for f in findings] == ["rule-fact"], findings
+    (hit,) = findings
+    assert hit["rule"] == rule and f"facts.yaml:{_fact_line(project, fact)}:" in hit["message"]
+    en, cs = _texts_after((project / DATA / file).read_text(encoding="utf-8"), hit["line"])
+    assert f"the en ({DATA / file}:{en}:13) and cs ({DATA / file}:{cs}:13) texts still say " \
+        "what the rule fixes" in hit["message"]
+
+
+def test_a_text_edit_beside_a_rulebook_effect_change_is_its_own_finding(project, capsys):
+    effect = replace_in(project / CARDS / "events.yaml", "{op: move_loyalty, steps: 2, "
+                        "direction: charles}", "{op: move_loyalty, steps: 2, direction: ludwig}")
+    cs = edit(project, CARDS / "events.yaml", "umístí 3 vojska do Tyrolska.",
+              "umístí 4 vojska do Tyrolska.", "cs")
+    code, findings = check(project, capsys)
+    assert code == 1
+    assert [(f["code"], f["line"]) for f in findings] == [("rule-fact", effect),
+                                                          ("text-differs", cs)]
+    fact, differs = findings
+    assert "numbers: written 2, 4, canonical 2, 3" in differs["message"]
+    assert "toward" not in differs["message"].split("written:")[0]  # the rule's direction
+    assert "canonical (the effects as rule 10.32 fixes them)" in differs["message"]
+    assert f"the en ({CARDS / 'events.yaml'}:{cs - 1}:13) text still says" in fact["message"]
+
+
+def test_a_reworded_text_beside_a_rulebook_effect_change_is_no_finding_of_its_own(project,
+                                                                                 capsys):
+    """Under a wording exception the text states the rule's facts in another order: the
+    effect's rule-fact is the one finding, and it notes the Czech text too."""
+    cs = edit(project, CARDS / "events.yaml", "Wittelsbachové umístí 3 vojska do Tyrolska. "
+              "Posuň Janovu věrnost o 2 pole ke Karlovi.", "Posuň Janovu věrnost o 2 pole ke "
+              "Karlovi. Wittelsbachové umístí 3 vojska do Tyrolska.", "cs", exception=True)
+    replace_in(project / CARDS / "events.yaml", "{op: move_loyalty, steps: 2, direction: "
+               "charles}", "{op: move_loyalty, steps: 2, direction: ludwig}")
+    code, findings = check(project, capsys)
+    assert code == 1
+    (hit,) = findings
+    assert hit["code"] == "rule-fact"
+    assert f"cs ({CARDS / 'events.yaml'}:{cs}:13) texts still say" in hit["message"]
+
+
+def _fact_line(project: Path, fact: str) -> int:
+    """The line of the "- " that opens the fact holding the unique string ``fact``."""
+    facts = (project / FACTS).read_text(encoding="utf-8")
+    item = facts.rindex("\n  - ", 0, _find(facts, fact).start()) + 1
+    return facts[:item].count("\n") + 1
+
+
+def _texts_after(text: str, line: int) -> tuple[int, int]:
+    """The (1-based) lines of the en and cs texts that follow line ``line`` of ``text``."""
+    lines = text.split("\n")
+    return tuple(next(n for n in range(line, len(lines)) if lines[n].startswith(f"        {lang}: "))
+                 + 1 for lang in ("en", "cs"))
 
 
 def test_a_fifth_counter_card_is_listed_with_the_four(project, capsys):

@@ -32,6 +32,7 @@ from itertools import pairwise, permutations
 from ..compose import TextError, canonical_text, normalize, renderer
 from ..errors import Finding, Location, error
 from ..model import LANGS, Card, CardLine, Effect, GameData
+from .facts import rulebook_line
 
 _NUMBER = re.compile(r"(?<![\w-])\d+")
 _SHIELD = re.compile(r":shield-([a-z0-9-]+):")
@@ -346,6 +347,11 @@ def _forbidden(data: GameData, card: Card, line: CardLine, lang: str, text: str
                             else None, hint=f"write '{use}'", extra=_text_key(card, line))
 
 
+#: The ``extra`` key of a text finding that follows only from an effect changed against a
+#: rulebook fact ("<card id>:<line kind>"): the check folds it into that rule-fact finding.
+FOLLOWS_FACT = "follows_fact"
+
+
 def _text_key(card: Card, line: CardLine) -> dict[str, str]:
     """Marks a finding as about this text: the language checks then stay quiet on it."""
     return {"text": f"{card.id}:{line.kind}"}
@@ -379,29 +385,55 @@ def _check_line(data: GameData, card: Card, line: CardLine, lang: str) -> Iterab
     yield from forbidden
     if forbidden or canonical is None or normalize(written) == normalize(canonical):
         return
+    found = _against(data, line, lang, written, canonical, card)
+    ruled = rulebook_line(data, card, line) if found is not None else None
+    if ruled is not None:  # the effects break a rulebook fact: a rule-fact finding says so
+        try:
+            as_ruled = renderer(data, lang).line(ruled[0])
+        except TextError:
+            as_ruled = None
+        if as_ruled is not None:
+            separate = _against(data, ruled[0], lang=lang, written=written, canonical=as_ruled,
+                                card=card, ruled_by=ruled[1])
+            if normalize(written) == normalize(as_ruled) or separate is None:
+                found.extra[FOLLOWS_FACT] = f"{card.id}:{line.kind}"  # folded into rule-fact
+            else:
+                found = separate  # a text edit of its own, against the rulebook's effects
+    if found is not None:
+        yield found
+
+
+def _against(data: GameData, line: CardLine, lang: str, written: str, canonical: str,
+             card: Card, ruled_by: list[str] | None = None) -> Finding | None:
+    """The finding on ``written`` against ``canonical`` (the text of ``line``'s effects, or
+    of the effects as the rules ``ruled_by`` fix them): ``text-differs``, or under a wording
+    exception ``text-meaning`` for a differing fact (None when there is none)."""
+    where = line.text.at(lang) if line.text else line.loc
     facts = _facts(data, lang)
     diff, diffs, branches = _differences(facts, written, canonical)
     foreign = [name for pid, name, pat in facts.foreign_places if pat.search(written)]
     if foreign:
         diffs.append(f"place name in another language: {', '.join(foreign)}")
-    both = f"\n    written:   {written}\n    canonical: {canonical}"
+    of = f" (the effects as rule {', '.join(ruled_by)} fixes them)" if ruled_by else ""
+    both = f"\n    written:   {written}\n    canonical{of}: {canonical}"
     rule = _rule_of_clause(data, line, lang, diff, branches)
     reviewed = _exception(card, line, lang)
     if reviewed is None:
         what = (f"does not say what its effects do ({'; '.join(diffs)})" if diffs
                 else "is worded differently from the canonical text")
-        yield error("text-differs", f"the {line.kind} text {what}{both}", location=where,
-                    card=card.id, lang=lang, rule=rule, extra=_text_key(card, line),
-                    hint="write the canonical text, change the wording template in "
-                    f"card_data/text/{lang}.yaml, or record the reviewed wording on the line: "
-                    f'wording_exception: {{{lang}: "reason"}}' if not diffs else
-                    "make the text match the effects, or the effects the text")
-    elif diffs:
-        yield error("text-meaning", f"the {line.kind} text may be worded otherwise "
-                    f"(wording exception at {reviewed.loc}), but it must still say what its "
-                    f"effects do ({'; '.join(diffs)}){both}", location=where, card=card.id,
-                    lang=lang, rule=rule, extra=_text_key(card, line),
-                    hint="make the text state every fact of the canonical text")
+        return error("text-differs", f"the {line.kind} text {what}{both}", location=where,
+                     card=card.id, lang=lang, rule=rule, extra=_text_key(card, line),
+                     hint="write the canonical text, change the wording template in "
+                     f"card_data/text/{lang}.yaml, or record the reviewed wording on the line: "
+                     f'wording_exception: {{{lang}: "reason"}}' if not diffs else
+                     "make the text match the effects, or the effects the text")
+    if diffs:
+        return error("text-meaning", f"the {line.kind} text may be worded otherwise "
+                     f"(wording exception at {reviewed.loc}), but it must still say what its "
+                     f"effects do ({'; '.join(diffs)}){both}", location=where, card=card.id,
+                     lang=lang, rule=rule, extra=_text_key(card, line),
+                     hint="make the text state every fact of the canonical text")
+    return None
 
 
 def _template_finding(exc: TextError, lang: str) -> Finding:
