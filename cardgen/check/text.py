@@ -41,6 +41,9 @@ _ROMAN = re.compile(r"(?<!\w)[IVX]+\.")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 #: Never a boundary: inline tokens (":shield-x:") and Roman ordinals ("Jan IV.").
 _UNSPLIT = re.compile(r":[a-z][a-z0-9-]*:|(?<!\w)[IVX]+\.")
+#: The head of the description of facts that stand in other clauses or branches.
+_MOVED = "a fact stands in another clause than in the canonical text"
+_BRANCHES = "the branches of the condition say different things"
 #: More statements than this are compared in order, not in every order.
 _MOST_REORDERED = 6
 
@@ -280,8 +283,7 @@ def _differences(facts: _Facts, written: str, canonical: str
             differing += len(said) > before
         branches |= differing > 1
     if said:
-        said.insert(0, "the branches of the condition say different things" if branches
-                    else "a fact stands in another clause than in the canonical text")
+        said.insert(0, _BRANCHES if branches else _MOVED)
     return diff, said, branches
 
 
@@ -432,7 +434,8 @@ def _against(data: GameData, line: CardLine, lang: str, written: str, canonical:
                      f"(wording exception at {reviewed.loc}), but it must still say what its "
                      f"effects do ({'; '.join(diffs)}){both}", location=where, card=card.id,
                      lang=lang, rule=rule, extra=_text_key(card, line),
-                     hint="make the text state every fact of the canonical text")
+                     hint="make the text state every fact of the canonical text"
+                     + (", each in its clause" if diffs[0] in (_MOVED, _BRANCHES) else ""))
     return None
 
 
