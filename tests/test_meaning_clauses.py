@@ -96,6 +96,35 @@ def test_statements_in_another_order_keep_their_meaning(project, capsys, lang, o
     assert (code, findings) == (0, [])
 
 
+MUHLDORF = {"en": ("If Wittelsbach holds John: it places 5 military in Lower Bavaria.",
+                   "Otherwise: it places 3 military in Lower Bavaria and John's loyalty moves 1 "
+                   "step toward Ludwig.", "Luxembourg places 2 influence in the Palatinate."),
+            "cs": ("Drží-li Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska.",
+                   "Jinak: umístí 3 vojska do Dolního Bavorska a Janova věrnost se posune o 1 "
+                   "pole k Ludvíkovi.", "Lucemburkové umístí 2 vlivu do Falce.")}
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_the_otherwise_branch_moves_with_its_condition(project, capsys, lang):
+    """The last sentence put first keeps the condition and its "Otherwise" together."""
+    condition, otherwise, last = MUHLDORF[lang]
+    edit(project, CARDS / "events.yaml", " ".join(MUHLDORF[lang]),
+         f"{last} {condition} {otherwise}", lang, exception=True)
+    assert check(project, capsys) == (0, [])
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_an_otherwise_before_its_condition_is_an_error(project, capsys, lang):
+    condition, otherwise, last = MUHLDORF[lang]
+    line = edit(project, CARDS / "events.yaml", " ".join(MUHLDORF[lang]),
+                f"{otherwise} {condition} {last}", lang, exception=True)
+    code, findings = check(project, capsys)
+    assert code == 1
+    (hit,) = findings
+    assert (hit["code"], hit["line"], hit["lang"]) == ("text-meaning", line, lang)
+    assert "an 'otherwise' sentence does not follow its condition" in hit["message"]
+
+
 def test_a_broken_clause_boundary_is_reported_at_its_line(project, capsys):
     path = project / "card_data" / "text" / "cs.yaml"
     line = replace_in(path, "  - ',(?=\\s*(?:potom|pak)\\b)'", "  - ',(?=\\s*(?:potom|pak\\b)'")

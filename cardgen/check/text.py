@@ -257,8 +257,8 @@ def _differences(facts: _Facts, written: str, canonical: str
     mine, theirs = facts.statements(written), facts.statements(canonical)
     if len(mine) != len(theirs):  # as many sentences, but another one opens with "otherwise"
         return (Counter({("meaning", "otherwise"): 1}),
-                ["the branches of the condition say different things: an 'otherwise' opens "
-                 "another sentence than in the canonical text"], True)
+                [f"{_BRANCHES}: an 'otherwise' sentence does not follow its condition as in "
+                 "the canonical text"], True)
     said: list[str] = []
     branches = False
     for w, c in zip(_aligned(facts, mine, theirs), theirs, strict=True):
