@@ -74,6 +74,18 @@ class TextError(Exception):
         return self.code == "template-unsafe"
 
 
+class _Labels(dict):
+    """A language's labels; a missing one is a :class:`TextError` at the labels table (a
+    damaged text file is a finding, never a KeyError deep in a clause)."""
+
+    def __init__(self, values: Any, lang: str, where: Location | None):
+        super().__init__(values)
+        self.lang, self.where = lang, where
+
+    def __missing__(self, key: str) -> Any:
+        raise TextError(f"no {self.lang} label '{key}'", self.where)
+
+
 class Renderer:
     """Renders effects in one language through the templates of ``data.templates[lang]``."""
 
@@ -81,7 +93,8 @@ class Renderer:
         self.data = data
         self.lang = lang
         self.tables: dict[str, Any] = dict(data.templates.get(lang) or {})
-        self.labels: dict[str, Any] = dict(self.tables.get("labels") or {})
+        raw_labels = self.tables.get("labels") or {}
+        self.labels: dict[str, Any] = _Labels(raw_labels, lang, getattr(raw_labels, "loc", None))
         self.env = WordingSandbox(
             helpers=dict(
                 n=self.n, cur=self.cur, form=self.form, at=self.at, name=self.name,

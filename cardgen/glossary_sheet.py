@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -21,6 +22,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 from .errors import CardgenError, Finding, Location, error
 from .fonts import register_fonts
 from .model import GameData
+from .render.cmyk import CmykConverter, canvas_maker
 
 _LETTERS = ("a", "b", "c", "č", "d", "e", "f", "g", "h", "ch", "i", "j", "k", "l", "m", "n",
             "o", "p", "q", "r", "ř", "s", "š", "t", "u", "v", "w", "x", "y", "z", "ž")
@@ -95,22 +97,20 @@ def term_pairs(data: GameData, lang: str) -> list[tuple[str, str]]:
     other = "cs" if lang == "en" else "en"
     rows = {(t.forms[lang][0], t.forms[other][0]) for t in data.glossary
             if t.forms.get(lang) and t.forms.get(other)}
-    return sorted(rows, key=lambda r: SORT_KEYS[lang](r[0]))
+    return sorted(rows, key=lambda r: (SORT_KEYS[lang](r[0]), r[1]))  # ties: other language
 
 
 def name_pairs(data: GameData, lang: str) -> list[tuple[str, str]]:
     other = "cs" if lang == "en" else "en"
     rows = {(c.name.get(lang) or "", c.name.get(other) or "") for c in data.cards
             if c.name.get(lang)}
-    return sorted(rows, key=lambda r: SORT_KEYS[lang](r[0]))
+    return sorted(rows, key=lambda r: (SORT_KEYS[lang](r[0]), r[1]))  # ties: other language
 
 
-def pair_table(rows: Iterable[tuple[str, str]], head: tuple[str, str],
-               st: dict[str, ParagraphStyle], width: float) -> Table:
-    cells = [[Paragraph(escape(head[0]), st["italic"]), Paragraph(escape(head[1]), st["italic"])]]
-    cells += [[Paragraph(escape(a), st["body"]), Paragraph(escape(b), st["body"])]
-              for a, b in rows]
-    table = Table(cells, colWidths=[width / 2, width / 2], repeatRows=1)
+def ruled_table(cells: list[list[Any]], widths: list[float], st: dict[str, ParagraphStyle],
+                extra: Iterable[tuple] = ()) -> Table:
+    """A table in the sheets' style: a rule under the head row, hairlines between rows."""
+    table = Table(cells, colWidths=widths, repeatRows=1)
     table.setStyle(TableStyle([
         ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
         ("LINEBELOW", (0, 1), (-1, -1), 0.2, colors.lightgrey),
@@ -118,8 +118,17 @@ def pair_table(rows: Iterable[tuple[str, str]], head: tuple[str, str],
         ("FONTNAME", (0, 0), (-1, -1), st["body"].fontName),  # no stray Helvetica
         ("TOPPADDING", (0, 0), (-1, -1), 1.5),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        *extra,
     ]))
     return table
+
+
+def pair_table(rows: Iterable[tuple[str, str]], head: tuple[str, str],
+               st: dict[str, ParagraphStyle], width: float) -> Table:
+    cells = [[Paragraph(escape(head[0]), st["italic"]), Paragraph(escape(head[1]), st["italic"])]]
+    cells += [[Paragraph(escape(a), st["body"]), Paragraph(escape(b), st["body"])]
+              for a, b in rows]
+    return ruled_table(cells, [width / 2, width / 2], st)
 
 
 def label_findings(data: GameData, lang: str) -> list[Finding]:
@@ -134,7 +143,8 @@ def label_findings(data: GameData, lang: str) -> list[Finding]:
                   hint="add the glossary sheet's titles to labels")]
 
 
-def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Path]) -> bytes:
+def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Path],
+                         cmyk: CmykConverter | None = None) -> bytes:
     """A PDF of the glossary terms and the card names, sorted for ``lang`` (en or cs).
 
     ``font_files`` are the layout's font files by role (body, bold, italic)."""
@@ -158,5 +168,5 @@ def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Pat
              Spacer(1, 4 * mm),
              Paragraph(escape(text["names"]), st["h"]),
              pair_table(name_pairs(data, lang), text["head"], st, width)]
-    doc.build(story)
+    doc.build(story, canvasmaker=canvas_maker(cmyk))
     return buf.getvalue()

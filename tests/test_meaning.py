@@ -299,6 +299,7 @@ def test_rulebook_fact_changed_in_the_data(project, capsys, file, old, new, fact
     assert hits, [f"{f['code']} {f['file']}:{f['line']} {f['message'][:80]}" for f in findings]
     assert all(f"facts.yaml:{fact_line}:" in f["message"] for f in hits), hits
     assert all(f["rule"] == rule for f in hits)
+    assert not any("fixes nothing" in f["message"] for f in hits), hits  # the fact's value shown
 
 
 # An effect the rulebook fixes changes while its texts stay: (file, old, new, the fact's line)

@@ -48,8 +48,11 @@ class _Fact:
                      f"{FACTS_FILE} with the rulebook version", extra=extra or {})
 
     def value(self, what: str) -> Any:
-        key = what.split(" ", 1)[0]
-        return self.rec.get(key)
+        """The fact's value for ``what`` ("stability", "counts.market_cards", "name cs")."""
+        node: Any = self.rec
+        for key in what.split(" ", 1)[0].split("."):
+            node = node.get(key) if isinstance(node, dict) else None
+        return node
 
 
 def _show(value: Any) -> str:
