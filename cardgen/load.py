@@ -82,6 +82,7 @@ TEXT_SHAPE = {
     **{f"{table}?": {"*": "string"} for table in ("pile_phrase", "numbers_adj", "directions",
                                                   "deed_ops")},
     **{f"{table}?": {"*": {"*": "string"}} for table in ("types", "nouns", "subjects", "verbs")},
+    "clauses?": ["string"],
     "*": "mapping",
 }
 

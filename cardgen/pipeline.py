@@ -418,6 +418,18 @@ def _preflight(output: Path, targets: list[Target]) -> None:
         raise CardgenError(found)
 
 
+def _write_made(output: Path, made: list[tuple[Target, bytes]], state: BuildState) -> list[Path]:
+    """Write finished targets into ``output`` atomically and record them in the build state."""
+    written = []
+    for target, data_bytes in made:
+        path = inside(output, target.rel)
+        make_folder(path.parent)
+        atomic_write(path, data_bytes)
+        state.record(target.rel, target.key, data_bytes)
+        written.append(path)
+    return written
+
+
 def _relocate(findings: list[Finding], snapshot: Path, project: Path) -> list[Finding]:
     """Findings about the copy of the inputs, pointed at the project's own files."""
     def fix(text: str | None) -> str | None:
@@ -490,11 +502,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
         raise CardgenError(result.findings)
     # every file is made before the first is written: an error while making any of
     # them leaves all outputs as they were
-    for target, data_bytes in made:
-        path = inside(output, target.rel)
-        atomic_write(path, data_bytes)
-        state.record(target.rel, target.key, data_bytes)
-        result.written.append(path)
+    result.written += _write_made(output, made, state)
     if options.png:
         for lang in options.langs:
             log(f"{lang}/png")
@@ -589,10 +597,7 @@ class TablesReport:
 def tables(project: Path, langs: tuple[str, ...] = LANGS) -> TablesReport:
     """`cardgen tables`: check the data, then write output/<lang>/rules-tables.pdf, .md
     and .html that changed (the same targets, keys and files as `cardgen build`)."""
-    for lang in langs:
-        if lang not in LANGS:
-            raise CardgenError(error("unknown-lang", f"unknown language '{lang}'",
-                                     hint=f"use one of: {', '.join(LANGS)}"))
+    check_options(BuildOptions(langs=langs))
     data, findings = load(project)
     if not has_errors(findings):
         findings = [*findings, *checks.run_all(data),
@@ -606,14 +611,9 @@ def tables(project: Path, langs: tuple[str, ...] = LANGS) -> TablesReport:
     with build_lock(output):
         state = BuildState.read(output)
         targets = [t for lang in langs for t in table_targets(data, lang, project, card_key)]
-        made = [(t, t.make()) for t in targets if not state.fresh(t.rel, t.key, output)]
-        report.skipped = [output / t.rel for t in targets if state.fresh(t.rel, t.key, output)]
-        for target, data_bytes in made:
-            path = inside(output, target.rel)
-            make_folder(path.parent)
-            atomic_write(path, data_bytes)
-            state.record(target.rel, target.key, data_bytes)
-            report.written.append(path)
+        stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
+        report.skipped = [output / t.rel for t in targets if t not in stale]
+        report.written = _write_made(output, [(t, t.make()) for t in stale], state)
         state.save()
     return report
 

@@ -90,7 +90,8 @@ def test_no_rgb_and_no_ink_over_the_limit_in_any_file(cmyk_build):
     assert {"cards.pdf", "back.pdf", "sheets-a4.pdf", "print-shop.pdf", "board.pdf",
             "board-a4.pdf", "tokens.pdf", "player-aid.pdf", "glossary.pdf",
             "calibration-a4.pdf"} <= {f.name for f in files}
-    for file in files:
+    # the rules tables are a reading aid for the screen, not a print file (DECISIONS.md)
+    for file in (f for f in files if f.name != "rules-tables.pdf"):
         pages = inspect(file)
         assert sum(p.rgb for p in pages) == 0, file.name
         assert max(p.ink_max for p in pages) <= 240.5, file.name  # DriveThruCards: 240 %
