@@ -31,6 +31,18 @@ def _po(project: Path, tmp_path: Path, *changes: tuple[str, str]) -> Path:
     return path
 
 
+def _fail_rewrites_of(monkeypatch, name: str, code: int, message: str) -> None:
+    """Every in-place edit of a file called ``name`` fails with that OS error; others work."""
+    real_rewrite = yamledit.rewrite_file
+
+    def failing(path, data):
+        if Path(path).name == name:
+            raise OSError(code, message, str(path))
+        return real_rewrite(path, data)
+
+    monkeypatch.setattr(yamledit, "rewrite_file", failing)
+
+
 def test_rewrite_keeps_mode_and_writes_through_a_symlink(tmp_path):
     real = tmp_path / "real.yaml"
     real.write_text("a: 1\n", encoding="utf-8")
@@ -102,14 +114,7 @@ def test_a_partly_applied_import_reports_what_it_wrote(tmp_path, capsys, monkeyp
                                                              encoding="utf-8")
     po = _po(project, tmp_path, (OLD, NEW), ('msgstr "Filip VI."', 'msgstr "Filip Šestý"'),
              ('msgstr "Blanka z Valois"', 'msgstr "Blanka Valoisová"'))
-    real_rewrite = yamledit.rewrite_file
-
-    def full_for_z(path, data):
-        if Path(path).name == "z.yaml":
-            raise OSError(errno.ENOSPC, "No space left on device", str(path))
-        return real_rewrite(path, data)
-
-    monkeypatch.setattr(yamledit, "rewrite_file", full_for_z)
+    _fail_rewrites_of(monkeypatch, "z.yaml", errno.ENOSPC, "No space left on device")
     code = main(["--project", str(project), "po", "import", str(po)])
     out = capsys.readouterr().out
     assert code == 2
@@ -142,14 +147,7 @@ def test_a_partly_applied_fill_reports_what_it_wrote(project, capsys, monkeypatc
         line = f'        en: "{en}"\n'
         assert line in text
         path.write_text(text.replace(line, ""), encoding="utf-8")
-    real_rewrite = yamledit.rewrite_file
-
-    def read_only_luxembourg(path, data):
-        if Path(path).name == "luxembourg.yaml":
-            raise OSError(errno.EROFS, "Read-only file system", str(path))
-        return real_rewrite(path, data)
-
-    monkeypatch.setattr(yamledit, "rewrite_file", read_only_luxembourg)
+    _fail_rewrites_of(monkeypatch, "luxembourg.yaml", errno.EROFS, "Read-only file system")
     code = main(["--project", str(project), "check", "--fill"])
     captured = capsys.readouterr()
     assert code == 2

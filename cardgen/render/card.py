@@ -6,19 +6,23 @@ a card anywhere (also inside a form XObject). Every length comes from the layout
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 
+from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject as Path
 
 from ..errors import CardgenError, Finding, Location, error, warning
 from ..face import CardFace, CurrencyStyle, ShieldStyle
 from ..fonts import missing_glyphs, register_fonts, wrap_words
 from ..layout import Layout, Rect
 from . import icons, textflow
-from .art import draw_placeholder, prepare_art, resolution_findings
-from .colour import darker, hex_colour, lighter
+from .art import draw_placeholder, flattened, mirrored_bleed, prepare_art, resolution_findings, tinted
+from .colour import blend, darker, hex_colour, lighter
 from .textflow import FitResult, IconSet, Para
 
 GENERIC_SHIELD = ShieldStyle("unknown", "", "#8a8a8a", "blank")
@@ -105,6 +109,12 @@ class _Icons:
 
     def iconset(self) -> IconSet:
         return IconSet(self.width, self.draw)
+
+
+def inline_icons(face: CardFace) -> IconSet:
+    """How ``face``'s inline ``:token:`` symbols are measured and drawn (also for text set
+    beside the card, as in the proof's tables)."""
+    return _Icons(face).iconset()
 
 
 # --- checks -----------------------------------------------------------------------------
@@ -279,32 +289,80 @@ def draw_card(c: Canvas, face: CardFace, layout: Layout, origin: tuple[float, fl
 
 
 def _draw_art(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str],
-              side: str) -> list[Finding]:
+              side: str, tint: tuple[Color, float] | None = None) -> list[Finding]:
+    """The art box; where it touches the trim, background and picture run on into the
+    bleed (the picture mirrored at its edge), so the trim shows exactly the fitted art.
+
+    ``tint`` (colour, alpha) draws the art as seen through a panel of that colour: the
+    panels call this inside their own outline, so they need no transparency.
+    """
+
+    def ink(colour: Color) -> Color:
+        return blend(tint[0], tint[1], colour) if tint else colour
+
     box = layout.art_box
     x, y, bw, bh = layout.rect(box)
-    c.setFillColor(darker(layout.colours.background, 0.55))
-    c.rect(x, y, bw, bh, fill=1, stroke=0)
+    area = layout.rect(layout.bleed_rect(box))
+    ground = darker(layout.colours.background, 0.55)
+    c.setFillColor(ink(ground))
+    c.rect(*area, fill=1, stroke=0)
     if face.art is None:
         draw_placeholder(c, x, y, bw, bh, colour=side, light=layout.colours.placeholder_light,
                          name=face.name, font=fonts[layout.art.placeholder_font],
-                         size=layout.art.placeholder_size)
+                         size=layout.art.placeholder_size, area=area, tint=tint)
         return [warning("art-placeholder", "no art: a placeholder is printed",
                         card=face.card_id, lang=face.lang)]
     art = prepare_art(face.art, box.w, box.h, ppi=layout.art.min_ppi, card=face.card_id)
     aw, ah = art.w_mm * mm, art.h_mm * mm
-    c.drawImage(art.reader(), x + (bw - aw) / 2, y + (bh - ah) / 2, aw, ah, mask="auto")
+    ix, iy = x + (bw - aw) / 2, y + (bh - ah) / 2
+    # run the picture on only where it reaches the box's edge and the box has bleed there
+    tol = 0.01 * mm
+    grow = (x - area[0] if ix <= x + tol else 0.0,
+            area[0] + area[2] - (x + bw) if ix + aw >= x + bw - tol else 0.0,
+            area[1] + area[3] - (y + bh) if iy + ah >= y + bh - tol else 0.0,
+            y - area[1] if iy <= y + tol else 0.0)
+    left, right, top, bottom = grow if any(g > tol for g in grow) else (0.0, 0.0, 0.0, 0.0)
+    data = (mirrored_bleed(art, tuple(g / mm for g in grow)) if left + right + top + bottom
+            else art.data)
+    # transparency is flattened here, on the art's own ground, never on white paper
+    data = flattened(data, _rgb(ground))
+    if tint:
+        data = tinted(data, _rgb(tint[0]), tint[1])
+    c.drawImage(ImageReader(io.BytesIO(data)), ix - left, iy - bottom,
+                aw + left + right, ah + top + bottom)
     return resolution_findings(art, layout.art.min_ppi, face.art, face.card_id, face.lang)
+
+
+def _rgb(colour: Color) -> tuple[int, int, int]:
+    return (round(colour.red * 255), round(colour.green * 255), round(colour.blue * 255))
+
+
+def _panel(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str], side: str,
+           outline: Path, colour: Color, alpha: float) -> None:
+    """A see-through panel, pre-mixed: inside ``outline``, the card's ground and the art as
+    they look through ``colour`` at ``alpha``, all opaque."""
+    c.saveState()
+    c.clipPath(outline, stroke=0, fill=0)
+    c.setFillColor(blend(colour, alpha, hex_colour(side)))  # over the card's own ground
+    c.rect(0, 0, *layout.page_size, fill=1, stroke=0)
+    art = c.beginPath()
+    art.rect(*layout.rect(layout.bleed_rect(layout.art_box)))
+    c.clipPath(art, stroke=0, fill=0)
+    _draw_art(c, face, layout, fonts, side, tint=(colour, alpha))
+    c.restoreState()
 
 
 def _draw_name_bar(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str], side: str,
                    report: CardReport) -> None:
     nb, col = layout.name_bar, layout.colours
-    x, y, bw, bh = layout.rect(nb.box)
-    c.setFillColor(hex_colour(side, col.name_panel_opacity))
-    c.rect(x, y, bw, bh, fill=1, stroke=0)
+    y = layout.rect(nb.box)[1]
+    bx, by, bbw, bbh = layout.rect(layout.bleed_rect(nb.box))  # runs on into the bleed
+    bar = c.beginPath()
+    bar.rect(bx, by, bbw, bbh)
+    _panel(c, face, layout, fonts, side, bar, hex_colour(side), col.name_panel_opacity)
     c.setStrokeColor(lighter(side, 0.45))
     c.setLineWidth(0.5)
-    c.line(x, y + 0.6, x + bw, y + 0.6)
+    c.line(bx, y + 0.6, bx + bbw, y + 0.6)
     area = (nb.box.w - 2 * nb.padding) * mm
     font = fonts[nb.font]
     size = nb.size
@@ -369,10 +427,12 @@ def _draw_text_panel(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str,
                      ic: _Icons, fit: FitResult, side: str) -> None:
     tb, col = layout.text_box, layout.colours
     x, y, w, h = layout.rect(tb.panel)
-    c.setFillColor(hex_colour(col.panel, col.panel_opacity))
+    outline = c.beginPath()
+    outline.roundRect(x, y, w, h, 1.2 * mm)
+    _panel(c, face, layout, fonts, side, outline, hex_colour(col.panel), col.panel_opacity)
     c.setStrokeColor(hex_colour(col.rule))
     c.setLineWidth(0.6)
-    c.roundRect(x, y, w, h, 1.2 * mm, fill=1, stroke=1)
+    c.roundRect(x, y, w, h, 1.2 * mm, fill=0, stroke=1)
     tx, ty, tw, th = layout.rect(tb.text)
     if not fit.paras:
         _ornament(c, tx + tw / 2, ty + th * 0.45, side, col.rule)
