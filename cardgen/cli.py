@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import __version__, pipeline, playtest
-from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, strict
+from . import __version__, pipeline, playtest, preflight
+from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, has_errors, strict
 from .oserrors import os_finding
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
@@ -43,14 +43,31 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--cards", default="", help="reprint only these card ids (comma-separated)")
     b.add_argument("--changed-since", type=Path, help="reprint cards changed since MANIFEST")
     b.add_argument("--profile", default="generic", help="print-shop profile from layouts/profiles.yaml")
-    b.add_argument("--cmyk", action="store_true", help="CMYK colours and images for print shops")
+    b.add_argument("--cmyk", action="store_true",
+                   help="every file in CMYK through an ICC profile (the shipped FOGRA39-based "
+                   "one unless --icc)")
+    b.add_argument("--icc", type=Path, metavar="FILE",
+                   help="your print shop's CMYK ICC profile (implies --cmyk)")
+    b.add_argument("--pdfx", action="store_true",
+                   help="print-shop.pdf as PDF/X-1a:2003 (implies --cmyk)")
     b.add_argument("--gutterfold", action="store_true", help="also write gutterfold sheets")
     b.add_argument("--flip", choices=("long", "short"), default="long", help="duplex flip edge")
+    b.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
+                   help="shift every backs page X mm right, Y mm up (read X,Y off the "
+                   "calibration sheet)")
     b.add_argument("--quiet", action="store_true",
                    help="print only errors and the number of warnings")
     b.add_argument("--strict", action="store_true",
                    help="warnings are errors: a release build writes nothing while there are any")
     b.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
+    b.add_argument("--vtt", action="store_true",
+                   help="also write output/<lang>/vtt/: a Tabletop Simulator table and card images")
+    b.add_argument("--vtt-base-url", default="", metavar="URL",
+                   help="image links in the table point to URL/<file> (implies --vtt)")
+
+    t = sub.add_parser("tables", parents=[where],
+                       help="output/<lang>/rules-tables.pdf, .md, .html: the rulebook's tables")
+    t.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
 
     w = sub.add_parser("watch", parents=[where], help="rebuild on every save of card_data/, layouts/ or art/")
     w.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
@@ -63,6 +80,20 @@ def _parser() -> argparse.ArgumentParser:
     pr = sub.add_parser("proof", parents=[where],
                         help="output/proof/cs-en.pdf: English and Czech side by side")
     pr.add_argument("--only-problems", action="store_true", help="only cards with findings")
+    pr.add_argument("--changed-since", metavar="MANIFEST|REVISION",
+                    help="only cards changed since an earlier manifest.json or git revision")
+
+    pf = sub.add_parser("preflight", parents=[where],
+                        help="check PDFs as a print shop would: ink, text size, image ppi, "
+                        "RGB, transparency, boxes, fonts")
+    pf.add_argument("files", type=Path, nargs="+", metavar="FILE")
+    pf.add_argument("--ink-limit", type=float, metavar="PERCENT",
+                    help="a CMYK file: no RGB, total ink at most PERCENT")
+    pf.add_argument("--print-shop", action="store_true",
+                    help="every page needs a TrimBox and a BleedBox")
+    pf.add_argument("--pdfx", action="store_true",
+                    help="PDF/X-1a:2003: CMYK only, no transparency, boxes, OutputIntent, "
+                    "version keys (needs --ink-limit)")
 
     pt = sub.add_parser("playtest", parents=[where],
                         help="play many seeded games; output/playtest/report.pdf and report.json")
@@ -76,7 +107,9 @@ def _parser() -> argparse.ArgumentParser:
 
     po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
     po_sub = po.add_subparsers(dest="po_command", required=True)
-    po_sub.add_parser("export", parents=[where], help="write output/po/cs.po")
+    exp = po_sub.add_parser("export", parents=[where], help="write output/po/cs.po")
+    exp.add_argument("--pot", action="store_true",
+                     help="write the template output/po/cards.pot (for msgmerge) instead")
     imp = po_sub.add_parser("import", parents=[where],
                             help="write the Czech texts of a PO file into card_data/")
     imp.add_argument("file", type=Path)
@@ -103,15 +136,30 @@ def _check(args: argparse.Namespace) -> int:
     exceptions = exception_lines(report.data.cards) if report.data else []
     if args.format == "json":
         print(format_json(report.findings, {"cards": report.cards, "ok": report.ok,
-                                            "line": summary, "exceptions": exceptions}))
+                                            "line": summary, "exceptions": exceptions,
+                                            "translation": report.translation}))
     else:
         text = format_text(report.findings)
         if text:
             print(text)
         if exceptions:
             print("\n".join(["reviewed exceptions:", *exceptions]))
+        if report.translation:
+            print("\n".join(report.translation))
         print(summary)
     return 0 if report.ok else exit_code(report.findings)
+
+
+def _offset(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected two numbers in mm like 1.5,-0.5, "
+                                         f"not {text!r}") from None
+    if max(abs(x), abs(y)) > 10:
+        raise argparse.ArgumentTypeError(f"{text!r}: an offset beyond 10 mm is a misread; "
+                                         "print the calibration sheet again")
+    return x, y
 
 
 def _ids(text: str) -> tuple[str, ...]:
@@ -129,6 +177,11 @@ def _build(args: argparse.Namespace) -> int:
         gutterfold=args.gutterfold,
         flip=args.flip,
         jobs=args.jobs,
+        back_offset=args.back_offset,
+        icc=args.icc,
+        pdfx=args.pdfx,
+        vtt=args.vtt or bool(args.vtt_base_url),
+        vtt_base_url=args.vtt_base_url,
         strict=args.strict,
     )
     report = pipeline.build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))
@@ -148,14 +201,15 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _proof(args: argparse.Namespace) -> int:
-    path = pipeline.proof(args.project, only_problems=args.only_problems)
+    path = pipeline.proof(args.project, only_problems=args.only_problems,
+                          changed_since=args.changed_since)
     print(f"wrote {path}")
     return 0
 
 
 def _po(args: argparse.Namespace) -> int:
     if args.po_command == "export":
-        print(f"wrote {pipeline.po_export(args.project)}")
+        print(f"wrote {pipeline.po_export(args.project, pot=args.pot)}")
         return 0
     report = pipeline.po_import(args.project, args.file)
     print(report.format())
@@ -180,6 +234,37 @@ def _playtest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tables(args: argparse.Namespace) -> int:
+    report = pipeline.tables(args.project, _ids(args.lang))
+    if report.findings:
+        print(format_text(report.findings))
+    for path in report.written:
+        print(f"wrote {path}")
+    if report.skipped:
+        print(f"{len(report.skipped)} unchanged")
+    return 0
+
+
+def _preflight(args: argparse.Namespace) -> int:
+    pdfx = args.pdfx
+    rules = preflight.Rules(cmyk=args.ink_limit is not None or pdfx, ink_limit=args.ink_limit,
+                            boxes=args.print_shop or pdfx, pdfx=pdfx,
+                            transparency="error" if pdfx else "warn")
+    found = []
+    for path in args.files:
+        if not path.is_file():
+            found.append(error("file-missing", f"{path} not found"))
+            continue
+        pages = preflight.inspect(path)
+        print(preflight.summary(path, pages))
+        found += preflight.findings(path, pages, rules)
+        if pdfx:
+            found += preflight.pdfx_findings(preflight.inspect_document(path), str(path))
+    if found:
+        print(format_text(found))
+    return 1 if has_errors(found) else 0
+
+
 def _watch(args: argparse.Namespace) -> int:
     watch(args.project, pipeline.BuildOptions(langs=_ids(args.lang)), log=print)
     return 0
@@ -193,7 +278,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch,
-            "playtest": _playtest, "serve": _serve}
+            "playtest": _playtest, "serve": _serve, "preflight": _preflight, "tables": _tables}
 
 
 def _project(path: Path) -> Path:

@@ -12,7 +12,9 @@ comparisons ignore the difference between plain and non-breaking spaces.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,6 +76,30 @@ class TextError(Exception):
         return self.code == "template-unsafe"
 
 
+class _Labels(dict):
+    """A language's labels; a missing one is a :class:`TextError` at the labels table (a
+    damaged text file is a finding, never a KeyError deep in a clause)."""
+
+    def __init__(self, values: Any, lang: str, where: Location | None):
+        super().__init__(values)
+        self.lang, self.where = lang, where
+
+    def __missing__(self, key: str) -> Any:
+        raise TextError(f"no {self.lang} label '{key}'", self.where)
+
+
+@contextlib.contextmanager
+def _template_errors(what: str, where: Location | None, failing: str) -> Iterator[None]:
+    """Jinja2's errors while parsing or compiling a template, as a :class:`TextError` at the
+    template: ``failing`` says what went wrong; nesting that exhausts the stack is unsafe."""
+    try:
+        yield
+    except TemplateError as exc:
+        raise TextError(f"{what} {failing}: {exc}", where) from None
+    except RecursionError:
+        raise TextError(f"{what} nests too deeply", where, code="template-unsafe") from None
+
+
 class Renderer:
     """Renders effects in one language through the templates of ``data.templates[lang]``."""
 
@@ -81,7 +107,8 @@ class Renderer:
         self.data = data
         self.lang = lang
         self.tables: dict[str, Any] = dict(data.templates.get(lang) or {})
-        self.labels: dict[str, Any] = dict(self.tables.get("labels") or {})
+        raw_labels = self.tables.get("labels") or {}
+        self.labels: dict[str, Any] = _Labels(raw_labels, lang, getattr(raw_labels, "loc", None))
         self.env = WordingSandbox(
             helpers=dict(
                 n=self.n, cur=self.cur, form=self.form, at=self.at, name=self.name,
@@ -90,7 +117,9 @@ class Renderer:
                 verb=self.verb, subject=self.subject, body=self.body, types=self.types,
                 type_adj=self.type_adj),
             values=dict(
-                labels=self.labels, directions=self.table("directions"),
+                # a plain copy: in a template a missing or underscored key must stay the
+                # sandbox's business (an error at the template's own line)
+                labels=dict(self.labels), directions=self.table("directions"),
                 deed_ops=self.table("deed_ops"), numbers_adj=self.table("numbers_adj"),
                 pile_phrase=self.table("pile_phrase")))
         self._compiled: dict[tuple[str, str], Any] = {}
@@ -374,26 +403,14 @@ class Renderer:
             raise TextError(f"the {self.lang} template '{key}' is {len(source):,} characters "
                             f"long, more than the {MAX_TEXT:,} any card text needs", where,
                             code="template-unsafe")
-        try:
+        with _template_errors(f"the {self.lang} template '{key}'", where, "has a syntax error"):
             tree = self.env.parse(source)
-        except TemplateError as exc:
-            raise TextError(f"the {self.lang} template '{key}' has a syntax error: {exc}",
-                            where) from None
-        except RecursionError:
-            raise TextError(f"the {self.lang} template '{key}' nests too deeply", where,
-                            code="template-unsafe") from None
         refused = refusals(tree, self.env.helpers)
         if refused:
             raise TextError(f"the {self.lang} template '{key}' is refused: "
                             + "; ".join(refused), where, code="template-unsafe")
-        try:
+        with _template_errors(f"the {self.lang} template '{key}'", where, "does not compile"):
             found = self._compiled[(table, key)] = self.env.from_string(tree)
-        except TemplateError as exc:
-            raise TextError(f"the {self.lang} template '{key}' does not compile: {exc}",
-                            where) from None
-        except RecursionError:
-            raise TextError(f"the {self.lang} template '{key}' nests too deeply", where,
-                            code="template-unsafe") from None
         return found
 
 

@@ -187,6 +187,16 @@ class Layout:
         s = self.card.safe
         return Rect(s, s, self.card.width - 2 * s, self.card.height - 2 * s)
 
+    def bleed_rect(self, r: Rect) -> Rect:
+        """``r`` run out to the bleed edge on every side where it touches the trim, so a
+        cut that drifts shows more of the same picture, never a sliver of another colour."""
+        c, tol = self.card, 1e-6
+        left = c.bleed if r.x <= tol else 0.0
+        right = c.bleed if r.x + r.w >= c.width - tol else 0.0
+        top = c.bleed if r.y <= tol else 0.0
+        bottom = c.bleed if r.bottom >= c.height - tol else 0.0
+        return Rect(r.x - left, r.y - top, r.w + left + right, r.h + top + bottom)
+
     def x(self, x_mm: float) -> float:
         return (self.card.bleed + x_mm) * mm
 

@@ -6,6 +6,7 @@ every file in one pass; a YAML syntax error skips only that file.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,9 @@ SCHEMA_SHAPE = {
     }},
 }
 
+#: A rule number as the rulebook writes it: section.rule or section.rule+case ("5.3", "11.5").
+RULE_NUMBER = re.compile(r"\d{1,2}\.\d{1,3}")
+
 #: The shape of card_data/text/<lang>.yaml: tables of wording (the compose stage reads them).
 TEXT_SHAPE = {
     "labels": {"*": "words"},
@@ -79,6 +83,7 @@ TEXT_SHAPE = {
     **{f"{table}?": {"*": "string"} for table in ("pile_phrase", "numbers_adj", "directions",
                                                   "deed_ops")},
     **{f"{table}?": {"*": {"*": "string"}} for table in ("types", "nouns", "subjects", "verbs")},
+    "clauses?": ["string"],
     "*": "mapping",
 }
 
@@ -274,8 +279,14 @@ class _Loader:
         terms = []
         for rec, where in items(data.get("terms")):
             spec = {"id": Field(str, True), "en": Field(list, True), "cs": Field(list, True),
-                    "forbidden": Field(dict), "note": Field(str)}
+                    "forbidden": Field(dict), "note": Field(str), "rule": Field(str),
+                    "definition": Field(dict), "prototype": Field(bool)}
             found = check_record(rec, spec, where, "glossary term")
+            rule = rec.get("rule") if isinstance(rec, LocMap) else None
+            if isinstance(rule, str) and not RULE_NUMBER.fullmatch(rule):
+                found.append(error("bad-value", f"'rule' of glossary term '{rec.get('id')}' "
+                                   f"must be a rule number like \"5.3\", not {rule!r}",
+                                   location=rec.at("rule"), hint="write the number in quotes"))
             self.findings.extend(found)
             if found:
                 continue
@@ -291,9 +302,13 @@ class _Loader:
                     if not ef:
                         pairs.append((entry["pattern"], entry["use"]))
                 forbidden[lang] = tuple(pairs)
+            definition = rec.get("definition")
             terms.append(m.GlossaryTerm(
                 rec["id"], {lang: tuple(str(x) for x in rec[lang]) for lang in m.LANGS},
-                forbidden, {}, rec.get("note"), where))
+                forbidden, {}, rec.get("note"), where,
+                definition=None if definition is None else self.bilingual(
+                    definition, rec.at("definition"), f"definition of {rec['id']}"),
+                rule=rule, prototype=bool(rec.get("prototype", False))))
         nouns = self.mapping(data.get("nouns"), data.at("nouns"), "nouns")
         noun_forms = {k: self.forms(v, nouns.at(k), f"noun {k}") for k, v in nouns.items()}
         return tuple(terms), noun_forms
@@ -424,9 +439,10 @@ class _Loader:
         return m.Card(
             id=card or "?",
             number=rec["number"] if isinstance(rec["number"], int) else 0,
-            deck=rec["deck"],
-            kind=rec["kind"],
-            side=rec.get("side"),
+            # a wrong type is already a finding; keep later checks from tripping over it
+            deck=rec["deck"] if isinstance(rec["deck"], str) else "?",
+            kind=rec["kind"] if isinstance(rec["kind"], str) else "?",
+            side=rec.get("side") if isinstance(rec.get("side"), str) else None,
             copies=opt_int("copies") or 1,
             name=self.bilingual(rec.get("name"), rec.at("name"), "card name", card),
             political=opt_int("political"),

@@ -6,6 +6,7 @@ Every object keeps the :class:`~cardgen.errors.Location` it was loaded from, and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -134,6 +135,20 @@ class Card:
         return tuple(dict.fromkeys(self.yields))
 
 
+#: The card groups of the inventory (2.1) whose sizes ``counts`` in game.yaml fix, each with
+#: the rule that fixes it. Every physical card is in exactly one group; their copies add up
+#: to ``counts.physical_cards``. The checks and the Inventory table count with these.
+INVENTORY_GROUPS: dict[str, tuple[str, Callable[[Card], bool]]] = {
+    "luxembourg_starters": ("3.31", lambda c: c.deck == "luxembourg" and c.kind != "john"),
+    "wittelsbach_starters": ("3.32", lambda c: c.deck == "wittelsbach" and c.kind != "john"),
+    "john_cards": ("2.38", lambda c: c.kind == "john"),
+    "market_cards": ("3.4", lambda c: c.deck == "market" and not c.is_event),
+    "historical_events": ("6.41", lambda c: c.kind == "event"),
+    "battle_events": ("6.43", lambda c: c.kind == "battle_event"),
+    "end_events": ("6.44", lambda c: c.kind == "end_event"),
+}
+
+
 @dataclass(frozen=True)
 class Place:
     """An elector country, battleground or shield location, with its Czech case forms."""
@@ -190,7 +205,8 @@ class Phase:
 
 @dataclass(frozen=True)
 class GlossaryTerm:
-    """A term pair: allowed forms per language and forbidden variants with the fix."""
+    """A term pair: allowed forms per language and forbidden variants with the fix;
+    with its one-line definition and defining rule for the Key terms table (1.4)."""
 
     id: str
     forms: dict[str, tuple[str, ...]]
@@ -198,6 +214,9 @@ class GlossaryTerm:
     plural: dict[str, dict[str, str]]  # lang -> CLDR category -> form (nouns after numbers)
     note: str | None
     loc: Location
+    definition: Bilingual | None = None
+    rule: str | None = None
+    prototype: bool = False
 
 
 @dataclass(frozen=True)

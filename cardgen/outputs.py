@@ -14,7 +14,7 @@ import os
 import signal
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import impose
@@ -26,8 +26,12 @@ from .glossary_sheet import build_glossary_sheet
 from .incremental import digest, file_digest
 from .layout import Layout
 from .model import GameData
+from .preflight import Rules
 from .render.card import draw_back, draw_card
+from .render.cmyk import CmykConverter, converter_for
 from .render.pdf import render_back_pdf, render_cards_pdf
+from .tables import drawing_inputs, tables_document, writers
+from .vtt import vtt_files
 
 PAPERS = ("a4", "letter")
 
@@ -37,6 +41,7 @@ class Target:
     rel: str  # path under output/
     key: str
     make: Callable[[], bytes]
+    preflight: Rules | None = None  # print files: checked before anything is written
 
 
 @dataclass
@@ -51,11 +56,17 @@ class LangContext:
     base_key: str  # code, fonts, layouts and shared card_data
     card_key: str  # code, fonts, card layout
     flip: str = "long"
-    cmyk: bool = False
+    cmyk: CmykConverter | None = None  # every file converted through this ICC profile
     gutterfold: bool = False
     profile: str = "generic"
     reprint: tuple[str, ...] = ()
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm, every backs page (calibration)
+    pdfx: bool = False  # print-shop.pdf as PDF/X-1a:2003
     face_hashes: dict[str, str] = field(default_factory=dict)
+    vtt: bool = False
+    vtt_base_url: str = ""
+    #: the project's own output/ (a build reads a copy of the project, so not project/output)
+    output: Path | None = None
 
 
 def face_key(face: CardFace, card_key: str, project: Path) -> str:
@@ -67,19 +78,62 @@ def face_key(face: CardFace, card_key: str, project: Path) -> str:
     return digest(card_key, repr(face).replace(str(project), "<project>"), art)
 
 
-def _drawers(ctx: LangContext) -> tuple[Callable, Callable]:
+def _drawers(ctx: LangContext, layout: Layout | None = None) -> tuple[Callable, Callable]:
+    layout = layout or ctx.layout
+
     def front(canvas, face, origin):
-        draw_card(canvas, face, ctx.layout, origin=origin)
+        draw_card(canvas, face, layout, origin=origin)
 
     def back(canvas, origin):
-        draw_back(canvas, ctx.layout, origin=origin, lang=ctx.lang)
+        draw_back(canvas, layout, origin=origin, lang=ctx.lang)
 
     return front, back
 
 
-def _card_size(ctx: LangContext) -> impose.CardSize:
-    g = ctx.layout.card
+def _card_size(layout: Layout) -> impose.CardSize:
+    g = layout.card
     return impose.CardSize(g.width, g.height, g.bleed)
+
+
+def print_shop_findings(project: Path, layout: Layout, profile_id: str) -> list[Finding]:
+    """What the chosen print-shop profile does to the layout's card (scaling, bleed)."""
+    profile = impose.select_profile(impose.load_profiles(project), profile_id)
+    card = _card_size(layout)
+    card = impose.CardSize(card.width, card.height, impose.drawing_bleed(profile, card))
+    return impose.profile_findings(profile, card, layout.card.safe)
+
+
+def _shop_drawing(ctx: LangContext, profile: impose.Profile
+                  ) -> tuple[impose.CardSize, Callable, Callable]:
+    """The card size and drawers for print-shop files: the layout's card painted with the
+    bleed the profile's trim and bleed need (real artwork, not a stretched edge)."""
+    card = _card_size(ctx.layout)
+    bleed = impose.drawing_bleed(profile, card)
+    layout = replace(ctx.layout, card=replace(ctx.layout.card, bleed=bleed))
+    return (impose.CardSize(card.width, card.height, bleed), *_drawers(ctx, layout))
+
+
+def _cmyk_key(ctx: LangContext) -> str:
+    return ctx.cmyk.key if ctx.cmyk else "rgb"
+
+
+def converter(project: Path, profile_id: str, cmyk: bool, icc: Path | None
+              ) -> CmykConverter | None:
+    """The build's CMYK converter: ``--icc FILE`` or the shipped profile, at the print-shop
+    profile's ink limit; None for an RGB build (``--icc`` alone means CMYK)."""
+    if not cmyk and icc is None:
+        return None
+    profile = impose.select_profile(impose.load_profiles(project), profile_id)
+    return converter_for(icc.resolve() if icc else profile.icc, profile.ink_limit)
+
+
+def _shop_rules(ctx: LangContext, profile: impose.Profile) -> Rules:
+    """What print-shop.pdf must meet: boxes and embedded fonts; CMYK files no RGB and no
+    more ink than the converter's limit and no transparency (panels are pre-mixed)."""
+    limit = ctx.cmyk.ink_limit if ctx.cmyk else (
+        profile.ink_limit if profile.colour_space == "cmyk" or ctx.pdfx else None)
+    return Rules(cmyk=limit is not None, ink_limit=limit, boxes=True,
+                 transparency="off" if limit is None else "error", pdfx=ctx.pdfx)
 
 
 def _faces_key(ctx: LangContext, *extra: str) -> str:
@@ -90,15 +144,18 @@ def _faces_key(ctx: LangContext, *extra: str) -> str:
 def card_targets(ctx: LangContext) -> list[Target]:
     lang, faces = ctx.lang, ctx.faces
     front, back = _drawers(ctx)
-    card = _card_size(ctx)
+    card = _card_size(ctx.layout)
     spec = impose.load_sheet_spec(ctx.project)
     profile = impose.select_profile(impose.load_profiles(ctx.project), ctx.profile)
-    options = f"flip={ctx.flip};cmyk={ctx.cmyk};profile={ctx.profile}"
+    options = (f"flip={ctx.flip};cmyk={_cmyk_key(ctx)};profile={ctx.profile};"
+               f"offset={ctx.back_offset};pdfx={ctx.pdfx}")
     sheet_key = digest(_faces_key(ctx, options), ctx.base_key)
+    backs = impose.BackSide(ctx.layout.back.colour, ctx.back_offset)
     out = [
-        Target(f"{lang}/cards.pdf", _faces_key(ctx), lambda: render_cards_pdf(faces, ctx.layout)[0]),
-        Target(f"{lang}/back.pdf", digest(ctx.card_key, lang, "back"),
-               lambda: render_back_pdf(ctx.layout, lang)),
+        Target(f"{lang}/cards.pdf", _faces_key(ctx, _cmyk_key(ctx)),
+               lambda: render_cards_pdf(faces, ctx.layout, cmyk=ctx.cmyk)[0]),
+        Target(f"{lang}/back.pdf", digest(ctx.card_key, lang, "back", _cmyk_key(ctx)),
+               lambda: render_back_pdf(ctx.layout, lang, ctx.cmyk)),
     ]
     plans = {}
     for paper in PAPERS:
@@ -106,7 +163,11 @@ def card_targets(ctx: LangContext) -> list[Target]:
         out.append(Target(
             f"{lang}/sheets-{paper}.pdf", digest(sheet_key, paper),
             lambda paper=paper: impose.build_sheets(faces, front, back, card, spec, paper, lang,
-                                                    flip=ctx.flip, cmyk=ctx.cmyk)))
+                                                    flip=ctx.flip, cmyk=ctx.cmyk, backs=backs)))
+        out.append(Target(
+            f"{lang}/calibration-{paper}.pdf", digest(ctx.base_key, lang, paper, options),
+            lambda paper=paper: impose.build_calibration(spec, paper, lang, ctx.flip,
+                                                         ctx.back_offset, ctx.cmyk)))
         if ctx.gutterfold:
             out.append(Target(
                 f"{lang}/sheets-{paper}-gutterfold.pdf", digest(sheet_key, paper, "gutterfold"),
@@ -117,20 +178,23 @@ def card_targets(ctx: LangContext) -> list[Target]:
                 f"{lang}/reprint-{paper}.pdf", digest(sheet_key, paper, "reprint", *ctx.reprint),
                 lambda paper=paper: impose.build_reprint(faces, ctx.reprint, front, back, card,
                                                          spec, paper, lang, flip=ctx.flip,
-                                                         cmyk=ctx.cmyk) or b""))
+                                                         cmyk=ctx.cmyk, backs=backs) or b""))
+    shop_card, shop_front, shop_back = _shop_drawing(ctx, profile)
     if profile.page_order == "images":
         images = impose.build_card_images  # one PNG per card, written as a folder
 
         def image_files() -> dict[str, bytes]:
-            return images(faces, front, back, card, profile)
+            return images(faces, shop_front, shop_back, shop_card, profile)
 
         out.extend(_image_targets(ctx, sheet_key, image_files))
     else:
         out.append(Target(
             f"{lang}/print-shop.pdf", digest(sheet_key, "print-shop"),
-            lambda: impose.build_print_shop(faces, front, back, card, profile,
-                                            cmyk=True if ctx.cmyk else None,
-                                            font=register_fonts(ctx.layout.fonts)["body"])))
+            lambda: impose.build_print_shop(faces, shop_front, shop_back, shop_card, profile,
+                                            cmyk=ctx.cmyk,
+                                            font=register_fonts(ctx.layout.fonts)["body"],
+                                            pdfx=ctx.pdfx),
+            preflight=_shop_rules(ctx, profile)))
     manifest = lambda: impose.build_manifest(faces, ctx.face_hashes, plans, lang, profile)  # noqa: E731
     out.append(Target(f"{lang}/manifest.json", digest(sheet_key, "manifest"),
                       lambda: (json.dumps(manifest(), ensure_ascii=False, indent=1) + "\n").encode()))
@@ -155,28 +219,53 @@ def _image_targets(ctx: LangContext, key: str, make_all: Callable[[], dict[str, 
 
 def game_targets(ctx: LangContext) -> list[Target]:
     """Board, tokens, player aid and glossary: they depend on shared data, not on faces."""
-    data, lang, project = ctx.data, ctx.lang, ctx.project
-    key = digest(ctx.base_key, lang)
-    out = [Target(f"{lang}/board.pdf", digest(key, "board"), lambda: build_board(data, lang, project))]
+    data, lang, project, cmyk = ctx.data, ctx.lang, ctx.project, ctx.cmyk
+    key = digest(ctx.base_key, lang, _cmyk_key(ctx))
+    out = [Target(f"{lang}/board.pdf", digest(key, "board"),
+                  lambda: build_board(data, lang, project, cmyk))]
     for paper in PAPERS:
         suffix = "" if paper == "a4" else "-letter"
         out += [
             Target(f"{lang}/board-{paper}.pdf", digest(key, "tiles", paper),
-                   lambda paper=paper: build_board_tiles(data, lang, project, paper)),
-            Target(f"{lang}/tokens{suffix}.pdf", digest(key, "tokens", paper),
-                   lambda paper=paper: build_tokens(data, lang, project, paper)),
+                   lambda paper=paper: build_board_tiles(data, lang, project, paper, cmyk)),
+            Target(f"{lang}/tokens{suffix}.pdf", digest(key, "tokens", paper, ctx.flip),
+                   lambda paper=paper: build_tokens(data, lang, project, paper, ctx.flip, cmyk)),
         ]
     out.append(Target(f"{lang}/player-aid.pdf", digest(key, "aid"),
-                      lambda: build_player_aid(data, lang, project)))
+                      lambda: build_player_aid(data, lang, project, cmyk=cmyk)))
     out.append(Target(f"{lang}/glossary.pdf", digest(key, "glossary"),
-                      lambda: build_glossary_sheet(data, lang, ctx.layout.fonts)))
+                      lambda: build_glossary_sheet(data, lang, ctx.layout.fonts, cmyk)))
     return out
+
+
+def table_targets(data: GameData, lang: str, project: Path, card_key: str) -> list[Target]:
+    """output/<lang>/rules-tables.pdf, .md and .html. The tables' words are made here (it
+    is quick) and are their key, with ``card_key`` (code, fonts, layouts): a card change
+    that no table shows rebuilds none of them."""
+    doc = tables_document(data, lang, project)
+    key = digest(card_key, lang, "tables", repr(doc), drawing_inputs(data))
+    return [Target(f"{lang}/rules-tables.{ext}", digest(key, ext), make)
+            for ext, make in writers(doc, data, project).items()]
+
+
+def vtt_targets(ctx: LangContext) -> list[Target]:
+    """``<lang>/vtt/``: each deck sheet, image and the saved object, keyed by what it shows
+    (a sheet by its cards' face hashes), so a changed card rewrites only its own sheet."""
+    if not ctx.vtt:
+        return []
+    output = ctx.output or ctx.project / "output"
+    files = vtt_files(ctx.data, ctx.lang, ctx.faces, ctx.layout, ctx.project, ctx.face_hashes,
+                      output / ctx.lang / "vtt", ctx.vtt_base_url)
+    return [Target(f"{ctx.lang}/vtt/{f.name}",
+                   digest(ctx.base_key if f.shared else "", "vtt", *f.key), f.make)
+            for f in files]
 
 
 # --- making targets, in this process or in a pool of forked workers ----------------------
 
 #: Guess of a target's cost (seconds) when no earlier build timed it: cards first.
-_DEFAULT_COST = {"cards.pdf": 0.3, "print-shop.pdf": 0.3, "tokens": 0.25, "sheets-": 0.3}
+_DEFAULT_COST = {"cards.pdf": 0.3, "print-shop.pdf": 0.3, "tokens": 0.25, "sheets-": 0.3,
+                 "board.png": 1.0}
 
 _JOBS: list[Target] = []  # read by forked workers (inherited, never pickled)
 
@@ -184,6 +273,8 @@ _JOBS: list[Target] = []  # read by forked workers (inherited, never pickled)
 def _cost(target: Target, timings: dict[str, float]) -> float:
     if target.rel in timings:
         return timings[target.rel]
+    if "/vtt/sheets/" in target.rel:  # a deck sheet draws up to 69 cards
+        return 1.0
     name = target.rel.rsplit("/", 1)[-1]
     return next((v for k, v in _DEFAULT_COST.items() if name.startswith(k)), 0.05)
 

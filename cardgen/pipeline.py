@@ -13,8 +13,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import check as checks
+from .board.base import load_components
 from .check.components import check_component_texts
-from .check.lang import longest_text_at
+from .check.lang import card_texts, longest_text_at
 from .check.text import check_templates
 from .compose import compose_faces, fill_texts
 from .errors import CardgenError, Finding, Location, Severity, error, has_errors, strict, warning
@@ -38,14 +39,29 @@ from .load import load
 from .lock import build_lock
 from .model import LANGS, GameData
 from .oserrors import check_regular, os_errors, os_finding, read_input
-from .outputs import LangContext, Target, card_targets, face_key, game_targets, make_targets
+from .outputs import (
+    LangContext,
+    Target,
+    card_targets,
+    converter,
+    face_key,
+    game_targets,
+    make_targets,
+    print_shop_findings,
+    table_targets,
+    vtt_targets,
+)
 from .po import ImportReport, export_po, import_po
+from .preflight import check_bytes
 from .progress import Progress
 from .proof import build_proof
 from .render.art import prepare_art, resolution_findings
-from .render.card import check_face, draw_card
+from .render.card import check_face, draw_card, spare_characters
 from .render.pdf import write_pngs
+from .review import Earlier, git_card_data, manifest_earlier, texts_of
 from .safepath import inside
+from .tables import label_findings as table_label_findings
+from .translation import state_summary
 from .write import atomic_write, make_folder, remove_stale_temps
 
 CARD_LAYOUT = Path("layouts") / "card.yaml"
@@ -61,6 +77,7 @@ class CheckReport:
     findings: list[Finding]
     faces: dict[str, list[CardFace]] = field(default_factory=dict)
     layout: Layout | None = None
+    translation: list[str] = field(default_factory=list)  # state counts, fuzzy texts
 
     @property
     def ok(self) -> bool:
@@ -90,11 +107,14 @@ def run_check(project: Path, *, lang_only: bool = False,
     findings.extend(checks.run_all(data, lang_only=lang_only))
     findings.extend(check_component_texts(project))  # board, token and aid texts
     report = CheckReport(data, findings)
+    state_found, report.translation = state_summary(data, project)
+    findings.extend(state_found)
     if report.ok:
         try:
             layout = load_layout(project / CARD_LAYOUT)
             findings.extend(art_findings(data, project, layout))
             findings.extend(f for lang in LANGS for f in glossary_label_findings(data, lang))
+            findings.extend(f for lang in LANGS for f in table_label_findings(data, lang))
             if has_errors(findings):
                 return report
             report.faces = {lang: compose_faces(data, lang, project) for lang in LANGS}
@@ -214,6 +234,11 @@ class BuildOptions:
     gutterfold: bool = False
     flip: str = "long"
     jobs: int = 0  # worker processes; 0: one per available core, 1: serial
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm: shifts every backs page
+    icc: Path | None = None  # the shop's CMYK profile (implies CMYK)
+    pdfx: bool = False  # print-shop.pdf as PDF/X-1a:2003 (implies CMYK)
+    vtt: bool = False  # output/<lang>/vtt/: Tabletop Simulator table and generic image set
+    vtt_base_url: str = ""  # where the vtt images will be hosted; "" for local file URLs
     strict: bool = False  # warnings are errors: nothing is written while there are any
 
 
@@ -245,10 +270,14 @@ def _keys(project: Path) -> tuple[str, str, str]:
 
 
 def _options_key(options: BuildOptions, manifest: bytes | None) -> str:
-    """The build options, with the bytes of the --changed-since manifest actually read."""
+    """The build options, with the bytes of the --changed-since manifest and --icc profile
+    actually read."""
     manifest_key = digest(manifest) if manifest is not None else ""
+    icc_key = digest(read_input(options.icc)) if options.icc is not None else ""
     return json.dumps([list(options.langs), options.png, list(options.cards), manifest_key,
-                       options.profile, options.cmyk, options.gutterfold, options.flip])
+                       options.profile, options.cmyk, options.gutterfold, options.flip,
+                       list(options.back_offset), icc_key, options.pdfx, options.vtt,
+                       options.vtt_base_url])
 
 
 def check_options(options: BuildOptions) -> None:
@@ -260,6 +289,10 @@ def check_options(options: BuildOptions) -> None:
         if lang not in LANGS:
             found.append(error("unknown-lang", f"unknown language '{lang[:40]}'",
                                hint=f"use one of: {', '.join(LANGS)}"))
+    if options.vtt_base_url and not re.match(r"https?://[^\s/]+", options.vtt_base_url):
+        found.append(error("usage", f"--vtt-base-url {options.vtt_base_url[:80]!r} is not a web "
+                           "address", hint="give the folder the images are uploaded to, e.g. "
+                           "https://example.org/king/en"))
     if options.jobs < 0:
         found.append(error("usage", f"--jobs must be 0 (one per core) or more, not {options.jobs}",
                            hint="use --jobs 0"))
@@ -366,8 +399,9 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
                 inputs = snapshot_inputs(project, snapshot, options_key)
             except OSError as exc:
                 raise CardgenError(os_finding(exc, "read", exc.filename)) from None
-            return _build_from(snapshot, output, options, manifest[1] if manifest else None,
-                               state, inputs, log, progress)
+            result = _build_from(snapshot, output, options, manifest[1] if manifest else None,
+                                 state, inputs, log, progress)
+            return _relocate_report(result, snapshot, project)
         except CardgenError as exc:
             raise CardgenError(_relocate(exc.findings, snapshot, project)) from None
         finally:
@@ -391,6 +425,18 @@ def _preflight(output: Path, targets: list[Target]) -> None:
         raise CardgenError(found)
 
 
+def _write_made(output: Path, made: list[tuple[Target, bytes]], state: BuildState) -> list[Path]:
+    """Write finished targets into ``output`` atomically and record them in the build state."""
+    written = []
+    for target, data_bytes in made:
+        path = inside(output, target.rel)
+        make_folder(path.parent)
+        atomic_write(path, data_bytes)
+        state.record(target.rel, target.key, data_bytes)
+        written.append(path)
+    return written
+
+
 def _relocate(findings: list[Finding], snapshot: Path, project: Path) -> list[Finding]:
     """Findings about the copy of the inputs, pointed at the project's own files."""
     def fix(text: str | None) -> str | None:
@@ -399,6 +445,23 @@ def _relocate(findings: list[Finding], snapshot: Path, project: Path) -> list[Fi
     return [replace(f, message=fix(f.message) or "", hint=fix(f.hint),
                     location=replace(f.location, file=fix(f.location.file) or "")
                     if f.location else None) for f in findings]
+
+
+def _relocate_report(report: BuildReport, snapshot: Path, project: Path) -> BuildReport:
+    """A build's report with every path into the (soon removed) copy of the inputs pointed at
+    the project itself: its warnings, the faces' art, the layout and its fonts, the data's files."""
+    def move(path: Path) -> Path:
+        return project / path.relative_to(snapshot) if path.is_relative_to(snapshot) else path
+
+    faces = {lang: [replace(f, art=move(f.art)) if f.art else f for f in fs]
+             for lang, fs in report.faces.items()}
+    layout = (replace(report.layout, source=str(move(Path(report.layout.source))),
+                      fonts={k: move(v) for k, v in report.layout.fonts.items()})
+              if report.layout else None)
+    data = (replace(report.data, root=move(report.data.root),
+                    files=tuple(move(f) for f in report.data.files)) if report.data else None)
+    return replace(report, findings=_relocate(report.findings, snapshot, project), faces=faces,
+                   layout=layout, data=data)
 
 
 def _build_from(project: Path, output: Path, options: BuildOptions, manifest: dict | None,
@@ -421,9 +484,13 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     result.findings += placeholder_findings(report.faces.get(options.langs[0], []))
     if options.strict and not _clean(result.findings):
         raise CardgenError(strict(result.findings))
+    shop = print_shop_findings(project, layout, options.profile)
+    if has_errors(shop):
+        raise CardgenError(shop)
+    result.findings += shop
     targets: list[Target] = []
     for lang in options.langs:
-        targets += _lang_targets(project, data, layout, report.faces[lang], lang, options,
+        targets += _lang_targets(project, output, data, layout, report.faces[lang], lang, options,
                                  manifest, (card_key, base_key, all_key), result)
     stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
     result.skipped = [output / t.rel for t in targets if t not in stale]
@@ -435,13 +502,14 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
         log(target.rel)
         progress.step(target.rel)
     progress.finish()
+    for target, data_bytes in made:
+        if target.preflight is not None:
+            result.findings += check_bytes(data_bytes, target.preflight, f"output/{target.rel}")
+    if has_errors(result.findings):
+        raise CardgenError(result.findings)
     # every file is made before the first is written: an error while making any of
     # them leaves all outputs as they were
-    for target, data_bytes in made:
-        path = inside(output, target.rel)
-        atomic_write(path, data_bytes)
-        state.record(target.rel, target.key, data_bytes)
-        result.written.append(path)
+    result.written += _write_made(output, made, state)
     if options.png:
         for lang in options.langs:
             log(f"{lang}/png")
@@ -499,8 +567,9 @@ def _live_face_keys(report: CheckReport, layout: Layout, project: Path) -> set[s
     return {face_key(f, card_key, project) for faces in report.faces.values() for f in faces}
 
 
-def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[CardFace], lang: str,
-                  options: BuildOptions, manifest: dict | None, keys: tuple[str, str, str],
+def _lang_targets(project: Path, output: Path, data: GameData, layout: Layout,
+                  faces: list[CardFace], lang: str, options: BuildOptions,
+                  manifest: dict | None, keys: tuple[str, str, str],
                   result: BuildReport) -> list[Target]:
     card_key, base_key, all_key = keys
     drawing_key = _card_key(layout, project)
@@ -510,14 +579,50 @@ def _lang_targets(project: Path, data: GameData, layout: Layout, faces: list[Car
         reprint = tuple(select_reprint(faces, options.cards, manifest, hashes))
         result.reprinted[lang] = list(reprint)
     ctx = LangContext(project, data, lang, faces, layout, base_key, card_key,
-                      flip=options.flip, cmyk=options.cmyk, gutterfold=options.gutterfold,
-                      profile=options.profile, reprint=reprint, face_hashes=hashes)
+                      flip=options.flip, gutterfold=options.gutterfold,
+                      cmyk=converter(project, options.profile, options.cmyk or options.pdfx,
+                                     options.icc),
+                      pdfx=options.pdfx,
+                      profile=options.profile, reprint=reprint, face_hashes=hashes,
+                      back_offset=options.back_offset,
+                      vtt=options.vtt, vtt_base_url=options.vtt_base_url, output=output)
     out = []
-    for target in card_targets(ctx) + game_targets(ctx):
+    for target in card_targets(ctx) + game_targets(ctx) + vtt_targets(ctx):
         if target.rel.endswith("glossary.pdf"):
             target = replace(target, key=digest(target.key, all_key))
         out.append(target)
-    return out
+    return out + table_targets(data, lang, project, card_key)
+
+
+@dataclass
+class TablesReport:
+    written: list[Path] = field(default_factory=list)
+    skipped: list[Path] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def tables(project: Path, langs: tuple[str, ...] = LANGS) -> TablesReport:
+    """`cardgen tables`: check the data, then write output/<lang>/rules-tables.pdf, .md
+    and .html that changed (the same targets, keys and files as `cardgen build`)."""
+    check_options(BuildOptions(langs=langs))
+    data, findings = load(project)
+    if not has_errors(findings):
+        findings = [*findings, *checks.run_all(data),
+                    *(f for lang in LANGS for f in table_label_findings(data, lang))]
+    if has_errors(findings):
+        raise CardgenError(findings)
+    output = project / "output"
+    make_folder(output)
+    report = TablesReport(findings=[f for f in findings if f.severity is Severity.WARNING])
+    card_key = _keys(project)[0]
+    with build_lock(output):
+        state = BuildState.read(output)
+        targets = [t for lang in langs for t in table_targets(data, lang, project, card_key)]
+        stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
+        report.skipped = [output / t.rel for t in targets if t not in stale]
+        report.written = _write_made(output, [(t, t.make()) for t in stale], state)
+        state.save()
+    return report
 
 
 def fix(project: Path) -> tuple[list[str], list[Finding]]:
@@ -536,8 +641,10 @@ def fill(project: Path) -> tuple[list, list[Finding]]:
     return fill_texts(data, project, problems), problems
 
 
-def proof(project: Path, *, only_problems: bool = False) -> Path:
-    """`cardgen proof`: output/proof/cs-en.pdf with every card in both languages."""
+def proof(project: Path, *, only_problems: bool = False, changed_since: str | None = None
+          ) -> Path:
+    """`cardgen proof`: output/proof/cs-en.pdf with every card in both languages, or with
+    ``changed_since`` (an earlier manifest.json or a git revision) only the changed cards."""
     report = run_check(project)
     data = report.data
     if data is None:
@@ -545,29 +652,94 @@ def proof(project: Path, *, only_problems: bool = False) -> Path:
     # a proof is most useful when the texts have errors: compose even then
     layout = report.layout or load_layout(project / CARD_LAYOUT)
     faces = report.faces or {lang: compose_faces(data, lang, project) for lang in LANGS}
+    earlier, hashes = None, None
+    if changed_since is not None:
+        earlier = _earlier(project, changed_since)
+        key = _card_key(layout, project)
+        hashes = {lang: {f.card_id: face_key(f, key, project)[:16] for f in faces[lang]}
+                  for lang in LANGS}
     pdf = build_proof(data, faces["en"], faces["cs"], report.findings, draw_card, layout,
-                      only_problems=only_problems)
+                      only_problems=only_problems, earlier=earlier, hashes=hashes)
     path = project / "output" / "proof" / "cs-en.pdf"
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, pdf)
     return path
 
 
-def po_export(project: Path) -> Path:
+def _earlier(project: Path, since: str) -> Earlier:
+    """What `proof --changed-since` compares with: an earlier build's manifest.json (and the
+    other languages' manifests beside it), or card_data/ at a git revision, composed again."""
+    path = Path(since)
+    if path.exists():
+        docs = {}
+        for lang in LANGS:
+            other = path.parent.parent / lang / path.name
+            if other != path and other.is_file():
+                doc = read_manifest(other)[1]
+                docs[str(doc.get("lang") or lang)] = doc
+        doc = read_manifest(path)[1]
+        docs[str(doc.get("lang") or path.parent.name)] = doc
+        return manifest_earlier(str(path), docs)
+    with tempfile.TemporaryDirectory(prefix="cardgen-proof-") as tmp:
+        git_card_data(project, since, Path(tmp))
+        try:
+            data, _ = load(Path(tmp))
+            return Earlier(f"git {since}", {lang: texts_of(compose_faces(data, lang, Path(tmp)))
+                                            for lang in LANGS})
+        except CardgenError as exc:
+            raise CardgenError([error("usage", f"--changed-since {since}: the card data of that "
+                                      "revision cannot be composed (its problems follow)",
+                                      hint="compare with a later revision or a manifest"),
+                                *(replace(f, message=f"at {since}: {f.message}")
+                                  for f in exc.findings)]) from None
+
+
+def po_export(project: Path, *, pot: bool = False) -> Path:
+    """`cardgen po export`: output/po/cs.po with every translatable string, its state and
+    its length budget from the fit engine; with ``pot``, output/po/cards.pot for msgmerge."""
     data, findings = load(project)
     findings += check_templates(data)  # the export renders canonical text through them
     if has_errors(findings):
         raise CardgenError(findings)
+    faces = {}
     for lang in LANGS:  # labels too: a template the sandbox refuses stops the export
         try:
-            compose_faces(data, lang, project)
+            faces[lang] = compose_faces(data, lang, project)
         except CardgenError as exc:
             if any(f.code == "template-unsafe" for f in exc.findings):
                 raise
-    path = project / "output" / "po" / "cs.po"
+    budgets = po_budgets(data, faces.get("cs", []), project)
+    path = project / "output" / "po" / ("cards.pot" if pot else "cs.po")
     path.parent.mkdir(parents=True, exist_ok=True)
-    return export_po(data, path)
+    return export_po(data, path, project=project, budgets=budgets, pot=pot)
+
+
+def po_budgets(data: GameData, faces: list[CardFace], project: Path) -> dict[str, tuple[int, float]]:
+    """PO context -> (characters that still fit at the minimum size, that size): the text
+    box budget for a card's lines and Deed name, the name bar's for its name."""
+    try:
+        layout = load_layout(project / CARD_LAYOUT)
+    except CardgenError:
+        return {}
+    out: dict[str, tuple[int, float]] = {}
+    for face in faces:
+        card = data.card(face.card_id)
+        if card is None:
+            continue
+        text, name = spare_characters(face, layout)
+        for t in card_texts(card):
+            out[t.context] = ((name, layout.name_bar.min_size) if t.key == "name"
+                              else (text, layout.text_box.min_size))
+    return out
+
+
+def po_check(project: Path) -> list[Finding]:
+    """What `cardgen check` finds, and the board's label findings: the QA a PO import's
+    texts go through before anything is written."""
+    findings = run_check(project).findings
+    findings += load_components(project)[1]
+    return findings
 
 
 def po_import(project: Path, file: Path) -> ImportReport:
-    return import_po(project, file)
+    return import_po(project, file, check=po_check)

@@ -31,21 +31,27 @@ def atomic_output(path: Path | str) -> Iterator[BinaryIO]:
     """
     path = Path(path)
     make_folder(path.parent)
-    with os_errors("write", path):
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    with os_errors("write", path), _temp_beside(path) as (fd, tmp):
+        os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; outputs get the usual mode
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+@contextlib.contextmanager
+def _temp_beside(path: Path) -> Iterator[tuple[int, str]]:
+    """A temporary file in ``path``'s folder (its descriptor and name), removed when the
+    block fails; its name is one :func:`remove_stale_temps` knows."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os_errors("write", path):
-            os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; outputs get the usual mode
-            with os.fdopen(fd, "wb") as fh:
-                yield fh
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
+        yield fd, tmp
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    _fsync_dir(path.parent)
 
 
 def make_folder(folder: Path) -> None:
@@ -98,8 +104,7 @@ def rewrite_file(path: Path | str, data: bytes) -> Path:
     """
     real = Path(os.path.realpath(path))
     info = os.stat(real)
-    fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
-    try:
+    with _temp_beside(real) as (fd, tmp):
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -117,10 +122,6 @@ def rewrite_file(path: Path | str, data: bytes) -> Path:
             os.unlink(tmp)
         else:
             os.replace(tmp, real)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
     _fsync_dir(real.parent)
     return real
 

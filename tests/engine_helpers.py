@@ -7,6 +7,7 @@ from pathlib import Path
 
 from cardgen.engine import Game, Rules
 from cardgen.engine.flow import play_turn
+from cardgen.engine.ops import Ctx, resolve
 from cardgen.load import load_or_raise
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,3 +47,9 @@ def drive(g: Game, *choices) -> None:
     for choice in choices:
         assert g.decision is not None, f"no decision pending for {choice!r}"
         g.step(choice)
+
+
+def resolve_deed(g: Game, side: int, card: str) -> None:
+    """``side`` resolves ``card``'s Deed on the table as it stands, until a decision or the end."""
+    resolve(g, rules().cards[card].deed, Ctx(side, card))
+    g.run()

@@ -10,7 +10,7 @@ from test_board_helpers import ROOT, game, page_sizes, pdf_fonts
 
 from cardgen.board import build_board_tiles
 from cardgen.board.base import PAPERS
-from cardgen.board.tiles import marks, plan_tiles
+from cardgen.board.tiles import MARK_ARM, MARK_R, marks, plan_tiles
 
 
 @pytest.mark.parametrize("paper", sorted(PAPERS))
@@ -39,15 +39,22 @@ def test_tiles_cover_the_board_with_overlap(paper, board):
                        + 1e-9 for t in plan.tiles)
 
 
-def test_alignment_marks_show_on_both_neighbours():
-    plan = plan_tiles(594, 420, PAPERS["a4"])
-    pts, cuts_x, _cuts_y = marks(plan)
-    assert pts
-    for x, y in pts:
-        holders = [t for t in plan.tiles if t.x < x < t.x + t.w and t.y < y < t.y + t.h]
-        assert len(holders) >= 2
-    for x in cuts_x:  # a mark is never cut off: it lies before the cut on the kept sheet
-        assert any(abs(px - x) > 1 for px, _ in pts)
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_alignment_marks_end_up_hidden_under_the_cut_neighbour(paper):
+    """Each mark is printed on one sheet only, inside the band its left/upper neighbour
+    covers once cut, with a cross arm ending on the cut line: off the finished board."""
+    plan = plan_tiles(594, 420, PAPERS[paper])
+    pts, cuts_x, cuts_y = marks(plan)
+    assert len(pts) == 3 * (len(cuts_x) * plan.rows + len(cuts_y) * plan.cols)
+    reach = MARK_R + MARK_ARM
+    tiles = {(t.row, t.col): t for t in plan.tiles}
+    for m in pts:
+        t = tiles[(m.row, m.col)]
+        assert t.x <= m.x - MARK_R and m.x + MARK_R <= t.x + t.w  # on its sheet
+        assert t.y <= m.y - MARK_R and m.y + MARK_R <= t.y + t.h
+        vertical = m.col > 0 and m.x + reach == pytest.approx(t.x + plan.overlap_x / 2)
+        horizontal = m.row > 0 and m.y + reach == pytest.approx(t.y + plan.overlap_y / 2)
+        assert vertical or horizontal  # the arm's tip is where the neighbour's cut edge lies
 
 
 @pytest.mark.parametrize("paper", sorted(PAPERS))

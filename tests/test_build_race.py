@@ -148,3 +148,22 @@ def test_workers_die_with_a_killed_build_and_free_the_lock(tmp_path):
         pass
     err = build.stderr.read().decode()
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+def test_a_builds_warnings_and_faces_point_at_the_project_not_its_copy(project):
+    """The build reads a copy of its inputs; what it reports must name the designer's files
+    (rule 2.36's line order gives a warning with a location) and faces the preview can draw."""
+    path = project / "card_data" / "cards" / "luxembourg.yaml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("  - id: charles-iv")
+    block = text[start:text.index("\n\n", start)]
+    deed = block[block.index("    deed:"):block.index("    boost:")]
+    boost = block[block.index("    boost:"):] + "\n"
+    path.write_text(text.replace(block, block.replace(deed, "").replace(
+        boost.rstrip("\n"), boost + deed.rstrip("\n"))), encoding="utf-8")
+    report = pipeline.build(project, OPTIONS)
+    hit = next(f for f in report.findings if f.code == "line-order")
+    assert hit.location is not None and hit.location.file == "card_data/cards/luxembourg.yaml"
+    assert ".cache" not in hit.message + (hit.hint or "")
+    assert report.layout is not None and all(p.is_file() for p in report.layout.fonts.values())
+    assert Path(report.layout.source).resolve().is_relative_to(project.resolve())

@@ -23,7 +23,7 @@ from cardgen.engine.flow import (
 )
 from cardgen.engine.ops import Ctx, buy, purchase_cost, refill, resolve
 from cardgen.engine.rules import LUX, WIT
-from tests.engine_helpers import blank, drive, idx, rules, start_play
+from tests.engine_helpers import blank, drive, idx, resolve_deed, rules, start_play
 
 # -- the rulebook's worked examples ---------------------------------------------------------
 
@@ -283,8 +283,7 @@ def test_6_5_royal_chronicle_extra_purchase():
     g = blank()
     g.market = ["frankfurt", "hanseatic-league", "battle-of-cassel", "genoese-crossbowmen"]
     g.wallet[LUX] = [0, 0, 1, 0]  # cost minus 2 leaves 1 Western for the crossbowmen
-    resolve(g, rules().cards["peter-of-zittau"].deed, Ctx(LUX, "peter-of-zittau"))
-    g.run()
+    resolve_deed(g, LUX, "peter-of-zittau")
     assert set(g.decision.options) == {None, "genoese-crossbowmen"}  # events can't be bought
     drive(g, "genoese-crossbowmen")
     assert g.market == ["frankfurt", "hanseatic-league", "battle-of-cassel"]
@@ -324,8 +323,7 @@ def test_7_52_deeds_ignore_stability():
     g = blank()
     b = idx("bohemia")
     g.influence[WIT][b] = 5
-    resolve(g, rules().cards["elizabeth-of-bohemia"].deed, Ctx(LUX, "elizabeth-of-bohemia"))
-    g.run()
+    resolve_deed(g, LUX, "elizabeth-of-bohemia")
     assert g.influence[LUX][b] == 3
 
 
@@ -410,8 +408,7 @@ def test_10_5_flip_moves_john_to_the_other_discard_pile():
 def test_10_61_john_cannot_be_removed():
     g = blank()
     g.hand[WIT] = [rules().johns[WIT], "ducal-retinue"]
-    resolve(g, rules().cards["william-of-ockham"].deed, Ctx(WIT, "william-of-ockham"))
-    g.run()
+    resolve_deed(g, WIT, "william-of-ockham")
     assert all(choice is None or choice[1] != rules().johns[WIT] for choice in g.decision.options)
 
 
@@ -534,8 +531,7 @@ def test_john_being_looked_at_is_still_held():
 def test_gain_any_currency_is_one_chosen_currency():
     g = blank()
     g.hand[LUX] = ["royal-retinue"]
-    resolve(g, rules().cards["kutna-hora-silver-mines"].deed, Ctx(LUX, "kutna-hora-silver-mines"))
-    g.run()
+    resolve_deed(g, LUX, "kutna-hora-silver-mines")
     assert g.decision.kind == "gain_currency"
     drive(g, "eastern")
     assert g.wallet[LUX] == [0, 0, 0, 3] and "royal-retinue" in g.removed
@@ -545,8 +541,7 @@ def test_removals_take_the_opponents_military():
     g = blank()
     lo = idx("lombardy")
     g.military[WIT][lo] = 3
-    resolve(g, rules().cards["robert-of-naples"].deed, Ctx(LUX, "robert-of-naples"))
-    g.run()
+    resolve_deed(g, LUX, "robert-of-naples")
     assert g.military[WIT][lo] == 1 and g.wallet[LUX][0] == 1
 
 

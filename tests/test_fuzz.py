@@ -8,8 +8,9 @@ the suite tries the same cases and CI is stable; a failure found once is found e
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cardgen import pipeline
@@ -49,6 +50,8 @@ FUZZ = settings(deadline=None, derandomize=True, database=None,
                                                  "insert"]),
                                 st.integers(0, 10_000), st.sampled_from(JUNK)),
                       min_size=1, max_size=4))
+@example(file=Path("card_data/cards/events.yaml"), edits=[("retype", 183, "")])  # deck: [1, 2]
+@example(file=Path("card_data/text/cs.yaml"), edits=[("delete", 361, "")])  # a label removed
 def test_damaged_yaml_gives_findings_never_a_crash(tmp_path_factory, file, edits):
     project = tmp_path_factory.mktemp("fuzz")
     for part in ("card_data", "layouts", "fonts"):

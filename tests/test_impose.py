@@ -57,11 +57,10 @@ def pdfinfo(pdf: bytes, tmp_path: Path, *args: str) -> str:
                           text=True).stdout
 
 
-def test_outer_bleed_fits_letter_height(spec):
-    bleed = outer_bleed(spec, CARD)
-    # Letter: (279.4 - 264) / 2 = 7.7 mm around the grid; 5 mm margin, 0.5 mm gap, 1 mm mark
-    assert bleed == pytest.approx(1.2)
-    assert 0 < bleed <= (279.4 - 264 - 2 * 5) / 2
+def test_outer_bleed_is_chosen_per_paper_and_side(spec):
+    assert outer_bleed(spec, CARD, "a4") == pytest.approx((3, 3))
+    # Letter: (279.4 - 264) / 2 = 7.7 mm above and below the grid; a 6 mm printer margin
+    assert outer_bleed(spec, CARD, "letter") == pytest.approx((3, 1.7))
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -70,8 +69,7 @@ def test_grid_is_centred_inside_the_printable_area(spec, paper, flip):
     g = duplex_geometry(spec, CARD, paper, flip)
     area = printable_area(g.page_w, g.page_h, spec.printer_margin)
     for slot in (*g.fronts, *g.backs):
-        assert area.contains(slot.trim.grow(g.outer_bleed, g.outer_bleed, g.outer_bleed,
-                                            g.outer_bleed))
+        assert area.contains(slot.trim.grow(g.bleed_x, g.bleed_y, g.bleed_x, g.bleed_y))
     xs = [s.trim.x for s in g.fronts] + [s.trim.right for s in g.fronts]
     ys = [s.trim.y for s in g.fronts] + [s.trim.top for s in g.fronts]
     assert min(xs) == pytest.approx(g.page_w - max(xs))
@@ -111,14 +109,14 @@ def test_crop_marks_lie_outside_every_bleed_and_reach_the_printable_area(spec, p
                                                                           gutterfold):
     g = (gutterfold_geometry(spec, CARD, paper) if gutterfold
          else duplex_geometry(spec, CARD, paper, "long"))
-    b = g.outer_bleed
-    bleeds = [s.trim.grow(b, b, b, b) for s in (*g.fronts, *g.backs)]
+    trims = [s.trim for s in (*g.fronts, *g.backs)]
+    bleeds = [s.trim.grow(g.bleed_x, g.bleed_y, g.bleed_x, g.bleed_y) for s in g.fronts]
     area = printable_area(g.page_w, g.page_h, spec.printer_margin)
     for marks in (g.marks, g.back_marks):
         assert marks
         for seg in marks:
             box = seg.box()
-            assert not any(box.overlaps(bl) for bl in bleeds), seg
+            assert not any(box.overlaps(t) for t in trims), seg  # marks run over bleed only
             assert min(seg.x1, seg.x2) > 0 and max(seg.x1, seg.x2) < g.page_w
             assert min(seg.y1, seg.y2) > 0 and max(seg.y1, seg.y2) < g.page_h
             # the part of the mark inside the printer margin is long enough to see
@@ -128,6 +126,8 @@ def test_crop_marks_lie_outside_every_bleed_and_reach_the_printable_area(spec, p
     if gutterfold:
         assert g.fold is not None
         assert not any(g.fold.box().overlaps(bl) for bl in bleeds)
+    else:
+        assert bleeds
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -168,8 +168,7 @@ def test_backs_page_mirrors_its_fronts_page_with_a_partial_last_page(spec, faces
     assert (only.row, only.col) == (0, 0)
     assert (plan.pages[-1].placements[0].row, plan.pages[-1].placements[0].col) == (0, 2)
     # a lone card gets the outer bleed on all four sides; butting cards get none between
-    assert only.visible == only.trim.grow(g.outer_bleed, g.outer_bleed, g.outer_bleed,
-                                          g.outer_bleed)
+    assert only.visible == only.trim.grow(g.bleed_x, g.bleed_y, g.bleed_x, g.bleed_y)
     first = plan.pages[2].placements[4]  # centre card of a full page
     assert first.visible == first.trim
 

@@ -15,6 +15,7 @@ from cardgen.impose import (
     CardSize,
     build_card_images,
     build_print_shop,
+    drawing_bleed,
     load_profiles,
     profile_findings,
     select_profile,
@@ -41,6 +42,16 @@ def faces():
 @pytest.fixture(scope="module")
 def drawers():
     return fake_drawers(CARD)
+
+
+def shop_card(profile) -> CardSize:
+    """The card as the build draws it for ``profile``: with the bleed the profile needs."""
+    return CardSize(63, 88, drawing_bleed(profile, CARD))
+
+
+def shop(faces, profile, **kw) -> bytes:
+    card = shop_card(profile)
+    return build_print_shop(faces, *fake_drawers(card), card, profile, **kw)
 
 
 def boxes(pdf: bytes, tmp_path: Path) -> dict[tuple[int, str], tuple[float, ...]]:
@@ -71,17 +82,19 @@ def test_unknown_profile_names_the_choices(profiles):
     assert finding.hint == "did you mean 'drivethrucards'?"
 
 
-@pytest.mark.parametrize("pid", ["generic", "drivethrucards"])
-def test_trim_and_bleed_boxes_on_every_page(profiles, faces, drawers, tmp_path, pid):
-    profile = profiles[pid]
-    pdf = build_print_shop(faces, *drawers, CARD, profile)
-    b = profile.bleed * PT
-    w, h = (63 + 2 * profile.bleed) * PT, (88 + 2 * profile.bleed) * PT
+@pytest.mark.parametrize(("pid", "page_in", "trim_in"), [
+    ("generic", ((63 + 6) / 25.4, (88 + 6) / 25.4), (63 / 25.4, 88 / 25.4)),
+    ("drivethrucards", (2.75, 3.75), (2.5, 3.5)),  # DriveThruCards' poker card
+])
+def test_trim_and_bleed_boxes_on_every_page(profiles, faces, tmp_path, pid, page_in, trim_in):
+    pdf = shop(faces, profiles[pid])
+    w, h = page_in[0] * 72, page_in[1] * 72
+    bx, by = (w - trim_in[0] * 72) / 2, (h - trim_in[1] * 72) / 2
     found = boxes(pdf, tmp_path)
     for page in (1, 2, 3):
         assert found[(page, "MediaBox")] == pytest.approx((0, 0, w, h), abs=0.01)
         assert found[(page, "BleedBox")] == pytest.approx((0, 0, w, h), abs=0.01)
-        assert found[(page, "TrimBox")] == pytest.approx((b, b, w - b, h - b), abs=0.01)
+        assert found[(page, "TrimBox")] == pytest.approx((bx, by, w - bx, h - by), abs=0.01)
 
 
 def test_page_orders_cover_every_physical_card(faces):
@@ -94,7 +107,7 @@ def test_page_orders_cover_every_physical_card(faces):
 
 
 def test_drivethrucards_is_cmyk_and_pages_alternate(profiles, faces, drawers, tmp_path):
-    pdf = build_print_shop(faces, *drawers, CARD, profiles["drivethrucards"])
+    pdf = shop(faces, profiles["drivethrucards"])
     assert rgb_usage(pdf) == []
     path = tmp_path / "d.pdf"
     path.write_bytes(pdf)
@@ -110,35 +123,51 @@ def test_cmyk_flag_overrides_an_rgb_profile(profiles, faces, drawers):
     assert rgb_usage(build_print_shop(faces, *drawers, CARD, generic, cmyk=True)) == []
 
 
-def test_bleed_wider_than_painted_is_filled_and_reported(profiles, faces, drawers, tmp_path):
+def test_shop_trim_scales_the_card_and_its_own_bleed_fills_the_page(profiles, faces,
+                                                                    tmp_path):
     dtc = profiles["drivethrucards"]
-    assert [f.code for f in profile_findings(dtc, CARD)] == ["profile-bleed"]
-    pdf = build_print_shop(faces[:1], *drawers, CARD, dtc, order="front-back")
+    card = shop_card(dtc)
+    assert card.bleed > 3  # drawn with more bleed than the layout's 3 mm
+    codes = [f.code for f in profile_findings(dtc, card, safe=4)]
+    assert codes == ["profile-scaled"]  # a warning the build shows
+    # drawn with only the layout's bleed, the page could not be covered: refused
+    assert "profile-bleed" in [f.code for f in profile_findings(dtc, CARD)]
+    with pytest.raises(CardgenError):
+        build_print_shop(faces, *fake_drawers(CARD), CARD, dtc)
+    pdf = shop(faces[:1], dtc, order="front-back")
     path = tmp_path / "x.pdf"
     path.write_bytes(pdf)
     subprocess.run(["pdftoppm", "-r", "300", "-png", "-f", "1", "-l", "1", str(path),
                     str(tmp_path / "x")], check=True)
     img = Image.open(next(tmp_path.glob("x-*.png"))).convert("RGB")
-    # the corner pixel (in the extra 0.175 mm band) is the card's bleed colour, not paper
-    assert img.getpixel((0, 0)) != (255, 255, 255)
-    assert img.getpixel((0, 0)) == pytest.approx(img.getpixel((20, 20)), abs=12)
+    assert img.size == (825, 1125)  # 2.75 × 3.75 in at 300 dpi
+    # the fake drawer paints its bleed red and the trim pale: the page corner is the card's
+    # own bleed; 1/8 in (37.5 px) in, the trim starts
+    assert img.getpixel((0, 0)) == pytest.approx((0xc0, 0x39, 0x2b), abs=25)
+    assert img.getpixel((34, 600)) == pytest.approx((0xc0, 0x39, 0x2b), abs=25)
+    assert img.getpixel((41, 600)) != pytest.approx((0xc0, 0x39, 0x2b), abs=25)
 
 
-def test_card_size_mismatch_is_an_error(profiles, faces, drawers):
-    with pytest.raises(CardgenError) as exc:
-        build_print_shop(faces, *drawers, CardSize(63.5, 88.9, 3), profiles["generic"])
-    assert exc.value.findings[0].code == "profile-card-size"
+def test_safe_area_and_distortion_limits(profiles):
+    dtc = profiles["drivethrucards"]
+    squat = CardSize(70, 88, 4)  # 63.5 / 70 against 88.9 / 88: 10 % distortion
+    assert "profile-card-size" in [f.code for f in profile_findings(dtc, squat)]
+    big = CardSize(70, 98, 4)  # shrunk to 63.5 × 88.9: 4 mm of safe area becomes 3.6 mm
+    assert [f.code for f in profile_findings(dtc, big, safe=4)] == ["profile-scaled"]
+    found = profile_findings(dtc, big, safe=3.5)
+    assert "profile-safe-area" in [f.code for f in found]
 
 
-def test_mpc_images_are_300_dpi_with_36_px_bleed(profiles, faces, drawers):
-    images = build_card_images(faces, *drawers, CARD, profiles["makeplayingcards"])
+def test_mpc_images_are_822_by_1122_px_at_300_dpi(profiles, faces):
+    mpc = profiles["makeplayingcards"]
+    card = shop_card(mpc)
+    images = build_card_images(faces, *fake_drawers(card), card, mpc)
     assert list(images) == ["001-c01.png", "002-c02.png", "003-c03.png", "back.png"]
-    trim_w, trim_h = round(63 / 25.4 * 300), round(88 / 25.4 * 300)
     for data in images.values():
         im = Image.open(io.BytesIO(data))
-        assert im.size == (trim_w + 72, trim_h + 72)
+        assert im.size == (822, 1122)  # 750 × 1050 trim + 36 px a side
         assert im.info["dpi"] == pytest.approx((300, 300), abs=0.01)
-    again = build_card_images(faces, *drawers, CARD, profiles["makeplayingcards"])
+    again = build_card_images(faces, *fake_drawers(card), card, mpc)
     assert again == images
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,18 @@ def _po(project: Path, tmp_path: Path, *changes: tuple[str, str]) -> Path:
         text = text.replace(old, new)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def _fail_rewrites_of(monkeypatch, name: str, code: int, message: str) -> None:
+    """Every in-place edit of a file called ``name`` fails with that OS error; others work."""
+    real_rewrite = yamledit.rewrite_file
+
+    def failing(path, data):
+        if Path(path).name == name:
+            raise OSError(code, message, str(path))
+        return real_rewrite(path, data)
+
+    monkeypatch.setattr(yamledit, "rewrite_file", failing)
 
 
 def test_rewrite_keeps_mode_and_writes_through_a_symlink(tmp_path):
@@ -70,7 +83,8 @@ def test_po_import_through_a_symlinked_hard_linked_card_file(tmp_path, capsys):
     code = main(["--project", str(project), "po", "import", str(po)])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert out.strip().splitlines()[-1] == "1 applied, 4 unchanged, 0 untranslated, 0 not applied"
+    assert re.fullmatch(r"1 applied, \d+ unchanged, 0 untranslated, 0 not applied",
+                        out.strip().splitlines()[-1])
     assert (cards / "test.yaml").is_symlink()
     assert "Polož 2 vlivy do Mohuče." in shared.read_text(encoding="utf-8")
     assert twin.read_bytes() == shared.read_bytes() and shared.stat().st_nlink == 2
@@ -100,21 +114,15 @@ def test_a_partly_applied_import_reports_what_it_wrote(tmp_path, capsys, monkeyp
                                                              encoding="utf-8")
     po = _po(project, tmp_path, (OLD, NEW), ('msgstr "Filip VI."', 'msgstr "Filip Šestý"'),
              ('msgstr "Blanka z Valois"', 'msgstr "Blanka Valoisová"'))
-    real_rewrite = yamledit.rewrite_file
-
-    def full_for_z(path, data):
-        if Path(path).name == "z.yaml":
-            raise OSError(errno.ENOSPC, "No space left on device", str(path))
-        return real_rewrite(path, data)
-
-    monkeypatch.setattr(yamledit, "rewrite_file", full_for_z)
+    _fail_rewrites_of(monkeypatch, "z.yaml", errno.ENOSPC, "No space left on device")
     code = main(["--project", str(project), "po", "import", str(po)])
     out = capsys.readouterr().out
     assert code == 2
     assert "card_data/cards/test.yaml:7:" in out and "philip-vi:name (cs): Filip Šestý" in out
     assert "card_data/cards/z.yaml: error[os-no-space]: cannot write card_data/cards/z.yaml: " \
            "the disk is full" in out
-    assert out.strip().splitlines()[-1] == "1 applied, 2 unchanged, 0 untranslated, 2 not applied"
+    assert re.fullmatch(r"1 applied, \d+ unchanged, 0 untranslated, 2 not applied",
+                        out.strip().splitlines()[-1])
     assert "Filip Šestý" in (project / "card_data" / "cards" / "test.yaml").read_text(encoding="utf-8")
     assert "Polož" not in (project / "card_data" / "cards" / "z.yaml").read_text(encoding="utf-8")
 
@@ -139,14 +147,7 @@ def test_a_partly_applied_fill_reports_what_it_wrote(project, capsys, monkeypatc
         line = f'        en: "{en}"\n'
         assert line in text
         path.write_text(text.replace(line, ""), encoding="utf-8")
-    real_rewrite = yamledit.rewrite_file
-
-    def read_only_luxembourg(path, data):
-        if Path(path).name == "luxembourg.yaml":
-            raise OSError(errno.EROFS, "Read-only file system", str(path))
-        return real_rewrite(path, data)
-
-    monkeypatch.setattr(yamledit, "rewrite_file", read_only_luxembourg)
+    _fail_rewrites_of(monkeypatch, "luxembourg.yaml", errno.EROFS, "Read-only file system")
     code = main(["--project", str(project), "check", "--fill"])
     captured = capsys.readouterr()
     assert code == 2

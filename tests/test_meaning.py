@@ -70,102 +70,102 @@ def test_shipped_data_passes_with_no_warnings(capsys):
     assert findings == []
 
 
-# (file, old, new, lang, fact class the message names)
+def both(file: str, fact: str, en: tuple[str, str], cs: tuple[str, str]
+         ) -> list[tuple[str, str, str, str, str]]:
+    """The same meaning edit in English and in Czech: (file, old, new, lang, fact)."""
+    return [(file, *en, "en", fact), (file, *cs, "cs", fact)]
+
+
+# (file, old, new, lang, fact class the message names), English and Czech
 MEANING = [
     # John's direction (10.3)
-    ("market.yaml", "1 step toward Charles. If you play", "1 step toward Ludwig. If you play",
-     "en", "toward Charles"),
-    ("market.yaml", "o 1 pole ke Karlovi. Zahraješ", "o 1 pole k Ludvíkovi. Zahraješ",
-     "cs", "toward Charles"),
-    ("market.yaml", "1 step either way. Draw", "1 step toward Charles. Draw", "en", "either way"),
-    ("market.yaml", "o 1 pole libovolným směrem. Lízni", "o 1 pole ke Karlovi. Lízni", "cs",
-     "either way"),
+    *both("market.yaml", "toward Charles",
+          en=("1 step toward Charles. If you play", "1 step toward Ludwig. If you play"),
+          cs=("o 1 pole ke Karlovi. Zahraješ", "o 1 pole k Ludvíkovi. Zahraješ")),
+    *both("market.yaml", "either way",
+          en=("1 step either way. Draw", "1 step toward Charles. Draw"),
+          cs=("o 1 pole libovolným směrem. Lízni", "o 1 pole ke Karlovi. Lízni")),
     # sides: Luxembourg / Wittelsbach, you / opponent / each
-    ("events.yaml", "Luxembourg places 4 military", "Wittelsbach places 4 military", "en",
-     "Luxembourg"),
-    ("events.yaml", "Lucemburkové umístí 4 vojska", "Wittelsbachové umístí 4 vojska", "cs",
-     "Luxembourg"),
-    ("luxembourg.yaml", "Place 3 influence in Trier.",
-     "Your opponent places 3 influence in Trier.", "en", "opponent"),
-    ("luxembourg.yaml", "Umísti 3 vlivu do Trevíru.", "Soupeř umístí 3 vlivu do Trevíru.", "cs",
-     "opponent"),
-    ("events.yaml", "Each side loses 2 Church (never", "You lose 2 Church (never", "en",
-     "each side"),
-    ("events.yaml", "Každá strana ztratí 2 církevní měny (nikdy", "Ztratíš 2 církevní měny (nikdy",
-     "cs", "each side"),
+    *both("events.yaml", "Luxembourg",
+          en=("Luxembourg places 4 military", "Wittelsbach places 4 military"),
+          cs=("Lucemburkové umístí 4 vojska", "Wittelsbachové umístí 4 vojska")),
+    *both("luxembourg.yaml", "opponent",
+          en=("Place 3 influence in Trier.", "Your opponent places 3 influence in Trier."),
+          cs=("Umísti 3 vlivu do Trevíru.", "Soupeř umístí 3 vlivu do Trevíru.")),
+    *both("events.yaml", "each side",
+          en=("Each side loses 2 Church (never", "You lose 2 Church (never"),
+          cs=("Každá strana ztratí 2 církevní měny (nikdy", "Ztratíš 2 církevní měny (nikdy")),
     # negations
-    ("market.yaml", "If you don’t lead in Bohemia", "If you lead in Bohemia", "en", "negation"),
-    ("market.yaml", "Nevedeš-li v Čechách", "Vedeš-li v Čechách", "cs", "negation"),
-    ("market.yaml", "Church cards can’t be countered", "Church cards can be countered", "en",
-     "negation"),
-    ("market.yaml", "církevních karet nelze zrušit kontrou", "církevních karet lze zrušit kontrou",
-     "cs", "negation"),
-    ("wittelsbach.yaml", "from the game (never John). Draw", "from the game. Draw", "en",
-     "negation"),
-    ("wittelsbach.yaml", "balíčku (nikdy Jana). Lízni", "balíčku. Lízni", "cs", "negation"),
+    *both("market.yaml", "negation",
+          en=("If you don’t lead in Bohemia", "If you lead in Bohemia"),
+          cs=("Nevedeš-li v Čechách", "Vedeš-li v Čechách")),
+    *both("market.yaml", "negation",
+          en=("Church cards can’t be countered", "Church cards can be countered"),
+          cs=("církevních karet nelze zrušit kontrou", "církevních karet lze zrušit kontrou")),
+    *both("wittelsbach.yaml", "negation",
+          en=("from the game (never John). Draw", "from the game. Draw"),
+          cs=("balíčku (nikdy Jana). Lízni", "balíčku. Lízni")),
     # comparatives
-    ("wittelsbach.yaml", "costs 2 less. Draw", "costs 2 more. Draw", "en", "less"),
-    ("wittelsbach.yaml", "stojí o 2 méně. Lízni", "stojí o 2 více. Lízni", "cs", "less"),
+    *both("wittelsbach.yaml", "less",
+          en=("costs 2 less. Draw", "costs 2 more. Draw"),
+          cs=("stojí o 2 méně. Lízni", "stojí o 2 více. Lízni")),
     # quantifiers
-    ("luxembourg.yaml", "in one of Mainz, Trier or Cologne.",
-     "split among Mainz, Trier and Cologne.", "en", "one of"),
-    ("luxembourg.yaml", "do Mohuče, Trevíru nebo Kolína nad Rýnem.\"",
-     "a rozděl je mezi Mohuč, Trevír a Kolín nad Rýnem.\"", "cs", "one of"),
-    ("wittelsbach.yaml", "Remove up to 2 cards", "Remove 2 cards", "en", "up to"),
-    ("wittelsbach.yaml", "Vyřaď ze hry až 2 karty", "Vyřaď ze hry 2 karty", "cs", "up to"),
+    *both("luxembourg.yaml", "one of",
+          en=("in one of Mainz, Trier or Cologne.", "split among Mainz, Trier and Cologne."),
+          cs=('do Mohuče, Trevíru nebo Kolína nad Rýnem."',
+              'a rozděl je mezi Mohuč, Trevír a Kolín nad Rýnem."')),
+    *both("wittelsbach.yaml", "up to",
+          en=("Remove up to 2 cards", "Remove 2 cards"),
+          cs=("Vyřaď ze hry až 2 karty", "Vyřaď ze hry 2 karty")),
     # conditions and their branches
-    ("events.yaml", "it places 5 military in Lower Bavaria. Otherwise: it places 3 military",
-     "it places 3 military in Lower Bavaria. Otherwise: it places 5 military", "en",
-     "branches"),
-    ("events.yaml", "umístí 5 vojska do Dolního Bavorska. Jinak umístí 3 vojska",
-     "umístí 3 vojska do Dolního Bavorska. Jinak umístí 5 vojska", "cs", "branches"),
-    ("luxembourg.yaml", "If Wittelsbach holds John: move", "Wittelsbach holds John: move", "en",
-     "condition"),
-    ("luxembourg.yaml", "Drží-li Jana Wittelsbachové: posuň", "Drží Jana Wittelsbachové: posuň",
-     "cs", "condition"),
+    *both("events.yaml", "branches",
+          en=("it places 5 military in Lower Bavaria. Otherwise: it places 3 military",
+              "it places 3 military in Lower Bavaria. Otherwise: it places 5 military"),
+          cs=("umístí 5 vojska do Dolního Bavorska. Jinak: umístí 3 vojska",
+              "umístí 3 vojska do Dolního Bavorska. Jinak: umístí 5 vojska")),
+    *both("luxembourg.yaml", "condition",
+          en=("If Wittelsbach holds John: move", "Wittelsbach holds John: move"),
+          cs=("Drží-li Jana Wittelsbachové: posuň", "Drží Jana Wittelsbachové: posuň")),
     # durations
-    ("market.yaml", "Block one battleground for the rest of the round:",
-     "Block one battleground:", "en", "this round"),
-    ("market.yaml", "Zablokuj do konce kola jedno bojiště", "Zablokuj jedno bojiště", "cs",
-     "this round"),
-    ("market.yaml", "Court: at round end, gain 1 Eastern.", "Court: gain 1 Eastern.", "en",
-     "round end"),
-    ("market.yaml", "dvoře: na konci kola získej 1 východní", "dvoře: získej 1 východní", "cs",
-     "round end"),
-    ("market.yaml", "Blanche de Valois later this round, that",
-     "Blanche de Valois, that", "en", "later"),
-    ("market.yaml", "Zahraješ-li v tomto kole později Blanku", "Zahraješ-li Blanku", "cs", "later"),
-    ("events.yaml", " This round is the last.\"", "\"", "en", "last"),
-    ("events.yaml", " Toto kolo je poslední.\"", "\"", "cs", "last"),
-    ("events.yaml", "acquires a card from the market row for free.",
-     "acquires a card from the market row.", "en", "free"),
-    ("events.yaml", "získají zdarma kartu z řady trhu.", "získají kartu z řady trhu.", "cs",
-     "free"),
+    *both("market.yaml", "this round",
+          en=("Block one battleground for the rest of the round:", "Block one battleground:"),
+          cs=("Zablokuj do konce kola jedno bojiště", "Zablokuj jedno bojiště")),
+    *both("market.yaml", "round end",
+          en=("Court: at round end, gain 1 Eastern.", "Court: gain 1 Eastern."),
+          cs=("dvoře: na konci kola získej 1 východní", "dvoře: získej 1 východní")),
+    *both("market.yaml", "later",
+          en=("Blanche de Valois later this round, that", "Blanche de Valois, that"),
+          cs=("Zahraješ-li v tomto kole později kartu", "Zahraješ-li kartu")),
+    *both("events.yaml", "last",
+          en=(' This round is the last."', '"'),
+          cs=(' Toto kolo je poslední."', '"')),
+    *both("events.yaml", "free",
+          en=("acquires a card from the market row for free.",
+              "acquires a card from the market row."),
+          cs=("získají zdarma kartu z řady trhu.", "získají kartu z řady trhu.")),
     # sentence count
-    ("events.yaml", "below 0). Each side places", "below 0). Then it rests. Each side places",
-     "en", "sentences"),
-    ("events.yaml", "pod 0). Každá strana umístí", "pod 0). Potom si oddechne. Každá strana umístí",
-     "cs", "sentences"),
+    *both("events.yaml", "sentences",
+          en=("below 0). Each side places", "below 0). Then it rests. Each side places"),
+          cs=("pod 0). Každá strana umístí", "pod 0). Potom si oddechne. Každá strana umístí")),
     # numbers, places, currencies, cards, shields
-    ("luxembourg.yaml", "Place 3 influence in Trier.", "Place 2 influence in Trier.", "en",
-     "numbers"),
-    ("luxembourg.yaml", "Umísti 3 vlivu do Trevíru.", "Umísti 4 vlivu do Trevíru.", "cs",
-     "numbers"),
-    ("luxembourg.yaml", "Place 3 influence in Trier.", "Place 3 influence in Mainz.", "en",
-     "places"),
-    ("luxembourg.yaml", "Umísti 3 vlivu do Trevíru.", "Umísti 3 vlivu do Mohuče.", "cs", "places"),
-    ("wittelsbach.yaml", "en: \"Gain 2 German.\"", "en: \"Gain 2 Church.\"", "en", "currencies"),
-    ("wittelsbach.yaml", "cs: \"Získej 2 říšské měny.\"", "cs: \"Získej 2 církevní měny.\"", "cs",
-     "currencies"),
-    ("market.yaml", "If you play Blanche de Valois", "If you play Elizabeth of Bohemia", "en",
-     "card names"),
-    ("market.yaml", "později Blanku z Valois", "později Elišku Přemyslovnu", "cs", "card names"),
-    ("luxembourg.yaml", "If :shield-clement-vi: is in the Papal Curia",
-     "If :shield-edward-iii: is in the Papal Curia", "en", "shields"),
-    ("luxembourg.yaml", "Je-li :shield-clement-vi: v papežské kurii",
-     "Je-li :shield-edward-iii: v papežské kurii", "cs", "shields"),
+    *both("luxembourg.yaml", "numbers",
+          en=("Place 3 influence in Trier.", "Place 2 influence in Trier."),
+          cs=("Umísti 3 vlivu do Trevíru.", "Umísti 4 vlivu do Trevíru.")),
+    *both("luxembourg.yaml", "places",
+          en=("Place 3 influence in Trier.", "Place 3 influence in Mainz."),
+          cs=("Umísti 3 vlivu do Trevíru.", "Umísti 3 vlivu do Mohuče.")),
+    *both("wittelsbach.yaml", "currencies",
+          en=('en: "Gain 2 German."', 'en: "Gain 2 Church."'),
+          cs=('cs: "Získej 2 říšské měny."', 'cs: "Získej 2 církevní měny."')),
+    *both("market.yaml", "card names",
+          en=("If you play Blanche de Valois", "If you play Elizabeth of Bohemia"),
+          cs=("kartu Blanka z Valois", "kartu Eliška Přemyslovna")),
+    *both("luxembourg.yaml", "shields",
+          en=("If :shield-clement-vi: is in the Papal Curia",
+              "If :shield-edward-iii: is in the Papal Curia"),
+          cs=("Je-li :shield-clement-vi: v papežské kurii",
+              "Je-li :shield-edward-iii: v papežské kurii")),
 ]
-
 
 @pytest.mark.parametrize(("file", "old", "new", "lang", "fact"), MEANING,
                          ids=[f"{m[4]}-{m[3]}-{i}" for i, m in enumerate(MEANING)])
@@ -190,15 +190,16 @@ def test_meaning_findings_cite_the_rule_of_the_clause_that_differs(project, caps
     assert hit["rule"] == "5.82"
 
 
-# An effect changes while the text stays: (file, old, new) on the effects.
+# An effect the rulebook does not fix changes while the text stays: (file, old, new, who,
+# fact class) on the effects (one the rulebook fixes is one rule-fact: see FOLDED).
 EFFECTS = [
     ("luxembourg.yaml", "{op: place_military, amount: 2, where: lombardy}",
      "{op: place_military, amount: 2, where: tyrol}", "Raimondino", "places"),
     ("luxembourg.yaml", "{op: place_influence, amount: 3, where: bohemia}",
      "{op: place_influence, amount: 2, where: bohemia}", "Elizabeth", "numbers"),
-    ("market.yaml", "{op: move_loyalty, steps: 1, direction: either}\n        - {op: draw",
-     "{op: move_loyalty, steps: 1, direction: charles}\n        - {op: draw", "Margaret",
-     "either way"),
+    ("events.yaml", "{op: place_military, amount: 4, where: lombardy, who: luxembourg}",
+     "{op: place_military, amount: 4, where: lombardy, who: wittelsbach}", "San Felice",
+     "Luxembourg"),
     ("market.yaml", "{op: if_lead, country: bohemia, lead: false, then: [{op: place_influence, "
      "amount: 3, where: bohemia}]}", "{op: place_influence, amount: 3, where: bohemia}",
      "Henry of Lipá", "condition"),
@@ -291,15 +292,82 @@ def test_rulebook_fact_changed_in_the_data(project, capsys, file, old, new, fact
     line = replace_in(project / DATA / file, old, new)
     line += next(i for i, (a, b) in enumerate(zip(old.split("\n"), new.split("\n"),
                                                   strict=False)) if a != b)  # the changed line
-    facts = (project / FACTS).read_text(encoding="utf-8")
-    item = facts.rindex("\n  - ", 0, _find(facts, fact).start()) + 1  # the fact's "- " line
-    fact_line = facts[:item].count("\n") + 1
+    fact_line = _fact_line(project, fact)
     code, findings = check(project, capsys)
     assert code == 1
     hits = at(findings, "rule-fact", DATA / file, line)
     assert hits, [f"{f['code']} {f['file']}:{f['line']} {f['message'][:80]}" for f in findings]
     assert all(f"facts.yaml:{fact_line}:" in f["message"] for f in hits), hits
     assert all(f["rule"] == rule for f in hits)
+    assert not any("fixes nothing" in f["message"] for f in hits), hits  # the fact's value shown
+
+
+# An effect the rulebook fixes changes while its texts stay: (file, old, new, the fact's line)
+FOLDED = [FACT_EDITS[i] for i, e in enumerate(FACT_EDITS) if "effect" in e[3] or "henry" in e[3]
+          or "pierre" in e[3]]
+
+
+@pytest.mark.parametrize(("file", "old", "new", "fact", "rule"), FOLDED,
+                         ids=[f"{e[4]}-{i}" for i, e in enumerate(FOLDED)])
+def test_an_effect_the_rulebook_fixes_changed_is_one_finding(project, capsys, file, old, new,
+                                                              fact, rule):
+    """One edit, one finding: the rule-fact at the effect, naming the fact's line and
+    noting that both texts still say what the rule fixes (no text-differs beside it)."""
+    replace_in(project / DATA / file, old, new)
+    code, findings = check(project, capsys)
+    assert code == 1
+    assert [f["code"] for f in findings] == ["rule-fact"], findings
+    (hit,) = findings
+    assert hit["rule"] == rule and f"facts.yaml:{_fact_line(project, fact)}:" in hit["message"]
+    en, cs = _texts_after((project / DATA / file).read_text(encoding="utf-8"), hit["line"])
+    assert f"the en ({DATA / file}:{en}:13) and cs ({DATA / file}:{cs}:13) texts still say " \
+        "what the rule fixes" in hit["message"]
+
+
+def test_a_text_edit_beside_a_rulebook_effect_change_is_its_own_finding(project, capsys):
+    effect = replace_in(project / CARDS / "events.yaml", "{op: move_loyalty, steps: 2, "
+                        "direction: charles}", "{op: move_loyalty, steps: 2, direction: ludwig}")
+    cs = edit(project, CARDS / "events.yaml", "umístí 3 vojska do Tyrolska.",
+              "umístí 4 vojska do Tyrolska.", "cs")
+    code, findings = check(project, capsys)
+    assert code == 1
+    assert [(f["code"], f["line"]) for f in findings] == [("rule-fact", effect),
+                                                          ("text-differs", cs)]
+    fact, differs = findings
+    assert "numbers: written 2, 4, canonical 2, 3" in differs["message"]
+    assert "toward" not in differs["message"].split("written:")[0]  # the rule's direction
+    assert "canonical (the effects as rule 10.32 fixes them)" in differs["message"]
+    assert f"the en ({CARDS / 'events.yaml'}:{cs - 1}:13) text still says" in fact["message"]
+
+
+def test_a_reworded_text_beside_a_rulebook_effect_change_is_no_finding_of_its_own(project,
+                                                                                 capsys):
+    """Under a wording exception the text states the rule's facts in another order: the
+    effect's rule-fact is the one finding, and it notes the Czech text too."""
+    cs = edit(project, CARDS / "events.yaml", "Wittelsbachové umístí 3 vojska do Tyrolska. "
+              "Posuň Janovu věrnost o 2 pole ke Karlovi.", "Posuň Janovu věrnost o 2 pole ke "
+              "Karlovi. Wittelsbachové umístí 3 vojska do Tyrolska.", "cs", exception=True)
+    replace_in(project / CARDS / "events.yaml", "{op: move_loyalty, steps: 2, direction: "
+               "charles}", "{op: move_loyalty, steps: 2, direction: ludwig}")
+    code, findings = check(project, capsys)
+    assert code == 1
+    (hit,) = findings
+    assert hit["code"] == "rule-fact"
+    assert f"cs ({CARDS / 'events.yaml'}:{cs}:13) texts still say" in hit["message"]
+
+
+def _fact_line(project: Path, fact: str) -> int:
+    """The line of the "- " that opens the fact holding the unique string ``fact``."""
+    facts = (project / FACTS).read_text(encoding="utf-8")
+    item = facts.rindex("\n  - ", 0, _find(facts, fact).start()) + 1
+    return facts[:item].count("\n") + 1
+
+
+def _texts_after(text: str, line: int) -> tuple[int, int]:
+    """The (1-based) lines of the en and cs texts that follow line ``line`` of ``text``."""
+    lines = text.split("\n")
+    return tuple(next(n for n in range(line, len(lines)) if lines[n].startswith(f"        {lang}: "))
+                 + 1 for lang in ("en", "cs"))
 
 
 def test_a_fifth_counter_card_is_listed_with_the_four(project, capsys):

@@ -12,6 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import CardgenError, error
 from ..model import GameData
+from ..render.cmyk import CmykConverter
 from .base import PAPERS, Ctx, make_ctx, new_canvas, saved, text, wrap
 
 SIDES = ("luxembourg", "wittelsbach")
@@ -103,7 +104,8 @@ def draw_aid(c: Canvas, ctx: Ctx, side: str, x0: float, y0: float, w: float, h: 
         text(c, right, y0 + m, line, ctx.font("body"), 8.5, width=cw)
 
 
-def build_player_aid(data: GameData, lang: str, project: Path, paper: str = "a4") -> bytes:
+def build_player_aid(data: GameData, lang: str, project: Path, paper: str = "a4",
+                     cmyk: CmykConverter | None = None) -> bytes:
     """One page: the Luxembourg aid on the top half, the Wittelsbach aid on the bottom half,
     with a cut line between them."""
     if paper not in PAPERS:
@@ -111,15 +113,16 @@ def build_player_aid(data: GameData, lang: str, project: Path, paper: str = "a4"
                                  hint=f"use one of: {', '.join(PAPERS)}"))
     ctx = make_ctx(data, lang, project, "aid")
     pw, ph = PAPERS[paper]
-    buf, c = new_canvas((pw, ph), ctx.comp.aid["title"][lang], ctx.font("body"))
+    buf, c = new_canvas((pw, ph), ctx.comp.aid["title"][lang], ctx.font("body"), cmyk)
     c.setFont(ctx.font("body"), 9)
-    half = ph / 2
-    draw_aid(c, ctx, "luxembourg", 0, half, pw, half)
-    draw_aid(c, ctx, "wittelsbach", 0, 0, pw, half)
+    half, pm = ph / 2, ctx.layout.data["aid"]["printer_margin"]
+    # everything, backgrounds too, stays inside what a home printer prints
+    draw_aid(c, ctx, "luxembourg", pm, half, pw - 2 * pm, half - pm)
+    draw_aid(c, ctx, "wittelsbach", pm, pm, pw - 2 * pm, half - pm)
     with saved(c):
         c.setDash([2 * mm, 1.5 * mm])
         c.setLineWidth(0.25 * mm)
-        c.line(0, half * mm, pw * mm, half * mm)
+        c.line(pm * mm, half * mm, (pw - pm) * mm, half * mm)
     c.showPage()
     c.save()
     return buf.getvalue()

@@ -27,6 +27,7 @@ from ..errors import CardgenError, Finding, Location, error, has_errors
 from ..fields import control_findings
 from ..language import NBSP, fix_text
 from ..model import LANGS, GameData
+from ..render.cmyk import CmykCanvas, CmykConverter
 from ..shape import check_shape
 from ..yamlsrc import LocList, LocMap, load_yaml_file
 
@@ -277,12 +278,13 @@ def make_ctx(data: GameData, lang: str, project: Path, layout_name: str) -> Ctx:
 # --- canvas helpers ------------------------------------------------------------------------
 
 
-def new_canvas(size_mm: tuple[float, float], title: str, font: str
-               ) -> tuple[io.BytesIO, rl_canvas.Canvas]:
-    """A deterministic canvas whose initial font is ``font`` (no stray Helvetica)."""
+def new_canvas(size_mm: tuple[float, float], title: str, font: str,
+               cmyk: CmykConverter | None = None) -> tuple[io.BytesIO, rl_canvas.Canvas]:
+    """A deterministic canvas whose initial font is ``font`` (no stray Helvetica); every
+    colour converted through ``cmyk`` when given."""
     buf = io.BytesIO()
-    c = rl_canvas.Canvas(buf, pagesize=(size_mm[0] * mm, size_mm[1] * mm), invariant=1,
-                         pageCompression=1, initialFontName=font, initialFontSize=10)
+    c = CmykCanvas(buf, pagesize=(size_mm[0] * mm, size_mm[1] * mm), invariant=1,
+                   pageCompression=1, initialFontName=font, initialFontSize=10, cmyk=cmyk)
     c.setTitle(title)
     c.setAuthor("cardgen")
     c.setCreator("cardgen")

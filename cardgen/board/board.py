@@ -17,6 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from ..model import GameData
+from ..render.cmyk import CmykConverter
 from . import glyphs
 from .base import Ctx, make_ctx, new_canvas, saved, text, wrap
 
@@ -60,6 +61,24 @@ def regions(ctx: Ctx) -> dict[str, Region]:
     for pid, spec in lay["panels"].items():
         out[pid] = Region(pid, "panel", tuple(spec["box"]))
     out["legend"] = Region("legend", "panel", tuple(lay["legend"]["box"]))
+    return out
+
+
+def track_spaces(ctx: Ctx) -> dict[str, list[tuple[float, float, float, float]]]:
+    """The spaces of the round, card-play and loyalty tracks (2.25, 2.27) as boxes in board
+    millimetres (y down), left to right: the drawing and the online table's markers use them."""
+    regions_ = regions(ctx)
+    phases = sorted(ctx.data.phases, key=lambda p: min(p.rounds))
+    rounds = sum(len(ph.rounds) for ph in phases)
+    plays = max((p.plays for p in ctx.data.phases), default=6) + 2  # and the +1, +2 spaces
+    out: dict[str, list[tuple[float, float, float, float]]] = {}
+    for track, n, inset, top, height in (("round_track", rounds, 0.8, 18, 26),
+                                         ("card_plays", plays, 1.2, 12, 20),
+                                         ("loyalty", 5, 1.2, 12, 18)):
+        x, y, w, _h = regions_[track].box
+        cell = (w - 6) / max(1, n)
+        out[track] = [(x + 3 + i * cell + inset, y + top, cell - 2 * inset, height)
+                      for i in range(n)]
     return out
 
 
@@ -449,14 +468,14 @@ class Board:
         n = len(rounds)
         cell = (w - 6) / max(1, n)
         tints = [HexColor("#efe6cc"), HexColor("#e3d3a8"), HexColor("#d4bd86")]
-        for i, (num, ph) in enumerate(rounds):
-            bx = x + 3 + i * cell
+        for (num, ph), box in zip(rounds, track_spaces(ctx)["round_track"], strict=True):
             tint = tints[phases.index(ph) % len(tints)]
-            self.rect((bx + 0.8, y + 18, cell - 1.6, 26), tint, self.ink, 0.6)
+            self.rect(box, tint, self.ink, 0.6)
+            mid = box[0] + box[2] / 2
             with saved(c):
                 c.setFillColor(self.ink)
-                text(c, bx + cell / 2, self.y(y + 33), str(num), self.f("bold"), 22, "centre")
-                text(c, bx + cell / 2, self.y(y + 41), f"{ph.plays}–{ph.hand}", self.f("bold"),
+                text(c, mid, self.y(y + 33), str(num), self.f("bold"), 22, "centre")
+                text(c, mid, self.y(y + 41), f"{ph.plays}–{ph.hand}", self.f("bold"),
                      11, "centre")
         for ph in phases:  # phase bands above their rounds
             first = rounds.index((min(ph.rounds), ph))
@@ -480,14 +499,11 @@ class Board:
         self.panel(r.box, ctx.label("card_plays"))
         most = max((p.plays for p in ctx.data.phases), default=6)
         spaces = [(str(i), False) for i in range(1, most + 1)] + [("+1", True), ("+2", True)]
-        cell = (w - 6) / len(spaces)
-        for i, (label, dashed) in enumerate(spaces):
-            bx = x + 3 + i * cell
-            self.rect((bx + 1.2, y + 12, cell - 2.4, 20), white, self.ink, 0.6,
-                      dash=[2, 1.4] if dashed else None)
+        for (label, dashed), box in zip(spaces, track_spaces(ctx)["card_plays"], strict=True):
+            self.rect(box, white, self.ink, 0.6, dash=[2, 1.4] if dashed else None)
             with saved(c):
                 c.setFillColor(self.muted if dashed else self.ink)
-                text(c, bx + cell / 2, self.y(y + 26), label, self.f("bold"), 18, "centre")
+                text(c, box[0] + box[2] / 2, self.y(y + 26), label, self.f("bold"), 18, "centre")
         with saved(c):
             c.setFillColor(self.muted)
             text(c, x + w / 2, self.y(y + h - 3), ctx.label("card_plays_note"), self.f("italic"),
@@ -520,16 +536,14 @@ class Board:
         spaces = [(f"{ludwig} 2", "wittelsbach"), (f"{ludwig} 1", "wittelsbach"),
                   (ctx.label("loyalty_neutral"), None), (f"{charles} 1", "luxembourg"),
                   (f"{charles} 2", "luxembourg")]
-        cell = (w - 6) / len(spaces)
-        for i, (label, side) in enumerate(spaces):
-            bx = x + 3 + i * cell
+        for i, ((label, side), box) in enumerate(zip(spaces, track_spaces(ctx)["loyalty"],
+                                                    strict=True)):
             colour = self.col(side) if side else self.muted
-            self.rect((bx + 1.2, y + 12, cell - 2.4, 18), white, colour, 1.0 if i in (0, 4)
-                      else 0.6)
+            self.rect(box, white, colour, 1.0 if i in (0, 4) else 0.6)
             with saved(c):
                 c.setFillColor(colour)
-                text(c, bx + cell / 2, self.y(y + 23), label, self.f("bold"), 13, "centre",
-                     width=cell - 5)
+                text(c, box[0] + box[2] / 2, self.y(y + 23), label, self.f("bold"), 13, "centre",
+                     width=box[2] - 2.6)
         with saved(c):
             c.setFillColor(self.muted)
             text(c, x + w / 2, self.y(y + h - 3), ctx.label("loyalty_note"), self.f("italic"),
@@ -552,11 +566,12 @@ def draw_board(ctx: Ctx, c: Canvas) -> None:
     Board(ctx, c).draw()
 
 
-def build_board(data: GameData, lang: str, project: Path) -> bytes:
+def build_board(data: GameData, lang: str, project: Path,
+                cmyk: CmykConverter | None = None) -> bytes:
     """Full-size board PDF (default A2 landscape) with bleed, TrimBox and BleedBox."""
     ctx = make_ctx(data, lang, project, "board")
     w, h, b = sheet(ctx)
-    buf, c = new_canvas((w + 2 * b, h + 2 * b), ctx.label("title"), ctx.font("body"))
+    buf, c = new_canvas((w + 2 * b, h + 2 * b), ctx.label("title"), ctx.font("body"), cmyk)
     c.setFont(ctx.font("body"), 10)
     c.setTrimBox((b * mm, b * mm, (b + w) * mm, (b + h) * mm))
     c.setBleedBox((0, 0, (w + 2 * b) * mm, (h + 2 * b) * mm))

@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import CardgenError, error
 from ..model import GameData
+from ..render.cmyk import CmykConverter
 from ..sandbox import fill_in
 from .base import PAPERS, make_ctx, new_canvas, saved, text, wrap
 from .board import draw_board, sheet
@@ -27,6 +28,10 @@ from .board import draw_board, sheet
 MARGIN_MM = 10.0
 MIN_OVERLAP_MM = 10.0
 FORM = "cardgen-board"
+#: The tile label's baseline: its descenders stay ≥ 5 mm from the paper edge.
+TILE_LABEL_BASELINE_MM = 6.5
+#: Alignment mark: ring radius and how far its cross arms reach past the ring (mm).
+MARK_R, MARK_ARM = 1.8, 1.2
 
 
 @dataclass(frozen=True)
@@ -87,38 +92,51 @@ def plan_tiles(board_w: float, board_h: float, paper: tuple[float, float],
     return best
 
 
-def _mark(c: Canvas, x: float, y: float, r: float = 3.0) -> None:
+def _mark(c: Canvas, x: float, y: float) -> None:
     """An alignment mark ⊕ at (x, y) mm, black on a white disc so it shows on any colour."""
+    r, reach = MARK_R, MARK_R + MARK_ARM
     with saved(c):
         c.setFillColor(white)
         c.setStrokeColor(HexColor("#000000"))
         c.setLineWidth(0.25 * mm)
         c.circle(x * mm, y * mm, r * mm, 1, 1)
-        c.line((x - r - 1.5) * mm, y * mm, (x + r + 1.5) * mm, y * mm)
-        c.line(x * mm, (y - r - 1.5) * mm, x * mm, (y + r + 1.5) * mm)
+        c.line((x - reach) * mm, y * mm, (x + reach) * mm, y * mm)
+        c.line(x * mm, (y - reach) * mm, x * mm, (y + reach) * mm)
 
 
-def marks(plan: TilePlan) -> tuple[list[tuple[float, float]], list[float], list[float]]:
-    """Alignment marks (board mm, y down) and the cut lines: x of vertical, y of horizontal.
+@dataclass(frozen=True)
+class Mark:
+    x: float  # board mm, y down
+    y: float
+    row: int  # the sheet that carries it
+    col: int
 
-    The left/upper sheet of each pair is cut in the middle of the shared band; the marks
-    sit in the kept quarter, so they show on both sheets when laid together.
+
+def marks(plan: TilePlan) -> tuple[list[Mark], list[float], list[float]]:
+    """Alignment marks and the cut lines: x of vertical, y of horizontal (board mm, y down).
+
+    The left/upper sheet of each pair is cut in the middle of the shared band and laid over
+    its neighbour. The marks are printed on that neighbour only, in the half of the band
+    the cut sheet then covers, with a cross arm reaching exactly to the cut line: the cut
+    edge is laid on the arm tips, and no mark is left on the finished board.
     """
-    pts: list[tuple[float, float]] = []
+    out: list[Mark] = []
     xs, ys = plan.starts("x"), plan.starts("y")
     tw, th = plan.tiles[0].w, plan.tiles[0].h
     cuts_x = [x + plan.overlap_x / 2 for x in xs[1:]]
     cuts_y = [y + plan.overlap_y / 2 for y in ys[1:]]
-    for x in xs[1:]:
-        for y in ys:
-            pts += [(x + plan.overlap_x / 4, y + th * f) for f in (0.2, 0.5, 0.8)]
-    for y in ys[1:]:
-        for x in xs:
-            pts += [(x + tw * f, y + plan.overlap_y / 4) for f in (0.2, 0.5, 0.8)]
-    return pts, cuts_x, cuts_y
+    reach = MARK_R + MARK_ARM
+    for col, cut in enumerate(cuts_x, 1):
+        for row, y in enumerate(ys):
+            out += [Mark(cut - reach, y + th * f, row, col) for f in (0.2, 0.5, 0.8)]
+    for row, cut in enumerate(cuts_y, 1):
+        for col, x in enumerate(xs):
+            out += [Mark(x + tw * f, cut - reach, row, col) for f in (0.2, 0.5, 0.8)]
+    return out, cuts_x, cuts_y
 
 
-def build_board_tiles(data: GameData, lang: str, project: Path, paper: str = "a4") -> bytes:
+def build_board_tiles(data: GameData, lang: str, project: Path, paper: str = "a4",
+                      cmyk: CmykConverter | None = None) -> bytes:
     """The board on A4 or Letter sheets, overlapping by at least 10 mm, with an assembly page."""
     if paper not in PAPERS:
         raise CardgenError(error("bad-paper", f"unknown paper '{paper}'",
@@ -127,7 +145,7 @@ def build_board_tiles(data: GameData, lang: str, project: Path, paper: str = "a4
     bw, bh, bleed = sheet(ctx)
     plan = plan_tiles(bw, bh, PAPERS[paper])
     pw, ph = plan.paper
-    buf, c = new_canvas((pw, ph), ctx.label("title"), ctx.font("body"))
+    buf, c = new_canvas((pw, ph), ctx.label("title"), ctx.font("body"), cmyk)
     body, bold = ctx.font("body"), ctx.font("bold")
 
     c.beginForm(FORM, -bleed * mm, -bleed * mm, (bw + bleed) * mm, (bh + bleed) * mm)
@@ -177,8 +195,9 @@ def build_board_tiles(data: GameData, lang: str, project: Path, paper: str = "a4
             c.clipPath(p, 0, 0)
             c.translate((m - bx0) * mm, (m - by0) * mm)
             c.doForm(FORM)
-            for mx, my in pts:
-                _mark(c, mx, bh - my)
+            for mk in pts:
+                if (mk.row, mk.col) == (t.row, t.col):
+                    _mark(c, mk.x, bh - mk.y)
             c.setStrokeColor(HexColor("#000000"))
             c.setLineWidth(0.3 * mm)
             c.setDash([2 * mm, 1.5 * mm])
@@ -190,7 +209,7 @@ def build_board_tiles(data: GameData, lang: str, project: Path, paper: str = "a4
                     c.line(bx0 * mm, (bh - yc) * mm, (bx0 + t.w) * mm, (bh - yc) * mm)
         label = (f"{ctx.label('tile')} {t.label} · {plan.tiles.index(t) + 1}/{len(plan.tiles)}"
                  f" · {ctx.label('title')}")
-        text(c, m, m / 2 - 1, label, bold, 8)
+        text(c, m, TILE_LABEL_BASELINE_MM, label, bold, 8)
         c.showPage()
     c.save()
     return buf.getvalue()

@@ -3,7 +3,8 @@ influence and military counters, currency stand-ins and reminder tokens (3.24, 1
 
 Quantities and denominations come from ``card_data/components.yaml``, sizes from
 ``layouts/tokens.yaml``. :func:`token_list` and :func:`pack` are the layout model; the
-back of a token sits at the long-edge mirror of its front (:func:`back_x`).
+back of a token sits at the mirror of its front for the duplex flip (:func:`back_xy`).
+Every face is painted ``bleed`` mm beyond its cut; the crop marks start beyond that bleed.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..errors import CardgenError, error
 from ..model import GameData
 from ..render import icons
+from ..render.cmyk import CmykConverter
 from . import glyphs
 from .base import PAPERS, Ctx, make_ctx, new_canvas, saved, text
 
@@ -95,20 +97,30 @@ def back_x(p: Placed, paper_w: float) -> float:
     return paper_w - p.x - p.token.size
 
 
+def back_xy(p: Placed, paper: tuple[float, float], flip: str) -> tuple[float, float]:
+    """The back's lower-left corner: long-edge flips mirror x, short-edge flips mirror y."""
+    if flip == "short":
+        return p.x, paper[1] - p.y - p.token.size
+    return back_x(p, paper[0]), p.y
+
+
 # --- drawing ------------------------------------------------------------------------------
 
 class Faces:
     def __init__(self, ctx: Ctx, c: Canvas):
         self.ctx, self.c = ctx, c
         self.cols = ctx.layout.data["colours"]
+        self.bleed = float(ctx.layout.data["sheet"]["bleed"])
 
     def col(self, key: str) -> HexColor:
         return HexColor(self.cols[key])
 
     def tile(self, x: float, y: float, s: float, fill: HexColor) -> None:
+        """The face's ground, run out ``bleed`` mm beyond the cut on every side."""
+        b = self.bleed
         with saved(self.c):
             self.c.setFillColor(fill)
-            self.c.rect(x * mm, y * mm, s * mm, s * mm, 0, 1)
+            self.c.rect((x - b) * mm, (y - b) * mm, (s + 2 * b) * mm, (s + 2 * b) * mm, 0, 1)
 
     def draw(self, t: Token, x: float, y: float, back: bool) -> None:
         c, ctx, s = self.c, self.ctx, t.size
@@ -189,16 +201,41 @@ def crop_marks(c: Canvas, x: float, y: float, s: float, length: float, offset: f
                 c.line((px + dx * offset) * mm, py * mm, (px + dx * (offset + length)) * mm, py * mm)
 
 
-def build_tokens(data: GameData, lang: str, project: Path, paper: str = "a4") -> bytes:
-    """Token sheets on A4 (or Letter): each front page followed by its mirrored back page."""
+def sheet_findings(ctx: Ctx) -> list:
+    """The marks must clear the bleed of their own token and of its neighbour."""
+    sheet, src = ctx.layout.data["sheet"], ctx.layout.source
+    out = []
+    if sheet["crop_offset"] <= sheet["bleed"]:
+        out.append(error("token-marks", f"tokens.yaml sheet.crop_offset ({sheet['crop_offset']} "
+                         f"mm) must exceed sheet.bleed ({sheet['bleed']} mm): marks start "
+                         "beyond the bleed", location=src.at("sheet", "crop_offset")))
+    if sheet["crop_offset"] + sheet["crop"] > sheet["gutter"] - sheet["bleed"] + 1e-9:
+        out.append(error("token-marks", "tokens.yaml sheet.gutter is too narrow: a mark "
+                         "(crop_offset + crop) would reach the next token's bleed",
+                         location=src.at("sheet", "gutter"),
+                         hint="gutter ≥ crop_offset + crop + bleed"))
+    return out
+
+
+def build_tokens(data: GameData, lang: str, project: Path, paper: str = "a4",
+                 flip: str = "long", cmyk: CmykConverter | None = None) -> bytes:
+    """Token sheets on A4 (or Letter): each front page followed by its back page, mirrored
+    for the duplex ``flip`` (long or short edge)."""
     if paper not in PAPERS:
         raise CardgenError(error("bad-paper", f"unknown paper '{paper}'",
                                  hint=f"use one of: {', '.join(PAPERS)}"))
     ctx = make_ctx(data, lang, project, "tokens")
+    found = sheet_findings(ctx)
+    if found:
+        raise CardgenError(found)
     pw, ph = PAPERS[paper]
     sheet = ctx.layout.data["sheet"]
     placed = pack(token_list(ctx), (pw, ph), sheet["margin"], sheet["gutter"])
-    buf, c = new_canvas((pw, ph), ctx.label("title"), ctx.font("body"))
+    buf, c = new_canvas((pw, ph), ctx.label("title"), ctx.font("body"), cmyk)
+    c.setViewerPreference("PrintScaling", "None")
+    c.setViewerPreference("Duplex", "DuplexFlipShortEdge" if flip == "short"
+                          else "DuplexFlipLongEdge")
+    hint = ctx.label("tokens_hint_short" if flip == "short" else "tokens_hint_long")
     faces = Faces(ctx, c)
     pages = max((p.page for p in placed), default=0) + 1
     for page in range(pages):
@@ -206,13 +243,16 @@ def build_tokens(data: GameData, lang: str, project: Path, paper: str = "a4") ->
             c.setFont(ctx.font("body"), 8)
             on = [p for p in placed if p.page == page]
             for p in on:
-                x = back_x(p, pw) if back else p.x
-                faces.draw(p.token, x, p.y, back)
-                crop_marks(c, x, p.y, p.token.size, sheet["crop"], sheet["crop_offset"])
+                x, y = back_xy(p, (pw, ph), flip) if back else (p.x, p.y)
+                faces.draw(p.token, x, y, back)
+            for p in on:  # after every face, so no neighbour's bleed covers a mark
+                x, y = back_xy(p, (pw, ph), flip) if back else (p.x, p.y)
+                crop_marks(c, x, y, p.token.size, sheet["crop"], sheet["crop_offset"])
             head = ctx.label("tokens_back" if back else "tokens_front")
             text(c, pw / 2, ph - sheet["margin"] / 2 - 1,
                  f"{ctx.label('title')} · {head} · {page + 1}/{pages}", ctx.font("italic"), 7,
                  "centre")
+            text(c, pw / 2, sheet["margin"] / 2, hint, ctx.font("italic"), 7, "centre")
             c.showPage()
     c.save()
     return buf.getvalue()

@@ -7,15 +7,16 @@ runs them all and returns every finding in one pass, never stopping at the first
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from ..errors import Finding
 from ..model import GameData
 from .effects import check_effects
 from .engine import check_deeds, check_engine
-from .facts import check_rule_facts
+from .facts import EFFECT_OF, check_rule_facts
 from .invariants import check_invariants
 from .lang import check_language
-from .text import check_texts
+from .text import FOLLOWS_FACT, check_texts
 
 Check = Callable[[GameData], list[Finding]]
 
@@ -36,12 +37,32 @@ REPEATS = frozenset({"lang-numbers", "lang-symbols", "lang-name", "lang-glossary
 def one_finding_per_mistake(findings: list[Finding]) -> list[Finding]:
     """Drop the findings that repeat another: a number changed in Czech is one
     ``text-differs``, not that plus ``lang-numbers``; a value the rulebook fixes, changed,
-    is one ``rule-fact`` at that value, not that plus another check's finding there."""
+    is one ``rule-fact`` at that value, not that plus another check's finding there; an
+    effect the rulebook fixes, changed while its text stays, is one ``rule-fact`` that
+    notes the text, not that plus a ``text-differs`` per language."""
     texts = {f.extra.get("text") for f in findings if f.code in TEXT_CODES}
     facts = {f.location for f in findings if f.code == "rule-fact"}
-    return [f for f in findings
-            if not (f.code in REPEATS and f.extra.get("text") in texts)
-            and not (f.code != "rule-fact" and f.location in facts)]
+    effects = {f.extra[EFFECT_OF] for f in findings if EFFECT_OF in f.extra}
+    follow: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.extra.get(FOLLOWS_FACT) in effects:
+            follow.setdefault(f.extra[FOLLOWS_FACT], []).append(f)
+    folded = set(follow)
+    out = []
+    for f in findings:
+        if (f.code in REPEATS and f.extra.get("text") in texts) or (
+                f.code != "rule-fact" and f.location in facts) or f.extra.get(FOLLOWS_FACT) in folded:
+            continue
+        texts_of = follow.pop(f.extra.get(EFFECT_OF, ""), None)
+        out.append(replace(f, message=f"{f.message}; {_still_ruled(texts_of)}") if texts_of else f)
+    return out
+
+
+def _still_ruled(texts: list[Finding]) -> str:
+    """The note on a rule-fact finding whose line's texts still say what the rule fixes."""
+    which = " and ".join(f"{f.lang} ({f.location})" for f in texts)
+    return (f"the {which} text{'s' if len(texts) > 1 else ''} still say{'' if len(texts) > 1 else 's'} "
+            "what the rule fixes: putting the effect right is the whole fix")
 
 
 def run_all(data: GameData, *, lang_only: bool = False) -> list[Finding]:

@@ -9,17 +9,20 @@ read is a ``fact-shape`` error at the fact.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from ..compose import normalize
 from ..errors import Finding, Location, error
-from ..model import LANGS, Card, Effect, GameData, Place
+from ..model import LANGS, Card, CardLine, Effect, GameData, Place
 
 FACTS_FILE = "card_data/rules/facts.yaml"
 META = ("rule", "quote", "line")
 CARD_KEYS = ("year", "kind", "side", "types", "name", "line_name", "effect", "uncounterable")
 PLACE_KEYS = ("stability", "bonus", "links", "supply_links", "name", "city", "side", "kind")
 GAME_KEYS = ("counts", "phase_changes_after", "rules_version", "set_aside")
+#: The ``extra`` key of a rule-fact finding about an effect: "<card id>:<line kind>".
+EFFECT_OF = "effect_of"
 
 
 class _Fact:
@@ -37,16 +40,19 @@ class _Fact:
         return self.rec.at(key) if hasattr(self.rec, "at") else self.where
 
     def differs(self, what: str, data_has: Any, location: Location, card: str | None = None,
-                hint: str | None = None) -> Finding:
+                hint: str | None = None, extra: dict[str, str] | None = None) -> Finding:
         return error("rule-fact", f"{what}: the data has {_show(data_has)}, but rule "
                      f"{self.rule} fixes {_show(self.value(what))} (fact at {self.where}: "
                      f"\"{self.quote}\")", location=location, card=card, rule=self.rule,
                      hint=hint or f"change the data, or, if the rules changed, the fact in "
-                     f"{FACTS_FILE} with the rulebook version")
+                     f"{FACTS_FILE} with the rulebook version", extra=extra or {})
 
     def value(self, what: str) -> Any:
-        key = what.split(" ", 1)[0]
-        return self.rec.get(key)
+        """The fact's value for ``what`` ("stability", "counts.market_cards", "name cs")."""
+        node: Any = self.rec
+        for key in what.split(" ", 1)[0].split("."):
+            node = node.get(key) if isinstance(node, dict) else None
+        return node
 
 
 def _show(value: Any) -> str:
@@ -136,6 +142,71 @@ def _where_differs(data: GameData, effect: Effect, pattern: dict) -> Location:
     return effect.loc
 
 
+def _swap(effects: tuple[Effect, ...], old: Effect, new: Effect) -> tuple[Effect, ...]:
+    """``effects`` with ``old`` (found by identity, at any depth) replaced by ``new``."""
+    out = []
+    for effect in effects:
+        if effect is old:
+            out.append(new)
+            continue
+        params = {k: _swap(v, old, new) if isinstance(v, tuple) and all(
+            isinstance(e, Effect) for e in v) else v for k, v in effect.params.items()}
+        out.append(effect if params == effect.params else replace(effect, params=params))
+    return tuple(out)
+
+
+def _put_right(data: GameData, effect: Effect, pattern: dict) -> Effect | None:
+    """``effect`` with every parameter ``pattern`` fixes set as it fixes it (None when a
+    nested effect the pattern names is missing: nothing to put right)."""
+    params = dict(effect.params)
+    for key, want in pattern.items():
+        if key == "op":
+            continue
+        if isinstance(want, list) and want and all(isinstance(w, dict) for w in want):
+            nested = params.get(key) if isinstance(params.get(key), tuple) else ()
+            for w in want:
+                if any(_matches(data, e, w) for e in _all_effects(nested)):
+                    continue
+                same = next((e for e in _all_effects(nested) if e.op == w.get("op")), None)
+                right = _put_right(data, same, w) if same is not None else None
+                if right is None:
+                    return None
+                nested = _swap(nested, same, right)
+            params[key] = nested
+        elif not _same(_param(data, effect, key), want):
+            params[key] = list(want) if isinstance(want, list) else want
+    return replace(effect, params=params)
+
+
+def rulebook_line(data: GameData, card: Card, line: CardLine) -> tuple[CardLine, list[str]] | None:
+    """``line`` with its effects as the rulebook facts fix them, and the rules of the facts
+    it breaks; None when it breaks none, or one whose effect is missing (nothing to put
+    right). The text check compares the written text with this line's canonical text, so
+    an effect changed against the rulebook is one ``rule-fact``, not a text finding too."""
+    raw = data.rule_facts
+    facts = raw.get("facts") if isinstance(raw, dict) else None
+    effects, rules = line.effects, []
+    for rec in facts if isinstance(facts, list) else ():
+        if not (isinstance(rec, dict) and rec.get("card") == card.id
+                and isinstance(rec.get("effect"), dict) and rec.get("line") in (None, line.kind)):
+            continue
+        want = rec["effect"]
+        if any(_matches(data, e, want) for ln in card.lines if rec.get("line") in (None, ln.kind)
+               for e in _all_effects(ln.effects)):
+            continue
+        near = next((e for e in _all_effects(effects) if e.op == want.get("op")), None)
+        if near is None:
+            if any(e.op == want.get("op") for ln in card.lines for e in _all_effects(ln.effects)):
+                continue  # the broken effect is on another line
+            return None
+        right = _put_right(data, near, want)
+        if right is None:
+            return None
+        effects = _swap(effects, near, right)
+        rules.append(str(rec.get("rule")))
+    return (replace(line, effects=effects), rules) if rules else None
+
+
 # --- subjects -----------------------------------------------------------------------
 
 
@@ -153,13 +224,16 @@ def _card_fact(data: GameData, fact: _Fact, card: Card) -> Iterator[Finding]:
                 continue
             if any(_matches(data, e, want) for ln in lines for e in _all_effects(ln.effects)):
                 continue
-            near = [e for ln in lines for e in _all_effects(ln.effects) if e.op == want["op"]]
-            where = _where_differs(data, near[0], want) if near else (
+            near = [(ln, e) for ln in lines for e in _all_effects(ln.effects)
+                    if e.op == want["op"]]
+            where = _where_differs(data, near[0][1], want) if near else (
                 lines[0].at("effects") if lines else card.loc)
-            has = near[0] if near else f"no '{want['op']}' effect" + (
+            has = near[0][1] if near else f"no '{want['op']}' effect" + (
                 f" on the {kind} line" if kind else "")
+            on = near[0][0] if near else (lines[0] if lines else None)
             yield fact.differs("effect", has, where, card.id,
-                               f"the effect must be {_pattern_text(want)}")
+                               f"the effect must be {_pattern_text(want)}",
+                               {EFFECT_OF: f"{card.id}:{on.kind}"} if on else None)
         elif key in ("name", "line_name"):
             text = card.name if key == "name" else next(
                 (ln.name for ln in card.lines if ln.kind == (kind or "deed")), None)

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from ..errors import Finding, Location, error, warning
-from ..model import LINE_KINDS, Card, GameData
+from ..model import INVENTORY_GROUPS, LINE_KINDS, Card, GameData
 
 CardCheck = Callable[[GameData, Card], Iterable[Finding]]
 
@@ -61,13 +61,7 @@ def check_counts(data: GameData) -> list[Finding]:
     counts = data.game.counts
     groups: dict[str, tuple[str, Callable[[Card], bool]]] = {
         "physical_cards": ("2.1", lambda c: True),
-        "luxembourg_starters": ("3.31", lambda c: c.deck == "luxembourg" and c.kind != "john"),
-        "wittelsbach_starters": ("3.32", lambda c: c.deck == "wittelsbach" and c.kind != "john"),
-        "john_cards": ("2.38", lambda c: c.kind == "john"),
-        "market_cards": ("3.4", _is_market_card),
-        "historical_events": ("6.41", lambda c: c.kind == "event"),
-        "battle_events": ("6.43", lambda c: c.kind == "battle_event"),
-        "end_events": ("6.44", lambda c: c.kind == "end_event"),
+        **INVENTORY_GROUPS,
         "counter_cards": ("5.6", lambda c: c.line("counter") is not None),
     }
     out = []

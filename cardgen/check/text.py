@@ -14,8 +14,12 @@ The facts are counted in the canonical text (the effects' rendering) and in the 
 text: numbers, places, currencies, card names, shields, glossary terms, sentences, and the
 fact classes of the ``meaning`` vocabulary in card_data/text/<lang>.yaml (negation, less /
 more, up to, one of / split, conditions, otherwise, durations, sides, John's direction …),
-both texts with card and place names set aside. Where the line has an "otherwise" branch,
-the facts of each branch are compared on their own, so swapped branches are found too.
+both texts with card and place names set aside. Where the line's facts agree, they are
+compared statement by statement and clause by clause (sentences, a sentence opening with
+"otherwise" kept with the one before; clauses end at the ``clauses:`` boundaries of the
+language file and before "otherwise"), so a negation, a side or a condition moved to
+another clause or branch is found too. Statements may stand in another order; the clauses
+of a statement may not.
 """
 
 from __future__ import annotations
@@ -23,16 +27,25 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from itertools import pairwise, permutations
 
 from ..compose import TextError, canonical_text, normalize, renderer
-from ..errors import Finding, error
+from ..errors import Finding, Location, error
 from ..model import LANGS, Card, CardLine, Effect, GameData
+from .facts import rulebook_line
 
 _NUMBER = re.compile(r"(?<![\w-])\d+")
 _SHIELD = re.compile(r":shield-([a-z0-9-]+):")
 _TOKEN = re.compile(r":([a-z]+):")
 _ROMAN = re.compile(r"(?<!\w)[IVX]+\.")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+#: Never a boundary: inline tokens (":shield-x:") and Roman ordinals ("Jan IV.").
+_UNSPLIT = re.compile(r":[a-z][a-z0-9-]*:|(?<!\w)[IVX]+\.")
+#: The head of the description of facts that stand in other clauses or branches.
+_MOVED = "a fact stands in another clause than in the canonical text"
+_BRANCHES = "the branches of the condition say different things"
+#: More statements than this are compared in order, not in every order.
+_MOST_REORDERED = 6
 
 
 def _pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
@@ -44,8 +57,10 @@ def _pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
 
 
 def _vocabulary(patterns: Iterable[str]) -> re.Pattern[str] | None:
-    """A meaning class's regular expressions, as whole words in any case."""
-    alts = [r"\s+".join(p.split()) for p in patterns if isinstance(p, str) and p.strip()]
+    """A meaning class's regular expressions, as whole words in any case (a broken one is
+    left out and reported by :func:`check_vocabulary`)."""
+    alts = [r"\s+".join(p.split()) for p in patterns
+            if isinstance(p, str) and p.strip() and _regex(p) is not None]
     if not alts:
         return None
     return re.compile(rf"(?<!\w)(?:{'|'.join(alts)})(?!\w)", re.IGNORECASE)
@@ -101,6 +116,8 @@ class _Facts:
         self.meaning = [(str(k), p) for k, v in (vocabulary or {}).items()
                         if isinstance(v, list) and (p := _vocabulary(v)) is not None]
         self.otherwise = next((p for k, p in self.meaning if k == "otherwise"), None)
+        self.boundaries = [p for v in (tables.get("clauses") or ())
+                           if isinstance(v, str) and (p := _regex(v)) is not None]
 
     @staticmethod
     def _place_phrases(place, lang: str) -> list[str]:
@@ -140,9 +157,60 @@ class _Facts:
         found["sentences", ""] = len(_SENTENCE_END.findall(_ROMAN.sub(" ", text)))
         return +found
 
-    def branches(self, text: str) -> list[str]:
-        """``text`` cut at each "otherwise": the branches of its conditions."""
-        return self.otherwise.split(normalize(text)) if self.otherwise else [text]
+    def branches(self, clauses: list[str]) -> list[list[str]]:
+        """A statement's clauses cut before each "otherwise": the branches of its condition."""
+        out: list[list[str]] = [[]]
+        for clause in clauses:
+            if out[-1] and self.otherwise and self.otherwise.match(clause):
+                out.append([])
+            out[-1].append(clause)
+        return out
+
+    def clause_facts(self, text: str) -> Counter[tuple[str, str]]:
+        """The facts of a clause: those of :meth:`of` but the sentence count."""
+        return Counter({k: n for k, n in self.of(text).items() if k[0] != "sentences"})
+
+    def statements(self, text: str) -> list[list[str]]:
+        """``text`` as statements, each a list of clauses (see the module docstring)."""
+        text = normalize(text)
+        masked = _UNSPLIT.sub(lambda m: "x" * len(m.group()), text)
+        out: list[list[str]] = []
+        for start, end in _pieces(masked, [m.end() for m in _SENTENCE_END.finditer(masked)]):
+            clauses = self._clauses(text[start:end], masked[start:end])
+            if not clauses:
+                continue
+            if out and self.otherwise and self.otherwise.match(clauses[0]):
+                out[-1].extend(clauses)  # "Otherwise: …" is the other branch of the one before
+            else:
+                out.append(clauses)
+        return out
+
+    def _clauses(self, text: str, masked: str) -> list[str]:
+        spans = [(0, len(text))]
+        cutters = [(p, False) for p in self.boundaries]
+        if self.otherwise:
+            cutters.append((self.otherwise, True))
+        for pattern, before in cutters:
+            spans = [(start + a, start + b) for start, end in spans
+                     for a, b in _pieces(masked[start:end], [
+                         m.start() if before else m.end()
+                         for m in pattern.finditer(masked[start:end])])]
+        return [c for a, b in spans if re.search(r"\w", c := text[a:b].strip())]
+
+
+def _regex(source: str) -> re.Pattern[str] | None:
+    """A clause boundary of the language file, in any case (a broken one is reported by
+    :func:`check_vocabulary`)."""
+    try:
+        return re.compile(source, re.IGNORECASE)
+    except re.error:
+        return None
+
+
+def _pieces(text: str, cuts: Iterable[int]) -> list[tuple[int, int]]:
+    """The spans of ``text`` between the ``cuts`` (positions), empty ones left out."""
+    edges = [0, *sorted({c for c in cuts if 0 < c < len(text)}), len(text)]
+    return [(a, b) for a, b in pairwise(edges) if a < b]
 
 
 _FACTS: dict[tuple[int, str], tuple[GameData, _Facts]] = {}
@@ -181,21 +249,60 @@ def _describe(have: Counter, want: Counter) -> list[str]:
 
 def _differences(facts: _Facts, written: str, canonical: str
                  ) -> tuple[Counter[tuple[str, str]], list[str], bool]:
-    """The differing facts, their description, and whether only the branches differ."""
+    """The differing facts, their description, and whether they lie in the branches of a
+    condition: over the whole line first, then statement by statement, clause by clause."""
     have, want = facts.of(written), facts.of(canonical)
     diff = _delta(have, want)
     if diff:
         return diff, _describe(have, want), False
+    mine, theirs = facts.statements(written), facts.statements(canonical)
+    if len(mine) != len(theirs):  # as many sentences, but another one opens with "otherwise"
+        return (Counter({("meaning", "otherwise"): 1}),
+                [f"{_BRANCHES}: an 'otherwise' sentence does not follow its condition as in "
+                 "the canonical text"], True)
     said: list[str] = []
-    branches = list(zip(facts.branches(written), facts.branches(canonical), strict=False))
-    for n, (a, b) in enumerate(branches, 1):
-        have, want = facts.of(a), facts.of(b)
-        if _delta(have, want):
-            diff += _delta(have, want)
-            said.append(f"branch {n} of {len(branches)}: " + ", ".join(_describe(have, want)))
+    branches = False
+    for w, c in zip(_aligned(facts, mine, theirs), theirs, strict=True):
+        ours, canon = facts.branches(w), facts.branches(c)
+        if len(ours) != len(canon):
+            diff[("meaning", "otherwise")] += 1
+            said.append(f"\u201c{' '.join(w)}\u201d has {len(ours)} branches where the "
+                        f"canonical \u201c{' '.join(c)}\u201d has {len(canon)}")
+            branches = True
+            continue
+        differing = 0
+        for x, y in zip(ours, canon, strict=True):
+            pairs = list(zip(x, y, strict=True)) if len(x) == len(y) else [(" ".join(x),
+                                                                             " ".join(y))]
+            before = len(said)
+            for a, b in pairs:
+                have, want = facts.clause_facts(a), facts.clause_facts(b)
+                if _delta(have, want):
+                    diff += _delta(have, want)
+                    said.append(f"\u201c{a}\u201d where the canonical text has \u201c{b}\u201d: "
+                                + ", ".join(_describe(have, want)))
+            differing += len(said) > before
+        branches |= differing > 1
     if said:
-        said.insert(0, "the branches of the condition say different things")
-    return diff, said, bool(said)
+        said.insert(0, _BRANCHES if branches else _MOVED)
+    return diff, said, branches
+
+
+def _aligned(facts: _Facts, mine: list[list[str]], theirs: list[list[str]]
+             ) -> list[list[str]]:
+    """The written statements in the order that pairs each with the canonical statement it
+    matches best (names, numbers, places … first, then every fact; ties keep the order)."""
+    if len(mine) > _MOST_REORDERED:
+        return mine
+    counts = [facts.clause_facts(" ".join(s)) for s in mine]
+    wanted = [facts.clause_facts(" ".join(s)) for s in theirs]
+
+    def cost(order: tuple[int, ...]) -> tuple[int, int]:
+        deltas = [_delta(counts[j], wanted[i]) for i, j in enumerate(order)]
+        return (sum(n for d in deltas for (kind, _), n in d.items() if kind != "meaning"),
+                sum(sum(d.values()) for d in deltas))
+    best = min(permutations(range(len(mine))), key=cost)
+    return [mine[j] for j in best]
 
 
 def _deepest_first(effects: Iterable[Effect]) -> Iterator[Effect]:
@@ -243,6 +350,11 @@ def _forbidden(data: GameData, card: Card, line: CardLine, lang: str, text: str
                             else None, hint=f"write '{use}'", extra=_text_key(card, line))
 
 
+#: The ``extra`` key of a text finding that follows only from an effect changed against a
+#: rulebook fact ("<card id>:<line kind>"): the check folds it into that rule-fact finding.
+FOLLOWS_FACT = "follows_fact"
+
+
 def _text_key(card: Card, line: CardLine) -> dict[str, str]:
     """Marks a finding as about this text: the language checks then stay quiet on it."""
     return {"text": f"{card.id}:{line.kind}"}
@@ -276,29 +388,56 @@ def _check_line(data: GameData, card: Card, line: CardLine, lang: str) -> Iterab
     yield from forbidden
     if forbidden or canonical is None or normalize(written) == normalize(canonical):
         return
+    found = _against(data, line, lang, written, canonical, card)
+    ruled = rulebook_line(data, card, line) if found is not None else None
+    if ruled is not None:  # the effects break a rulebook fact: a rule-fact finding says so
+        try:
+            as_ruled = renderer(data, lang).line(ruled[0])
+        except TextError:
+            as_ruled = None
+        if as_ruled is not None:
+            separate = _against(data, ruled[0], lang=lang, written=written, canonical=as_ruled,
+                                card=card, ruled_by=ruled[1])
+            if normalize(written) == normalize(as_ruled) or separate is None:
+                found.extra[FOLLOWS_FACT] = f"{card.id}:{line.kind}"  # folded into rule-fact
+            else:
+                found = separate  # a text edit of its own, against the rulebook's effects
+    if found is not None:
+        yield found
+
+
+def _against(data: GameData, line: CardLine, lang: str, written: str, canonical: str,
+             card: Card, ruled_by: list[str] | None = None) -> Finding | None:
+    """The finding on ``written`` against ``canonical`` (the text of ``line``'s effects, or
+    of the effects as the rules ``ruled_by`` fix them): ``text-differs``, or under a wording
+    exception ``text-meaning`` for a differing fact (None when there is none)."""
+    where = line.text.at(lang) if line.text else line.loc
     facts = _facts(data, lang)
     diff, diffs, branches = _differences(facts, written, canonical)
     foreign = [name for pid, name, pat in facts.foreign_places if pat.search(written)]
     if foreign:
         diffs.append(f"place name in another language: {', '.join(foreign)}")
-    both = f"\n    written:   {written}\n    canonical: {canonical}"
+    of = f" (the effects as rule {', '.join(ruled_by)} fixes them)" if ruled_by else ""
+    both = f"\n    written:   {written}\n    canonical{of}: {canonical}"
     rule = _rule_of_clause(data, line, lang, diff, branches)
     reviewed = _exception(card, line, lang)
     if reviewed is None:
         what = (f"does not say what its effects do ({'; '.join(diffs)})" if diffs
                 else "is worded differently from the canonical text")
-        yield error("text-differs", f"the {line.kind} text {what}{both}", location=where,
-                    card=card.id, lang=lang, rule=rule, extra=_text_key(card, line),
-                    hint="write the canonical text, change the wording template in "
-                    f"card_data/text/{lang}.yaml, or record the reviewed wording on the line: "
-                    f'wording_exception: {{{lang}: "reason"}}' if not diffs else
-                    "make the text match the effects, or the effects the text")
-    elif diffs:
-        yield error("text-meaning", f"the {line.kind} text may be worded otherwise "
-                    f"(wording exception at {reviewed.loc}), but it must still say what its "
-                    f"effects do ({'; '.join(diffs)}){both}", location=where, card=card.id,
-                    lang=lang, rule=rule, extra=_text_key(card, line),
-                    hint="make the text state every fact of the canonical text")
+        return error("text-differs", f"the {line.kind} text {what}{both}", location=where,
+                     card=card.id, lang=lang, rule=rule, extra=_text_key(card, line),
+                     hint="write the canonical text, change the wording template in "
+                     f"card_data/text/{lang}.yaml, or record the reviewed wording on the line: "
+                     f'wording_exception: {{{lang}: "reason"}}' if not diffs else
+                     "make the text match the effects, or the effects the text")
+    if diffs:
+        return error("text-meaning", f"the {line.kind} text may be worded otherwise "
+                     f"(wording exception at {reviewed.loc}), but it must still say what its "
+                     f"effects do ({'; '.join(diffs)}){both}", location=where, card=card.id,
+                     lang=lang, rule=rule, extra=_text_key(card, line),
+                     hint="make the text state every fact of the canonical text"
+                     + (", each in its clause" if diffs[0] in (_MOVED, _BRANCHES) else ""))
+    return None
 
 
 def _template_finding(exc: TextError, lang: str) -> Finding:
@@ -315,8 +454,32 @@ def check_templates(data: GameData) -> list[Finding]:
             for lang in LANGS for exc in renderer(data, lang).template_errors()]
 
 
+def check_vocabulary(data: GameData) -> list[Finding]:
+    """Every regular expression of the ``meaning:`` and ``clauses:`` tables compiles: a
+    broken one is a ``text-vocabulary`` error at its line (the check leaves it out)."""
+    out = []
+    for lang in LANGS:
+        tables = data.templates.get(lang) or {}
+        meaning = tables.get("meaning")
+        lists = [(f"meaning '{k}'", v) for k, v in meaning.items()] \
+            if isinstance(meaning, dict) else []
+        lists.append(("clauses", tables.get("clauses")))
+        for what, patterns in lists:
+            for i, source in enumerate(patterns if isinstance(patterns, list) else ()):
+                try:
+                    re.compile(str(source))
+                except re.error as exc:
+                    out.append(error("text-vocabulary", f"{what}: {source!r} is not a regular "
+                                     f"expression ({exc})", lang=lang,
+                                     location=patterns.at(i) if hasattr(patterns, "at") else
+                                     Location(f"card_data/text/{lang}.yaml"),
+                                     hint="escape ( ) [ ] ? * + with a backslash, or fix the "
+                                     "pattern"))
+    return out
+
+
 def check_texts(data: GameData) -> list[Finding]:
-    out = check_templates(data)
+    out = check_templates(data) + check_vocabulary(data)
     if not data.schema.get("ops"):
         return out  # no usable rule schema (reported by the load and effects checks): no canonical text
     for card in data.cards:

@@ -1,11 +1,8 @@
 """The PDF canvas every imposition file is drawn on, and the card forms placed on it.
 
 * Deterministic bytes: ``invariant=1`` (no dates or random ids).
-* CMYK output: every colour set through ``setFillColor``/``setStrokeColor`` (hex strings,
-  RGB tuples, ReportLab colours) is converted by :func:`to_cmyk`; neutral colours become
-  pure K. Every image drawn with ``drawImage`` is converted to CMYK (alpha flattened on
-  white). The renderer needs no change as long as it sets colours through those calls.
-* Gradients (``linearGradient``/``radialGradient``) are converted the same way.
+* CMYK output: a :class:`~cardgen.render.cmyk.CmykConverter` (ICC profile) converts every
+  colour, gradient and image (see :mod:`cardgen.render.cmyk`).
 * Each card is drawn once per file as a form XObject and placed many times.
 """
 
@@ -13,101 +10,49 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from PIL import Image
-from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.lib.units import mm
-from reportlab.lib.utils import ImageReader
-from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
+from reportlab.pdfbase.pdfdoc import (
+    PDFArray,
+    PDFDictionary,
+    PDFInfo,
+    PDFName,
+    PDFResourceDictionary,
+    PDFStream,
+    PDFString,
+    PDFZCompress,
+)
 from reportlab.pdfgen.canvas import Canvas
 
 from ..face import CardFace
+from ..render.cmyk import ICC_DIR, CmykCanvas, CmykConverter, default_converter
 from .geometry import Box, CardSize
 
 DrawFront = Callable[[Canvas, CardFace, tuple[float, float]], None]
 DrawBack = Callable[[Canvas, tuple[float, float]], None]
 
-#: Channels closer than this (0–1) count as a neutral grey, printed with black ink only.
-NEUTRAL_TOLERANCE = 6 / 255
+
+def converter(cmyk: CmykConverter | bool | None) -> CmykConverter | None:
+    """``True`` means the shipped profile; a converter is used as given."""
+    if cmyk is True:
+        return default_converter()
+    return cmyk or None
 
 
-def to_cmyk(colour: Any) -> CMYKColor:
-    """Convert ``#rrggbb`` (or any ReportLab colour) to CMYK; greys and black are pure K."""
-    tc = toColor(colour) if not isinstance(colour, Color) else colour
-    alpha = getattr(tc, "alpha", 1)
-    if isinstance(tc, CMYKColor):
-        out = tc.clone()
-        out.__class__ = CMYKColor
-        return out
-    r, g, b = tc.red, tc.green, tc.blue
-    if max(r, g, b) - min(r, g, b) <= NEUTRAL_TOLERANCE:
-        grey = (r + g + b) / 3
-        return CMYKColor(0, 0, 0, round(1 - grey, 4), alpha=alpha)
-    k = 1 - max(r, g, b)
-    c, m, y = ((1 - v - k) / (1 - k) for v in (r, g, b))
-    return CMYKColor(round(c, 4), round(m, 4), round(y, 4), round(k, 4), alpha=alpha)
-
-
-def _cmyk_enforcer(colour: Any) -> Any:
-    if isinstance(colour, (tuple, list)) and len(colour) == 4:
-        return CMYKColor(*colour)
-    if isinstance(colour, (tuple, list)) and len(colour) == 3:
-        return to_cmyk(Color(*colour))
-    return to_cmyk(colour)
-
-
-def cmyk_image(image: Any) -> Image.Image:
-    """Open ``image`` (path, PIL image or ImageReader) as a CMYK PIL image."""
-    if isinstance(image, ImageReader):
-        pil = getattr(image, "_image", None)
-        if pil is None:
-            name = getattr(image, "fileName", None)
-            if isinstance(name, (str, Path)):
-                pil = Image.open(name)
-            else:
-                image.fp.seek(0)
-                pil = Image.open(io.BytesIO(image.fp.read()))
-    elif isinstance(image, Image.Image):
-        pil = image
-    else:
-        pil = Image.open(Path(image))
-    if pil.mode == "CMYK":
-        return pil
-    if pil.mode in ("RGBA", "LA", "PA") or (pil.mode == "P" and "transparency" in pil.info):
-        rgba = pil.convert("RGBA")
-        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-        pil = Image.alpha_composite(white, rgba)
-    return pil.convert("RGB").convert("CMYK")
-
-
-class PrintCanvas(Canvas):
+class PrintCanvas(CmykCanvas):
     """A ReportLab canvas with deterministic output and an optional CMYK-only mode."""
 
-    def __init__(self, buffer: io.BytesIO, page_mm: tuple[float, float], cmyk: bool = False,
-                 title: str = "", font: str | None = None):
+    def __init__(self, buffer: io.BytesIO, page_mm: tuple[float, float],
+                 cmyk: CmykConverter | bool | None = None, title: str = "",
+                 font: str | None = None):
         # ``font``: a registered font to start with, so no unembedded Helvetica is listed
         extra = {"initialFontName": font, "initialFontSize": 8} if font else {}
         super().__init__(buffer, pagesize=(page_mm[0] * mm, page_mm[1] * mm), invariant=1,
-                         pageCompression=1,
-                         enforceColorSpace=_cmyk_enforcer if cmyk else None, **extra)
-        self.cmyk = cmyk
-        #: id(original) -> (original, CMYK reader); the original is kept so ids stay unique
-        self._cmyk_images: dict[int, tuple[Any, ImageReader]] = {}
+                         pageCompression=1, cmyk=converter(cmyk), **extra)
         if title:
             self.setTitle(title)
         self.setCreator("cardgen")
-
-    def drawImage(self, image: Any, *args: Any, **kwargs: Any) -> Any:
-        if self.cmyk:
-            key = id(image)
-            if key not in self._cmyk_images:
-                self._cmyk_images[key] = (image, ImageReader(cmyk_image(image)))
-            image = self._cmyk_images[key][1]
-            if kwargs.get("mask") == "auto":
-                kwargs["mask"] = None
-        return super().drawImage(image, *args, **kwargs)
 
     def endForm(self, **extra_attributes: Any) -> None:
         """Close a form with complete resources.
@@ -128,26 +73,50 @@ class PrintCanvas(Canvas):
         res.setColorSpace(self._colorsUsed)
         super().endForm(Resources=res, **extra_attributes)
 
-    def linearGradient(self, x0, y0, x1, y1, colors, positions=None, extend=True):
-        if self.cmyk:
-            colors = [_cmyk_enforcer(col) for col in colors]
-        return super().linearGradient(x0, y0, x1, y1, colors, positions, extend)
-
-    def radialGradient(self, x, y, radius, colors, positions=None, extend=True):
-        if self.cmyk:
-            colors = [_cmyk_enforcer(col) for col in colors]
-        return super().radialGradient(x, y, radius, colors, positions, extend)
-
     def ink(self, hex_colour: str) -> None:
         """Set fill and stroke to one colour (converted when CMYK)."""
         self.setFillColor(hex_colour)
         self.setStrokeColor(hex_colour)
+
+    def make_pdfx(self, cmyk: CmykConverter) -> None:
+        """Mark the file PDF/X-1a:2003: the OutputIntent carries ``cmyk``'s ICC profile, the
+        Info dictionary the version key (and, as always, Trapped /False). The rest of the
+        standard (CMYK only, no transparency, boxes, embedded fonts) is the drawing's own
+        and is checked by preflight."""
+        doc = self._doc
+        icc = PDFStream(PDFDictionary({"N": 4}), cmyk.raw, filters=[PDFZCompress])
+        shipped = cmyk.icc.parent == ICC_DIR
+        intent = PDFDictionary({
+            "Type": PDFName("OutputIntent"), "S": PDFName("GTS_PDFX"),
+            "OutputConditionIdentifier": PDFString("FOGRA39" if shipped else "Custom"),
+            "RegistryName": PDFString("http://www.color.org"),
+            "OutputCondition": PDFString(cmyk.description),
+            "Info": PDFString(cmyk.description),
+            "DestOutputProfile": doc.Reference(icc)})
+        catalog = doc.Catalog
+        catalog.__NoDefault__ = [*type(catalog).__NoDefault__, "OutputIntents"]
+        catalog.__Refs__ = catalog.__NoDefault__
+        catalog.OutputIntents = PDFArray([intent])
+        info = _PdfxInfo()
+        info.__dict__.update(doc.info.__dict__)
+        for key in ("title", "author", "subject", "keywords", "creator", "producer"):
+            setattr(info, key, getattr(doc.info, key))
+        doc.info = info
 
     def set_print_preferences(self, duplex: str | None) -> None:
         """Ask viewers to print at actual size and, for duplex files, which edge to flip."""
         self.setViewerPreference("PrintScaling", "None")
         if duplex:
             self.setViewerPreference("Duplex", duplex)
+
+
+class _PdfxInfo(PDFInfo):
+    """The document information of a PDF/X-1a:2003 file."""
+
+    def format(self, document: Any) -> bytes:
+        self.trapped = "False"
+        out = super().format(document)
+        return out.replace(b"/Trapped", b"/GTS_PDFXVersion (PDF/X-1a:2003)\n/Trapped", 1)
 
 
 class CardForms:

@@ -91,7 +91,8 @@ class SheetGeometry:
     paper: Paper
     page_w: float
     page_h: float
-    outer_bleed: float
+    bleed_x: float  # outer bleed left and right of the grid (mm)
+    bleed_y: float  # outer bleed above and below it
     fronts: tuple[Slot, ...]  # fill order
     backs: tuple[Slot, ...]  # backs[i] lies exactly behind fronts[i]
     marks: tuple[Segment, ...]  # for the fronts' page
@@ -104,42 +105,39 @@ def _floor(value: float, step: float = 0.1) -> float:
     return math.floor(value / step + 1e-9) * step
 
 
-def _room(spec: SheetSpec, free: float) -> float:
-    """Bleed that fits in ``free`` mm between a grid edge and the paper edge."""
-    m = spec.marks
-    return free - spec.printer_margin - m.offset - m.min_printable
+def outer_bleed(spec: SheetSpec, card: CardSize, paper_id: str, gutterfold: bool = False
+                ) -> tuple[float, float]:
+    """(left/right, top/bottom) outer bleed for one paper and arrangement (0.1 mm steps).
 
-
-def outer_bleed(spec: SheetSpec, card: CardSize) -> float:
-    """The narrow outer bleed shared by every paper and both arrangements (0.1 mm steps).
-
-    It leaves the printer margin plus a printable piece of every crop mark on every paper,
-    never exceeds ``max_outer_bleed`` nor the bleed the card drawer paints.
+    The bleed runs from the grid out to the printer margin (a printer prints nothing
+    beyond it), at most ``max_outer_bleed`` and the bleed the card drawer paints. Crop
+    marks start ``offset`` beyond the trim and run over the bleed, so the bleed costs them
+    no room: each mark prints all of the paper's room beyond the printer margin, at least
+    ``min_printable`` mm (else the grid does not fit the paper).
     """
-    grid_w, grid_h = spec.columns * card.width, spec.rows * card.height
-    fold_w = 2 * (spec.fold_columns * card.width + spec.fold_gap)
-    fold_h = spec.fold_rows * card.height
-    rooms = [spec.max_outer_bleed, card.bleed, spec.fold_gap - spec.marks.offset]
-    worst = ""
-    for paper in spec.papers.values():
-        short, long_ = sorted((paper.width, paper.height))
-        for label, free in (
-            ("width", (paper.width - grid_w) / 2), ("height", (paper.height - grid_h) / 2),
-            ("gutterfold width", (long_ - fold_w) / 2),
-            ("gutterfold height", (short - fold_h) / 2),
-        ):
-            room = _room(spec, free)
-            if room < min(rooms):
-                worst = f"{paper.name} {label}"
-            rooms.append(room)
-    bleed = round(_floor(min(rooms)), 1)
-    if bleed < 0:
-        raise CardgenError(error(
-            "sheet-too-small",
-            f"the card grid does not fit the {worst} with a {spec.printer_margin} mm printer "
-            f"margin and room for crop marks ({card.width} × {card.height} mm cards)",
-            location=spec.loc, hint="use fewer rows or columns, or a smaller margin"))
-    return bleed
+    paper = spec.paper(paper_id)
+    m = spec.marks
+    if gutterfold:
+        long_, short = max(paper.width, paper.height), min(paper.width, paper.height)
+        frees = ((long_ - 2 * (spec.fold_columns * card.width + spec.fold_gap)) / 2,
+                 (short - spec.fold_rows * card.height) / 2)
+    else:
+        frees = ((paper.width - spec.columns * card.width) / 2,
+                 (paper.height - spec.rows * card.height) / 2)
+    out = []
+    for label, free in zip(("width", "height"), frees, strict=True):
+        if free - spec.printer_margin - m.offset < m.min_printable - 1e-9:
+            raise CardgenError(error(
+                "sheet-too-small",
+                f"the card grid does not fit the {paper.name} {label} with a "
+                f"{spec.printer_margin} mm printer margin and room for crop marks "
+                f"({card.width} × {card.height} mm cards)",
+                location=spec.loc, hint="use fewer rows or columns, or a smaller margin"))
+        limits = [spec.max_outer_bleed, card.bleed, free - spec.printer_margin]
+        if gutterfold and label == "width":
+            limits.append(spec.fold_gap - m.offset)  # the two halves' bleeds never meet
+        out.append(round(_floor(max(0.0, min(limits))), 1))
+    return out[0], out[1]
 
 
 def _grid(origin_x: float, top: float, card: CardSize, cols: int, rows: int) -> list[Slot]:
@@ -169,14 +167,14 @@ def mirror_segment(seg: Segment, page_w: float, page_h: float, flip: str) -> Seg
 
 def _marks(spec: SheetSpec, page_w: float, page_h: float, xs: list[float],
            ys_left: list[float], ys_right: list[float], bottom: float, top: float,
-           left: float, right: float, bleed: float) -> list[Segment]:
+           left: float, right: float) -> list[Segment]:
     """Crop marks on the cut lines ``xs`` (above and below) and ``ys`` (left and right).
 
-    Each mark starts ``offset`` beyond the outer bleed and runs outward for ``length``,
-    stopping ``edge_clearance`` short of the paper edge.
+    Each mark starts ``offset`` beyond the trim (over the outer bleed, which is cut away)
+    and runs outward for ``length``, stopping ``edge_clearance`` short of the paper edge.
     """
     m = spec.marks
-    gap = bleed + m.offset
+    gap = m.offset
     out = []
     for x in xs:
         y0 = top + gap
@@ -199,7 +197,7 @@ def duplex_geometry(spec: SheetSpec, card: CardSize, paper_id: str, flip: str = 
         raise CardgenError(error("bad-value", f"flip must be one of: {', '.join(FLIPS)}; "
                                  f"got '{flip}'"))
     paper = spec.paper(paper_id)
-    bleed = outer_bleed(spec, card)
+    bx, by = outer_bleed(spec, card, paper_id)
     pw, ph = paper.width, paper.height
     gw, gh = spec.columns * card.width, spec.rows * card.height
     left, bottom = (pw - gw) / 2, (ph - gh) / 2
@@ -212,16 +210,16 @@ def duplex_geometry(spec: SheetSpec, card: CardSize, paper_id: str, flip: str = 
         backs.append(Slot(row, col, box))
     xs = [left + c * card.width for c in range(spec.columns + 1)]
     ys = [bottom + r * card.height for r in range(spec.rows + 1)]
-    marks = _marks(spec, pw, ph, xs, ys, ys, bottom, bottom + gh, left, left + gw, bleed)
+    marks = _marks(spec, pw, ph, xs, ys, ys, bottom, bottom + gh, left, left + gw)
     back_marks = [mirror_segment(s, pw, ph, flip) for s in marks]
-    return SheetGeometry(paper, pw, ph, bleed, tuple(fronts), tuple(backs), tuple(marks),
+    return SheetGeometry(paper, pw, ph, bx, by, tuple(fronts), tuple(backs), tuple(marks),
                          tuple(back_marks))
 
 
 def gutterfold_geometry(spec: SheetSpec, card: CardSize, paper_id: str) -> SheetGeometry:
     """Landscape sheets: fronts left of a vertical fold line, their backs mirrored right."""
     paper = spec.paper(paper_id)
-    bleed = outer_bleed(spec, card)
+    bx, by = outer_bleed(spec, card, paper_id, gutterfold=True)
     pw, ph = max(paper.width, paper.height), min(paper.width, paper.height)
     cols, rows = spec.fold_columns, spec.fold_rows
     fold_x = pw / 2
@@ -233,22 +231,22 @@ def gutterfold_geometry(spec: SheetSpec, card: CardSize, paper_id: str) -> Sheet
     xs = ([left + c * card.width for c in range(cols + 1)]
           + [right0 + c * card.width for c in range(cols + 1)])
     ys = [bottom + r * card.height for r in range(rows + 1)]
-    marks = _marks(spec, pw, ph, xs, ys, ys, bottom, bottom + gh, left, right0 + block_w, bleed)
+    marks = _marks(spec, pw, ph, xs, ys, ys, bottom, bottom + gh, left, right0 + block_w)
     m = spec.marks
     fold = Segment(fold_x, m.edge_clearance, fold_x, ph - m.edge_clearance)
     paper_l = Paper(paper.id, paper.name, pw, ph)
-    return SheetGeometry(paper_l, pw, ph, bleed, tuple(fronts), tuple(backs), tuple(marks),
+    return SheetGeometry(paper_l, pw, ph, bx, by, tuple(fronts), tuple(backs), tuple(marks),
                          tuple(marks), fold, gutterfold=True)
 
 
-def visible_box(slot: Slot, occupied: set[tuple[int, int]], card: CardSize, bleed: float
+def visible_box(slot: Slot, occupied: set[tuple[int, int]], bleed_x: float, bleed_y: float
                 ) -> Box:
     """The part of a card printed on a sheet: its trim, plus the outer bleed on each side
     where no card of the same page is its neighbour (shared cut lines need none)."""
     r, c = slot.row, slot.col
 
     def free(dr: int, dc: int) -> float:
-        return 0.0 if (r + dr, c + dc) in occupied else bleed
+        return 0.0 if (r + dr, c + dc) in occupied else (bleed_y if dr else bleed_x)
 
     return slot.trim.grow(left=free(0, -1), right=free(0, 1), top=free(-1, 0), bottom=free(1, 0))
 

@@ -1,14 +1,16 @@
 """Print-shop files: one card per page with the profile's bleed, or one PNG per card.
 
-Pages carry a TrimBox (the card) and a BleedBox (the whole page). When a profile asks for
-more bleed than the drawer paints (DriveThruCards' 1/8 in against a 3 mm layout), the
-missing band is filled with the card scaled up about its centre, clipped to that band
-only, so the trim area is never touched; :func:`profile_findings` reports it.
+Pages carry a TrimBox (the profile's trim) and a BleedBox (the whole page). A profile whose
+trim differs from the layout's card (DriveThruCards' 2.5 × 3.5 in against 63 × 88 mm) gets
+the card scaled about its centre to fill that trim; the card is drawn with enough bleed of
+its own (:func:`drawing_bleed`) that the scaled drawing covers the profile's bleed with real
+artwork. :func:`profile_findings` says what scaling does and refuses what it cannot do.
 """
 
 from __future__ import annotations
 
 import io
+import math
 import subprocess
 import tempfile
 from collections.abc import Sequence
@@ -19,31 +21,54 @@ from reportlab.lib.units import mm
 
 from ..errors import CardgenError, Finding, error, warning
 from ..face import CardFace
-from .canvas import CardForms, DrawBack, DrawFront, PrintCanvas
+from ..render.cmyk import CmykConverter, converter_for
+from .canvas import CardForms, DrawBack, DrawFront, PrintCanvas, converter
 from .geometry import CardSize
 from .sheets import _check_faces, physical_cards
 from .spec import Profile
 
-SIZE_TOLERANCE = 0.05  # mm
+
+def drawing_bleed(profile: Profile, card: CardSize) -> float:
+    """Bleed (mm, 0.01 steps) the card must be drawn with so that, scaled to the profile's
+    trim, it still covers the profile's bleed; never less than the layout's own."""
+    sx, sy = profile.scale(card.width, card.height)
+    need = math.ceil(profile.bleed / min(sx, sy) * 100 - 1e-6) / 100
+    return max(card.bleed, need)
 
 
-def profile_findings(profile: Profile, card: CardSize) -> list[Finding]:
-    """Problems of using ``profile`` for cards of ``card``'s size and painted bleed."""
+def profile_findings(profile: Profile, card: CardSize, safe: float | None = None
+                     ) -> list[Finding]:
+    """What using ``profile`` does to cards of ``card``'s size drawn with ``card.bleed``
+    and a ``safe`` margin (mm): errors when the card cannot be fitted."""
     out: list[Finding] = []
-    if (abs(profile.card_width - card.width) > SIZE_TOLERANCE
-            or abs(profile.card_height - card.height) > SIZE_TOLERANCE):
+    sx, sy = profile.scale(card.width, card.height)
+    where = profile.loc
+    if abs(sx / sy - 1) > profile.max_aspect_change + 1e-9:
         out.append(error(
             "profile-card-size",
             f"profile '{profile.id}' is for {profile.card_width:g} × {profile.card_height:g} mm "
-            f"cards, the layout's are {card.width:g} × {card.height:g} mm",
-            location=profile.loc, hint="make the profile's 'card:' match layouts/card.yaml"))
-    if profile.bleed > card.bleed + 1e-9:
+            f"cards, the layout's are {card.width:g} × {card.height:g} mm: scaling would "
+            f"distort the card by {abs(sx / sy - 1) * 100:.1f} %", location=where,
+            hint="lay the card out for that size in layouts/card.yaml, or fix the profile's "
+            "'card:'"))
+    elif abs(sx - 1) > 1e-6 or abs(sy - 1) > 1e-6:
         out.append(warning(
+            "profile-scaled",
+            f"profile '{profile.id}': cards scaled {sx * 100:.1f} % × {sy * 100:.1f} % about "
+            f"their centre to the shop's {profile.card_width:g} × {profile.card_height:g} mm "
+            "trim", location=where))
+    if safe is not None and min(safe * sx, safe * sy) < profile.min_safe - 1e-9:
+        out.append(error(
+            "profile-safe-area",
+            f"profile '{profile.id}': scaled to the shop's trim, text comes "
+            f"{min(safe * sx, safe * sy):.2f} mm from the cut; at least {profile.min_safe:g} mm "
+            "is needed", location=where, hint="raise card.safe in layouts/card.yaml"))
+    if card.bleed * min(sx, sy) < profile.bleed - 1e-6:
+        out.append(error(
             "profile-bleed",
-            f"profile '{profile.id}' needs {profile.bleed:.3f} mm bleed, the layout paints "
-            f"{card.bleed:g} mm; the outer {profile.bleed - card.bleed:.3f} mm is filled by "
-            "stretching the card edge", location=profile.loc,
-            hint=f"set card.bleed to at least {profile.bleed:.2f} in layouts/card.yaml"))
+            f"profile '{profile.id}' needs {profile.bleed:.3f} mm bleed; the card is drawn "
+            f"with {card.bleed:g} mm", location=where,
+            hint=f"draw the card with {drawing_bleed(profile, card):.2f} mm bleed"))
     return out
 
 
@@ -61,55 +86,59 @@ def page_sequence(faces: Sequence[CardFace], order: str) -> list[tuple[str, Card
     raise ValueError(f"unknown page order {order!r}")
 
 
-def _place_with_bleed(c: PrintCanvas, forms: CardForms, name: str, card: CardSize,
-                      bleed: float) -> None:
-    """Place form ``name`` on a page of trim + ``bleed`` on each side."""
-    pw, ph = card.width + 2 * bleed, card.height + 2 * bleed
-    extra = bleed - card.bleed
-    if extra > 1e-9:  # fill the band the drawer does not paint
-        sx, sy = pw / card.bleed_width, ph / card.bleed_height
-        c.saveState()
-        path = c.beginPath()
-        path.rect(0, 0, pw * mm, ph * mm)
-        path.rect(extra * mm, extra * mm, card.bleed_width * mm, card.bleed_height * mm)
-        c.clipPath(path, stroke=0, fill=0, fillMode=0)  # even-odd: the band only
-        c.scale(sx, sy)
-        c.doForm(name)
-        c.restoreState()
+def _fail_on_errors(profile: Profile, card: CardSize) -> None:
+    found = [f for f in profile_findings(profile, card) if f.severity.value == "error"]
+    if found:
+        raise CardgenError(found)
+
+
+def _place_scaled(c: PrintCanvas, name: str, card: CardSize, profile: Profile,
+                  bleed: float) -> None:
+    """Place form ``name`` (``card`` with its bleed) centred on a page of the profile's trim
+    plus ``bleed`` on each side, scaled so its trim fills the profile's trim exactly."""
+    pw, ph = profile.card_width + 2 * bleed, profile.card_height + 2 * bleed
+    sx, sy = profile.scale(card.width, card.height)
     c.saveState()
-    if extra < 0:  # the drawer paints more bleed than the page has room for
-        path = c.beginPath()
-        path.rect(0, 0, pw * mm, ph * mm)
-        c.clipPath(path, stroke=0, fill=0)
-    c.translate(extra * mm, extra * mm)
+    path = c.beginPath()
+    path.rect(0, 0, pw * mm, ph * mm)
+    c.clipPath(path, stroke=0, fill=0)
+    c.translate(pw / 2 * mm, ph / 2 * mm)
+    c.scale(sx, sy)
+    c.translate(-card.bleed_width / 2 * mm, -card.bleed_height / 2 * mm)
     c.doForm(name)
     c.restoreState()
 
 
 def build_print_shop(faces: Sequence[CardFace], draw_front: DrawFront, draw_back: DrawBack,
-                     card: CardSize, profile: Profile, cmyk: bool | None = None,
-                     order: str | None = None, font: str | None = None) -> bytes:
-    """``print-shop.pdf``: one card per page (trim + the profile's bleed), TrimBox and
-    BleedBox set, pages in the profile's order. ``cmyk=None`` follows the profile."""
+                     card: CardSize, profile: Profile, cmyk: CmykConverter | bool | None = None,
+                     order: str | None = None, font: str | None = None,
+                     pdfx: bool = False) -> bytes:
+    """``print-shop.pdf``: one card per page (the profile's trim + bleed), TrimBox and
+    BleedBox set, pages in the profile's order. ``card`` is the size the drawers paint
+    (bleed at least :func:`drawing_bleed`). ``cmyk=None`` follows the profile (its ICC
+    profile and ink limit). ``pdfx`` writes PDF/X-1a:2003 (CMYK, with the OutputIntent)."""
     _check_faces(faces)
-    found = [f for f in profile_findings(profile, card) if f.severity.value == "error"]
-    if found:
-        raise CardgenError(found)
+    _fail_on_errors(profile, card)
     order = order or profile.page_order
     if order == "images":
         order = "fronts-then-backs"
-    use_cmyk = profile.colour_space == "cmyk" if cmyk is None else cmyk
+    use_cmyk = (converter_for(profile.icc, profile.ink_limit)
+                if (cmyk is None and profile.colour_space == "cmyk") or (pdfx and not cmyk)
+                else converter(cmyk))
     bleed = profile.bleed
-    pw, ph = card.width + 2 * bleed, card.height + 2 * bleed
+    pw, ph = profile.card_width + 2 * bleed, profile.card_height + 2 * bleed
     buf = io.BytesIO()
     c = PrintCanvas(buf, (pw, ph), cmyk=use_cmyk, title=f"print shop: {profile.id}", font=font)
     c.set_print_preferences(None)
+    if pdfx:
+        assert c.cmyk is not None
+        c.make_pdfx(c.cmyk)
     c.setTrimBox((bleed * mm, bleed * mm, (pw - bleed) * mm, (ph - bleed) * mm))
     c.setBleedBox((0, 0, pw * mm, ph * mm))
     forms = CardForms(c, card, draw_front, draw_back)
     for side, face, _copy in page_sequence(faces, order):
         name = forms.front(face) if side == "front" else forms.back()
-        _place_with_bleed(c, forms, name, card, bleed)
+        _place_scaled(c, name, card, profile, bleed)
         c.showPage()
     c.save()
     return buf.getvalue()
@@ -126,23 +155,21 @@ def build_card_images(faces: Sequence[CardFace], draw_front: DrawFront, draw_bac
     """One PNG per card front plus one back at the profile's resolution and pixel bleed
     (MakePlayingCards); returns file name → PNG bytes. Copies are in the manifest."""
     _check_faces(faces)
-    found = [f for f in profile_findings(profile, card) if f.severity.value == "error"]
-    if found:
-        raise CardgenError(found)
+    _fail_on_errors(profile, card)
     res = profile.resolution
     bleed_px = profile.bleed_px if profile.bleed_px is not None else round(
         profile.bleed / 25.4 * res)
-    width_px = round(card.width / 25.4 * res) + 2 * bleed_px
-    height_px = round(card.height / 25.4 * res) + 2 * bleed_px
+    width_px = round(profile.card_width / 25.4 * res) + 2 * bleed_px
+    height_px = round(profile.card_height / 25.4 * res) + 2 * bleed_px
     bleed = bleed_px * 25.4 / res
-    pw, ph = card.width + 2 * bleed, card.height + 2 * bleed
+    pw, ph = profile.card_width + 2 * bleed, profile.card_height + 2 * bleed
     buf = io.BytesIO()
     c = PrintCanvas(buf, (pw, ph), cmyk=False)
     forms = CardForms(c, card, draw_front, draw_back)
     for face in faces:
-        _place_with_bleed(c, forms, forms.front(face), card, bleed)
+        _place_scaled(c, forms.front(face), card, profile, bleed)
         c.showPage()
-    _place_with_bleed(c, forms, forms.back(), card, bleed)
+    _place_scaled(c, forms.back(), card, profile, bleed)
     c.showPage()
     c.save()
     names = image_names(faces)

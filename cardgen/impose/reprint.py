@@ -13,9 +13,10 @@ from typing import Any
 from ..errors import CardgenError, Finding, error
 from ..face import CardFace
 from ..fields import suggest
+from ..render.cmyk import CmykConverter
 from .canvas import DrawBack, DrawFront
 from .geometry import CardSize
-from .sheets import build_sheets
+from .sheets import BackSide, build_sheets
 from .spec import SheetSpec
 
 
@@ -50,10 +51,11 @@ def select_reprint(faces: Sequence[CardFace], ids: Sequence[str] = (),
 
 def build_reprint(faces: Sequence[CardFace], ids: Sequence[str], draw_front: DrawFront,
                   draw_back: DrawBack, card: CardSize, spec: SheetSpec, paper: str,
-                  lang: str, flip: str = "long", cmyk: bool = False) -> bytes | None:
+                  lang: str, flip: str = "long", cmyk: CmykConverter | bool | None = None,
+                  backs: BackSide | None = None) -> bytes | None:
     """``reprint-<paper>.pdf`` bytes with only ``ids`` (all copies); None when empty."""
     chosen = [f for f in faces if f.card_id in set(ids)]
     if not chosen:
         return None
     return build_sheets(chosen, draw_front, draw_back, card, spec, paper, lang, flip=flip,
-                        cmyk=cmyk)
+                        cmyk=cmyk, backs=backs or BackSide())

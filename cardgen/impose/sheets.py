@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from babel import Locale
 from reportlab.lib.units import mm
@@ -19,6 +20,7 @@ from ..errors import CardgenError, Location, error
 from ..face import CardFace
 from ..fonts import missing_glyphs, register_font, wrap_words
 from ..language import NBSP, fix_text
+from ..render.cmyk import CmykConverter
 from ..sandbox import fill_in
 from .canvas import CardForms, DrawBack, DrawFront, PrintCanvas
 from .geometry import (
@@ -27,12 +29,23 @@ from .geometry import (
     SheetGeometry,
     duplex_geometry,
     gutterfold_geometry,
+    printable_area,
     visible_box,
 )
 from .spec import SheetSpec
 
 INK = "#000000"
+HALO = "#ffffff"  # under every crop mark, so it reads over the bleed it starts on
 FOLD_DASH = (3, 2)  # pt
+NOTE_GREY = "#9a9a9a"
+
+
+@dataclass(frozen=True)
+class BackSide:
+    """How the backs pages of a duplex file forgive a real printer."""
+
+    colour: str | None = None  # the back's colour, run out to the printer margin
+    offset: tuple[float, float] = (0.0, 0.0)  # mm, right and up as seen on the back side
 
 
 @dataclass(frozen=True)
@@ -104,10 +117,12 @@ def plan_sheets(faces: Sequence[CardFace], card: CardSize, spec: SheetSpec, pape
         for (face, copy), f_slot, b_slot in zip(chunk, geom.fronts, geom.backs, strict=False):
             fronts.append(Placement(face.card_id, copy, "front", f_slot.row, f_slot.col,
                                     f_slot.trim,
-                                    visible_box(f_slot, fronts_occ, card, geom.outer_bleed)))
+                                    visible_box(f_slot, fronts_occ, geom.bleed_x,
+                                                geom.bleed_y)))
             backs.append(Placement(face.card_id, copy, "back", b_slot.row, b_slot.col,
                                    b_slot.trim,
-                                   visible_box(b_slot, backs_occ, card, geom.outer_bleed)))
+                                   visible_box(b_slot, backs_occ, geom.bleed_x,
+                                               geom.bleed_y)))
         if gutterfold:
             pages.append(Page("gutterfold", tuple(fronts + backs)))
         else:
@@ -122,19 +137,21 @@ def sheet_count(plan: SheetPlan) -> int:
 
 def build_sheets(faces: Sequence[CardFace], draw_front: DrawFront, draw_back: DrawBack,
                  card: CardSize, spec: SheetSpec, paper: str, lang: str, flip: str = "long",
-                 gutterfold: bool = False, cmyk: bool = False) -> bytes:
+                 gutterfold: bool = False, cmyk: CmykConverter | bool | None = None,
+                 backs: BackSide = BackSide()) -> bytes:
     """The home-printing PDF for ``faces`` on ``paper``; returns its bytes.
 
     Page 1 explains how to print (with a 100 mm ruler and the card count); in duplex files
-    page 2 is its blank reverse, then each fronts page is followed by its backs page.
+    page 2 is its reverse (blank but for a small note, so no driver skips it), then each
+    fronts page is followed by its backs page.
     """
     plan = plan_sheets(faces, card, spec, paper, flip, gutterfold)
-    return render_plan(plan, faces, draw_front, draw_back, card, spec, lang, cmyk)
+    return render_plan(plan, faces, draw_front, draw_back, card, spec, lang, cmyk, backs)
 
 
 def render_plan(plan: SheetPlan, faces: Sequence[CardFace], draw_front: DrawFront,
                 draw_back: DrawBack, card: CardSize, spec: SheetSpec, lang: str,
-                cmyk: bool = False) -> bytes:
+                cmyk: CmykConverter | bool | None = None, backs: BackSide = BackSide()) -> bytes:
     """Draw a :class:`SheetPlan`; every card is drawn once as a form and placed."""
     geom = plan.geometry
     texts = _instructions(plan, spec, lang)
@@ -149,6 +166,13 @@ def render_plan(plan: SheetPlan, faces: Sequence[CardFace], draw_front: DrawFron
     for page in plan.pages:
         if page.kind == "info":
             _draw_info(c, geom, spec, texts)
+        elif page.kind == "blank":
+            _draw_note(c, geom, spec, spec.strings[lang]["blank_page"])
+        if page.kind == "backs":
+            c.saveState()
+            c.translate(backs.offset[0] * mm, backs.offset[1] * mm)
+            if backs.colour:
+                _draw_runout(c, geom, spec, page.placements, backs.colour)
         for p in page.placements:
             name = forms.front(by_id[p.card_id]) if p.side == "front" else forms.back()
             forms.place(name, p.trim, p.visible)
@@ -156,6 +180,7 @@ def render_plan(plan: SheetPlan, faces: Sequence[CardFace], draw_front: DrawFron
             _draw_marks(c, geom.marks, spec)
         elif page.kind == "backs":
             _draw_marks(c, geom.back_marks, spec)
+            c.restoreState()
         if page.kind == "gutterfold":
             _draw_fold(c, geom, spec)
         c.showPage()
@@ -164,12 +189,49 @@ def render_plan(plan: SheetPlan, faces: Sequence[CardFace], draw_front: DrawFron
 
 
 def _draw_marks(c: PrintCanvas, marks: Sequence, spec: SheetSpec) -> None:
+    """Thin black marks on a white halo three times as wide."""
     c.saveState()
-    c.setStrokeColor(INK)
-    c.setLineWidth(spec.marks.width_pt)
     c.setLineCap(0)
-    for s in marks:
-        c.line(s.x1 * mm, s.y1 * mm, s.x2 * mm, s.y2 * mm)
+    for colour, width in ((HALO, spec.marks.width_pt * 3), (INK, spec.marks.width_pt)):
+        c.setStrokeColor(colour)
+        c.setLineWidth(width)
+        for s in marks:
+            c.line(s.x1 * mm, s.y1 * mm, s.x2 * mm, s.y2 * mm)
+    c.restoreState()
+
+
+def _draw_runout(c: PrintCanvas, geom: SheetGeometry, spec: SheetSpec,
+                 placements: Sequence[Placement], colour: str) -> None:
+    """Under each back, its colour out to the printer margin on every side that faces the
+    paper's edge, so a duplex drift of a few millimetres shows back colour, not paper."""
+    area = printable_area(geom.page_w, geom.page_h, spec.printer_margin)
+    slots = [s.trim for s in geom.backs]
+    left, right = min(b.x for b in slots), max(b.right for b in slots)
+    bottom, top = min(b.y for b in slots), max(b.top for b in slots)
+    tol = 1e-6
+    c.saveState()
+    c.setFillColor(colour)
+    for p in placements:
+        t, v = p.trim, p.visible
+        x0 = area.x if abs(t.x - left) < tol else v.x
+        x1 = area.right if abs(t.right - right) < tol else v.right
+        y0 = area.y if abs(t.y - bottom) < tol else v.y
+        y1 = area.top if abs(t.top - top) < tol else v.top
+        c.rect(x0 * mm, y0 * mm, (x1 - x0) * mm, (y1 - y0) * mm, stroke=0, fill=1)
+    c.restoreState()
+
+
+def _draw_note(c: PrintCanvas, geom: SheetGeometry, spec: SheetSpec, text: str) -> None:
+    """A small grey line at the foot of an otherwise blank page, so drivers print it."""
+    font = register_font(spec.font)
+    lost = missing_glyphs(font, text)
+    if lost:
+        raise CardgenError(error("missing-glyph", f"the sheet font lacks {sorted(lost)} "
+                                 f"for: {text}", location=spec.loc))
+    c.saveState()
+    c.setFillColor(NOTE_GREY)
+    c.setFont(font, 7)
+    c.drawCentredString(geom.page_w / 2 * mm, (spec.printer_margin + 4) * mm, text)
     c.restoreState()
 
 
@@ -191,14 +253,18 @@ def plural(spec: SheetSpec, lang: str, key: str, n: int) -> str:
     return fill_in(forms.get(category, forms["other"]), n=n)
 
 
-def _instructions(plan: SheetPlan, spec: SheetSpec, lang: str) -> list[str]:
+def _instruction_strings(spec: SheetSpec, lang: str) -> Mapping[str, Any]:
     if lang not in spec.strings:
         raise CardgenError(error(
             "missing-translation",
             f"layouts/sheets.yaml has no instruction strings for language '{lang}'",
             location=Location("layouts/sheets.yaml"), lang=lang,
             hint=f"add a 'strings: {lang}:' table like the 'en' one"))
-    s = spec.strings[lang]
+    return spec.strings[lang]
+
+
+def _instructions(plan: SheetPlan, spec: SheetSpec, lang: str) -> list[str]:
+    s = _instruction_strings(spec, lang)
     cards = plural(spec, lang, "count", plan.cards)
     sheets = plural(spec, lang, "sheet", sheet_count(plan))
     how = (s["gutterfold"] if plan.flip is None

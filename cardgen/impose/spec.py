@@ -21,7 +21,8 @@ PAGE_ORDERS = ("fronts-then-backs", "back-front", "front-back", "images")
 COLOUR_SPACES = ("rgb", "cmyk")
 #: Instruction strings every language must define (plural tables: ``count``, ``sheet``).
 STRING_KEYS = ("title", "contents", "actual_size", "duplex_long", "duplex_short",
-               "gutterfold", "blank_back", "ruler", "cut")
+               "gutterfold", "blank_back", "ruler", "cut", "blank_page", "calib_title",
+               "calib_how", "calib_read")
 PLURAL_KEYS = ("count", "sheet")
 
 
@@ -82,6 +83,14 @@ class Profile:
     resolution: int  # dpi
     bleed_px: int | None
     loc: Location
+    ink_limit: float = 300.0  # total ink, percent
+    icc: Path | None = None  # the shop's CMYK profile; None: the shipped one
+    min_safe: float = 3.2  # mm of safe area a scaled card must keep
+    max_aspect_change: float = 0.01  # how far the two scale factors may differ
+
+    def scale(self, width: float, height: float) -> tuple[float, float]:
+        """(x, y) factors taking a ``width`` × ``height`` card to this profile's trim."""
+        return self.card_width / width, self.card_height / height
 
 
 def _num(record: LocMap, key: str, default: float = 0.0) -> float:
@@ -204,6 +213,8 @@ PROFILE_SPEC = {
     "page_order": Field(str, required=True, choices=PAGE_ORDERS),
     "colour_space": Field(str, required=True, choices=COLOUR_SPACES),
     "resolution": Field(int, required=True),
+    "ink_limit": Field(NUM),
+    "icc": Field(str),
 }
 
 
@@ -211,9 +222,17 @@ def load_profiles(project: Path) -> dict[str, Profile]:
     """Load ``layouts/profiles.yaml``; raise CardgenError with every finding at once."""
     name = "layouts/profiles.yaml"
     raw = load_yaml_file(Path(project) / "layouts" / "profiles.yaml", name)
-    findings = check_record(raw, {"profiles": Field(dict, required=True)}, Location(name), name)
+    findings = check_record(raw, {"profiles": Field(dict, required=True),
+                                  "scaling": Field(dict)}, Location(name), name)
+    scaling = _sub(raw, "scaling") if isinstance(raw, LocMap) else LocMap()
+    if not findings:
+        findings += check_record(scaling, {"min_safe": Field(NUM),
+                                           "max_aspect_change": Field(NUM)},
+                                 scaling.loc, "scaling")
+        findings += _positive(scaling, ("max_aspect_change",), "scaling")
     if findings:
         raise CardgenError(findings)
+    limits = (_num(scaling, "min_safe", 3.2), _num(scaling, "max_aspect_change", 0.01))
     out: dict[str, Profile] = {}
     table = raw["profiles"]
     for pid, rec in table.items():
@@ -224,7 +243,11 @@ def load_profiles(project: Path) -> dict[str, Profile]:
             found += check_record(card, {"width": Field(NUM, required=True),
                                          "height": Field(NUM, required=True)}, card.loc,
                                   f"{what} card")
-            found += _positive(rec, ("bleed", "bleed_px", "resolution"), what)
+            found += _positive(rec, ("bleed", "bleed_px", "resolution", "ink_limit"), what)
+            icc = rec.get("icc")
+            if isinstance(icc, str) and not (Path(project) / "layouts" / icc).is_file():
+                found.append(error("file-missing", f"{what}: ICC profile not found: {icc}",
+                                   location=rec.at("icc"), hint="paths are relative to layouts/"))
             if (rec.get("bleed") is None) == (rec.get("bleed_px") is None):
                 found.append(error("missing-key", f"{what} needs exactly one of 'bleed' (mm) "
                                    "or 'bleed_px' (pixels at its resolution)", location=rec.loc))
@@ -236,7 +259,10 @@ def load_profiles(project: Path) -> dict[str, Profile]:
         bleed = bleed_px * 25.4 / res if bleed_px is not None else float(rec["bleed"])
         out[pid] = Profile(pid, rec["description"], float(rec["card"]["width"]),
                            float(rec["card"]["height"]), bleed, rec["page_order"],
-                           rec["colour_space"], res, bleed_px, rec.loc)
+                           rec["colour_space"], res, bleed_px, rec.loc,
+                           _num(rec, "ink_limit", 300.0),
+                           (Path(project) / "layouts" / rec["icc"]).resolve() if rec.get("icc")
+                           else None, *limits)
     if has_errors(findings):
         raise CardgenError(findings)
     return out

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import hashlib
 import io
+import math
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
+from reportlab.lib.colors import Color
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import CardgenError, Finding, Location, error, warning
-from .colour import hex_colour, lighter
+from .colour import blend, hex_colour, lighter
 
 MM_PER_INCH = 25.4
 
@@ -39,6 +41,77 @@ class PreparedArt:
 
 
 _CACHE: dict[tuple[str, float, float, int], PreparedArt] = {}
+_BLEED_CACHE: dict[tuple[str, float, float, tuple[float, ...]], bytes] = {}
+
+
+_FLAT_CACHE: dict[tuple[str, tuple[int, int, int]], bytes] = {}
+_TINT_CACHE: dict[tuple[str, tuple[int, int, int], float], bytes] = {}
+
+
+def tinted(data: bytes, colour: tuple[int, int, int], alpha: float) -> bytes:
+    """An (opaque) image with ``colour`` laid over it at ``alpha``: what a see-through panel
+    over the picture looks like, as pixels (so the panel itself can be opaque)."""
+    key = (hashlib.sha256(data).hexdigest(), colour, round(alpha, 4))
+    if key not in _TINT_CACHE:
+        with Image.open(io.BytesIO(data)) as src:
+            rgb = src.convert("RGB")
+        mixed = Image.blend(rgb, Image.new("RGB", rgb.size, colour), alpha)
+        buf = io.BytesIO()
+        mixed.save(buf, "PNG", optimize=False)
+        _TINT_CACHE[key] = buf.getvalue()
+    return _TINT_CACHE[key]
+
+
+def flattened(data: bytes, behind: tuple[int, int, int]) -> bytes:
+    """An image with transparency composited on the colour actually behind it (so no
+    soft mask reaches a print file); images without transparency are returned as they are."""
+    key = (hashlib.sha256(data).hexdigest(), behind)
+    if key not in _FLAT_CACHE:
+        with Image.open(io.BytesIO(data)) as src:
+            if src.mode not in ("RGBA", "LA", "PA") and "transparency" not in src.info:
+                _FLAT_CACHE[key] = data
+                return data
+            rgba = src.convert("RGBA")
+        flat = Image.alpha_composite(Image.new("RGBA", rgba.size, (*behind, 255)), rgba)
+        buf = io.BytesIO()
+        flat.convert("RGB").save(buf, "PNG", optimize=False)
+        _FLAT_CACHE[key] = buf.getvalue()
+    return _FLAT_CACHE[key]
+
+
+def mirrored_bleed(art: PreparedArt, bleed_mm: tuple[float, float, float, float]) -> bytes:
+    """``art`` grown by (left, right, top, bottom) mm of its own edge, mirrored: bleed that
+    is real picture (a cut that drifts shows more of it), not a stretched edge row."""
+    key = (art.digest, round(art.w_mm, 3), round(art.h_mm, 3), tuple(round(b, 3) for b in bleed_mm))
+    if key in _BLEED_CACHE:
+        return _BLEED_CACHE[key]
+    with Image.open(io.BytesIO(art.data)) as src:
+        img = src.copy()
+    px_per_mm = img.width / art.w_mm
+    left, right, top, bottom = (min(round(b * px_per_mm), n) for b, n in zip(
+        bleed_mm, (img.width, img.width, img.height, img.height), strict=True))
+    wide = Image.new(img.mode, (img.width + left + right, img.height))
+    wide.paste(img, (left, 0))
+    flip_lr, flip_tb = Image.Transpose.FLIP_LEFT_RIGHT, Image.Transpose.FLIP_TOP_BOTTOM
+    if left:
+        wide.paste(img.crop((0, 0, left, img.height)).transpose(flip_lr), (0, 0))
+    if right:
+        wide.paste(img.crop((img.width - right, 0, img.width, img.height)).transpose(flip_lr),
+                   (left + img.width, 0))
+    out = Image.new(img.mode, (wide.width, img.height + top + bottom))
+    out.paste(wide, (0, top))
+    if top:
+        out.paste(wide.crop((0, 0, wide.width, top)).transpose(flip_tb), (0, 0))
+    if bottom:
+        out.paste(wide.crop((0, img.height - bottom, wide.width, img.height)).transpose(flip_tb),
+                  (0, top + img.height))
+    buf = io.BytesIO()
+    if out.mode == "RGBA":
+        out.save(buf, "PNG", optimize=False)
+    else:
+        out.save(buf, "JPEG", quality=92, subsampling=0, optimize=False)
+    _BLEED_CACHE[key] = buf.getvalue()
+    return _BLEED_CACHE[key]
 
 
 def fitted_size(img_w: int, img_h: int, box_w: float, box_h: float) -> tuple[float, float]:
@@ -144,27 +217,43 @@ def resolution_findings(art: PreparedArt, min_ppi: int, path: Path, card: str | 
 
 
 def draw_placeholder(c: Canvas, x: float, y: float, w: float, h: float, *, colour: str,
-                     light: str, name: str, font: str, size: float) -> None:
-    """Stand-in art: diagonal bands in the side's colours with the card's name."""
+                     light: str, name: str, font: str, size: float,
+                     area: tuple[float, float, float, float] | None = None,
+                     tint: tuple[Color, float] | None = None) -> None:
+    """Stand-in art: diagonal bands in the side's colours with the card's name, laid out
+    for the box (x, y, w, h) and painted over ``area`` (x, y, w, h; default the box), so
+    its bleed continues the same pattern. Every colour is opaque: the faint bands and the
+    name are pre-mixed with the ground under them, and with ``tint`` (colour, alpha) when a
+    see-through panel lies over this part of the picture."""
+
+    def ink(colour: Color) -> Color:
+        return blend(tint[0], tint[1], colour) if tint else colour
+
+    ax, ay, aw, ah = area or (x, y, w, h)
+    ground = (lighter(light, 0.2), hex_colour(light))
     c.saveState()
     p = c.beginPath()
-    p.rect(x, y, w, h)
+    p.rect(ax, ay, aw, ah)
     c.clipPath(p, stroke=0, fill=0)
-    c.linearGradient(x, y + h, x + w, y, (lighter(light, 0.2), hex_colour(light)), (0, 1),
-                     extend=True)
-    c.setFillColor(hex_colour(colour, 0.13))
+    c.linearGradient(x, y + h, x + w, y, tuple(ink(g) for g in ground), (0, 1), extend=True)
+    mid = blend(ground[0], 0.5, ground[1])
     band = h / 5
-    k = -h
-    while k < w + h:
-        q = c.beginPath()
-        q.moveTo(x + k, y)
-        q.lineTo(x + k + band, y)
-        q.lineTo(x + k + band + h, y + h)
-        q.lineTo(x + k + h, y + h)
+    # bands keep the box's phase and run on into the area's bleed on every side; one path,
+    # one opaque colour: the faint band pre-mixed with the ground's middle tone (a gradient
+    # under so complex a clip makes RIPs and Ghostscript split the shading into pieces)
+    before = max(0, math.ceil(((x - ax) + (ay + ah - y - h)) / (2 * band)))
+    k = -h - before * 2 * band
+    q = c.beginPath()
+    while k < ax + aw - x + h + (y - ay):
+        q.moveTo(x + k - (y - ay), ay)
+        q.lineTo(x + k + band - (y - ay), ay)
+        q.lineTo(x + k + band + (ay + ah - y), ay + ah)
+        q.lineTo(x + k + (ay + ah - y), ay + ah)
         q.close()
-        c.drawPath(q, fill=1, stroke=0)
         k += 2 * band
-    c.setFillColor(hex_colour(colour, 0.75))
+    c.setFillColor(ink(blend(colour, 0.13, mid)))
+    c.drawPath(q, fill=1, stroke=0)
+    c.setFillColor(ink(blend(colour, 0.75, mid)))
     c.setFont(font, size)
     text_w = c.stringWidth(name, font, size)
     scale = min(1.0, (w * 0.86) / text_w) if text_w else 1.0

@@ -6,11 +6,15 @@ a card anywhere (also inside a form XObject). Every length comes from the layout
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 
+from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject as Path
 
 from ..errors import CardgenError, Finding, Location, error, warning
 from ..face import CardFace, CurrencyStyle, ShieldStyle
@@ -18,8 +22,8 @@ from ..fonts import missing_glyphs, register_fonts, wrap_words
 from ..language import NBSP, fix_text
 from ..layout import Layout, Rect
 from . import icons, textflow
-from .art import draw_placeholder, prepare_art, resolution_findings
-from .colour import darker, hex_colour, lighter
+from .art import draw_placeholder, flattened, mirrored_bleed, prepare_art, resolution_findings, tinted
+from .colour import blend, darker, hex_colour, lighter
 from .textflow import FitResult, IconSet, Para
 
 GENERIC_SHIELD = ShieldStyle("unknown", "", "#8a8a8a", "blank")
@@ -106,6 +110,12 @@ class _Icons:
 
     def iconset(self) -> IconSet:
         return IconSet(self.width, self.draw)
+
+
+def inline_icons(face: CardFace) -> IconSet:
+    """How ``face``'s inline ``:token:`` symbols are measured and drawn (also for text set
+    beside the card, as in the proof's tables)."""
+    return _Icons(face).iconset()
 
 
 # --- checks -----------------------------------------------------------------------------
@@ -200,6 +210,45 @@ def check_face(face: CardFace, layout: Layout) -> tuple[FitResult, list[Finding]
     return fit, findings + _fit_finding(face, fit)
 
 
+def _fits_at_min(face: CardFace, layout: Layout, fonts: dict[str, str], paras: list[Para],
+                 extra: str) -> bool:
+    """Whether the face's text with ``extra`` appended fits its box at the minimum size."""
+    if extra:
+        last = paras[-1] if paras else textflow.paragraph("")
+        role = next((a.role for a in reversed(last.atoms) if not a.icon), "body")
+        paras = [*paras[:-1], Para((*last.atoms, *textflow.parse(" " + extra, role)), last.kind)]
+    tb = layout.text_box
+    return textflow.fit(paras, tb.text.w * mm, tb.text.h * mm, fonts=fonts,
+                        icons=_Icons(face).iconset(), size=tb.min_size, min_size=tb.min_size,
+                        leading=tb.leading, para_gap=tb.paragraph_gap,
+                        lang=tb.lang_hyphen.get(face.lang), hyphen_min=tb.hyphen_min).fits
+
+
+def spare_characters(face: CardFace, layout: Layout, limit: int = 600) -> tuple[int, int]:
+    """The translator's length budget: how many more characters of the face's own kind of
+    text fit in its text box at the minimum size, and in its name bar (condensed as far as
+    allowed); 0 where the text already does not fit."""
+    fonts = register_fonts(layout.fonts)
+    paras = paragraphs(face, layout)
+    plain = " ".join(textflow.TOKEN.sub("", ln.text) for ln in face.lines).split()
+    filler = (" ".join(plain or face.name.split() or ["text"]) + " ") * (limit // 4 + 1)
+    lo, hi = 0, limit
+    if not _fits_at_min(face, layout, fonts, paras, ""):
+        hi = 0
+    while lo < hi:  # the largest n whose filler still fits
+        mid = (lo + hi + 1) // 2
+        if _fits_at_min(face, layout, fonts, paras, filler[:mid].strip()):
+            lo = mid
+        else:
+            hi = mid - 1
+    nb = layout.name_bar
+    area = (nb.box.w - 2 * nb.padding) * mm
+    width = stringWidth(face.name, fonts[nb.font], nb.min_size) * nb.min_scale
+    per_char = width / max(len(face.name), 1)
+    name = max(0, int((area - width) / per_char)) if per_char else 0
+    return lo, name
+
+
 # --- drawing ----------------------------------------------------------------------------
 
 def draw_card(c: Canvas, face: CardFace, layout: Layout, origin: tuple[float, float] = (0, 0)
@@ -242,32 +291,80 @@ def draw_card(c: Canvas, face: CardFace, layout: Layout, origin: tuple[float, fl
 
 
 def _draw_art(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str],
-              side: str) -> list[Finding]:
+              side: str, tint: tuple[Color, float] | None = None) -> list[Finding]:
+    """The art box; where it touches the trim, background and picture run on into the
+    bleed (the picture mirrored at its edge), so the trim shows exactly the fitted art.
+
+    ``tint`` (colour, alpha) draws the art as seen through a panel of that colour: the
+    panels call this inside their own outline, so they need no transparency.
+    """
+
+    def ink(colour: Color) -> Color:
+        return blend(tint[0], tint[1], colour) if tint else colour
+
     box = layout.art_box
     x, y, bw, bh = layout.rect(box)
-    c.setFillColor(darker(layout.colours.background, 0.55))
-    c.rect(x, y, bw, bh, fill=1, stroke=0)
+    area = layout.rect(layout.bleed_rect(box))
+    ground = darker(layout.colours.background, 0.55)
+    c.setFillColor(ink(ground))
+    c.rect(*area, fill=1, stroke=0)
     if face.art is None:
         draw_placeholder(c, x, y, bw, bh, colour=side, light=layout.colours.placeholder_light,
                          name=face.name, font=fonts[layout.art.placeholder_font],
-                         size=layout.art.placeholder_size)
+                         size=layout.art.placeholder_size, area=area, tint=tint)
         return [warning("art-placeholder", "no art: a placeholder is printed",
                         card=face.card_id, lang=face.lang)]
     art = prepare_art(face.art, box.w, box.h, ppi=layout.art.min_ppi, card=face.card_id)
     aw, ah = art.w_mm * mm, art.h_mm * mm
-    c.drawImage(art.reader(), x + (bw - aw) / 2, y + (bh - ah) / 2, aw, ah, mask="auto")
+    ix, iy = x + (bw - aw) / 2, y + (bh - ah) / 2
+    # run the picture on only where it reaches the box's edge and the box has bleed there
+    tol = 0.01 * mm
+    grow = (x - area[0] if ix <= x + tol else 0.0,
+            area[0] + area[2] - (x + bw) if ix + aw >= x + bw - tol else 0.0,
+            area[1] + area[3] - (y + bh) if iy + ah >= y + bh - tol else 0.0,
+            y - area[1] if iy <= y + tol else 0.0)
+    left, right, top, bottom = grow if any(g > tol for g in grow) else (0.0, 0.0, 0.0, 0.0)
+    data = (mirrored_bleed(art, tuple(g / mm for g in grow)) if left + right + top + bottom
+            else art.data)
+    # transparency is flattened here, on the art's own ground, never on white paper
+    data = flattened(data, _rgb(ground))
+    if tint:
+        data = tinted(data, _rgb(tint[0]), tint[1])
+    c.drawImage(ImageReader(io.BytesIO(data)), ix - left, iy - bottom,
+                aw + left + right, ah + top + bottom)
     return resolution_findings(art, layout.art.min_ppi, face.art, face.card_id, face.lang)
+
+
+def _rgb(colour: Color) -> tuple[int, int, int]:
+    return (round(colour.red * 255), round(colour.green * 255), round(colour.blue * 255))
+
+
+def _panel(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str], side: str,
+           outline: Path, colour: Color, alpha: float) -> None:
+    """A see-through panel, pre-mixed: inside ``outline``, the card's ground and the art as
+    they look through ``colour`` at ``alpha``, all opaque."""
+    c.saveState()
+    c.clipPath(outline, stroke=0, fill=0)
+    c.setFillColor(blend(colour, alpha, hex_colour(side)))  # over the card's own ground
+    c.rect(0, 0, *layout.page_size, fill=1, stroke=0)
+    art = c.beginPath()
+    art.rect(*layout.rect(layout.bleed_rect(layout.art_box)))
+    c.clipPath(art, stroke=0, fill=0)
+    _draw_art(c, face, layout, fonts, side, tint=(colour, alpha))
+    c.restoreState()
 
 
 def _draw_name_bar(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str], side: str,
                    report: CardReport) -> None:
     nb, col = layout.name_bar, layout.colours
-    x, y, bw, bh = layout.rect(nb.box)
-    c.setFillColor(hex_colour(side, col.name_panel_opacity))
-    c.rect(x, y, bw, bh, fill=1, stroke=0)
+    y = layout.rect(nb.box)[1]
+    bx, by, bbw, bbh = layout.rect(layout.bleed_rect(nb.box))  # runs on into the bleed
+    bar = c.beginPath()
+    bar.rect(bx, by, bbw, bbh)
+    _panel(c, face, layout, fonts, side, bar, hex_colour(side), col.name_panel_opacity)
     c.setStrokeColor(lighter(side, 0.45))
     c.setLineWidth(0.5)
-    c.line(x, y + 0.6, x + bw, y + 0.6)
+    c.line(bx, y + 0.6, bx + bbw, y + 0.6)
     area = (nb.box.w - 2 * nb.padding) * mm
     font = fonts[nb.font]
     size = nb.size
@@ -332,10 +429,12 @@ def _draw_text_panel(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str,
                      ic: _Icons, fit: FitResult, side: str) -> None:
     tb, col = layout.text_box, layout.colours
     x, y, w, h = layout.rect(tb.panel)
-    c.setFillColor(hex_colour(col.panel, col.panel_opacity))
+    outline = c.beginPath()
+    outline.roundRect(x, y, w, h, 1.2 * mm)
+    _panel(c, face, layout, fonts, side, outline, hex_colour(col.panel), col.panel_opacity)
     c.setStrokeColor(hex_colour(col.rule))
     c.setLineWidth(0.6)
-    c.roundRect(x, y, w, h, 1.2 * mm, fill=1, stroke=1)
+    c.roundRect(x, y, w, h, 1.2 * mm, fill=0, stroke=1)
     tx, ty, tw, th = layout.rect(tb.text)
     if not fit.paras:
         _ornament(c, tx + tw / 2, ty + th * 0.45, side, col.rule)

@@ -17,6 +17,15 @@ def mix(value: str, other: str, t: float) -> Color:
                  a.blue + (b.blue - a.blue) * t)
 
 
+def blend(top: Color | str, alpha: float, under: Color | str) -> Color:
+    """``top`` laid at ``alpha`` over ``under``, as one opaque colour: see-through panels are
+    pre-mixed like this, so no print file carries transparency."""
+    a = HexColor(top) if isinstance(top, str) else top
+    b = HexColor(under) if isinstance(under, str) else under
+    return Color(*(bv + (av - bv) * alpha for av, bv in
+                   ((a.red, b.red), (a.green, b.green), (a.blue, b.blue))))
+
+
 def darker(value: str, t: float = 0.35) -> Color:
     return mix(value, "#000000", t)
 

@@ -23,6 +23,7 @@ from ..layout import Layout
 from ..safepath import inside
 from ..write import atomic_move, atomic_write
 from .card import CardReport, draw_back, draw_card
+from .cmyk import CmykCanvas, CmykConverter
 
 
 @dataclass
@@ -35,23 +36,24 @@ class RenderReport:
         return [f for r in self.cards for f in r.findings]
 
 
-def _canvas(buf: io.BytesIO, layout: Layout, title: str) -> Canvas:
+def _canvas(buf: io.BytesIO, layout: Layout, title: str, cmyk: CmykConverter | None = None
+            ) -> Canvas:
     fonts = register_fonts(layout.fonts)
     w, h = layout.page_size
-    c = Canvas(buf, pagesize=(w, h), invariant=1, pageCompression=1,
-               initialFontName=fonts["body"], initialFontSize=8,
-               trimBox=layout.trim_box, bleedBox=(0, 0, w, h))
+    c = CmykCanvas(buf, pagesize=(w, h), invariant=1, pageCompression=1,
+                   initialFontName=fonts["body"], initialFontSize=8,
+                   trimBox=layout.trim_box, bleedBox=(0, 0, w, h), cmyk=cmyk)
     c.setTitle(title)
     c.setCreator("cardgen")
     c.setProducer("cardgen (ReportLab)")
     return c
 
 
-def render_cards_pdf(faces: Iterable[CardFace], layout: Layout, *, physical: bool = True
-                     ) -> tuple[bytes, RenderReport]:
+def render_cards_pdf(faces: Iterable[CardFace], layout: Layout, *, physical: bool = True,
+                     cmyk: CmykConverter | None = None) -> tuple[bytes, RenderReport]:
     """Draw the faces (each ``copies`` times when ``physical``) and return the PDF bytes."""
     buf = io.BytesIO()
-    c = _canvas(buf, layout, "cards")
+    c = _canvas(buf, layout, "cards", cmyk)
     report = RenderReport()
     for face in faces:
         for copy in range(face.copies if physical else 1):
@@ -73,10 +75,11 @@ def write_cards_pdf(faces: Iterable[CardFace], layout: Layout, path: Path | str)
     return report
 
 
-def render_back_pdf(layout: Layout, lang: str = "en") -> bytes:
+def render_back_pdf(layout: Layout, lang: str = "en", cmyk: CmykConverter | None = None
+                    ) -> bytes:
     """The shared card back as PDF bytes, one page (card + bleed)."""
     buf = io.BytesIO()
-    c = _canvas(buf, layout, "card back")
+    c = _canvas(buf, layout, "card back", cmyk)
     draw_back(c, layout, lang=lang)
     c.showPage()
     c.save()
@@ -94,15 +97,18 @@ def png_name(face: CardFace) -> str:
 
 
 #: pdftoppm's options per image format: PNG is lossless; JPEG is about five times faster to
-#: encode, which suits screen previews.
-IMAGE_FORMATS = {"png": ["-png"], "jpg": ["-jpeg", "-jpegopt", "quality=92"]}
+#: encode, which suits screen previews; PPM is uncompressed, for a caller that encodes the
+#: pages itself (about three times faster than pdftoppm's own PNG compression).
+IMAGE_FORMATS = {"png": ["-png"], "jpg": ["-jpeg", "-jpegopt", "quality=92"], "ppm": []}
 
 
 def rasterise(pdf: bytes, dpi: int, workdir: Path,
-              crop: tuple[int, int, int, int] | None = None, fmt: str = "png") -> list[Path]:
+              crop: tuple[int, int, int, int] | None = None, fmt: str = "png",
+              size: tuple[int, int] | None = None) -> list[Path]:
     """Pages of a PDF as image files (pdftoppm from poppler-utils), in page order.
 
     ``crop`` keeps only (x, y, width, height) pixels of each page, measured from its top left;
+    ``size`` (width, height in pixels) scales every page to exactly that many pixels;
     ``fmt`` is a key of :data:`IMAGE_FORMATS`.
     """
     exe = shutil.which("pdftoppm")
@@ -113,7 +119,8 @@ def rasterise(pdf: bytes, dpi: int, workdir: Path,
     src.write_bytes(pdf)
     area = ([arg for flag, n in zip("xyWH", crop, strict=True) for arg in (f"-{flag}", str(n))]
             if crop else [])
-    proc = subprocess.run([exe, "-r", str(dpi), *IMAGE_FORMATS[fmt], *area, str(src),
+    scale = ["-scale-to-x", str(size[0]), "-scale-to-y", str(size[1])] if size else []
+    proc = subprocess.run([exe, "-r", str(dpi), *IMAGE_FORMATS[fmt], *scale, *area, str(src),
                            str(workdir / "page")], capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise CardgenError(error("tool-failed", f"pdftoppm failed: {proc.stderr.strip()}"))

@@ -1,0 +1,57 @@
+"""The rulebook's missing tables (1.4 Key terms, 2.1 Inventory, 7.2 The seven countries,
+8.0 The five battlegrounds, 11.5 The six shields), generated from card_data.
+
+:mod:`.facts` gathers what the tables say without words, :mod:`.content` puts it in one
+language's words (:class:`.table.Document`), and three writers turn that one document
+into PDF, Markdown and HTML, so the three always carry the same content.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ..board.base import make_ctx
+from ..board.tokens import token_list
+from ..model import GameData
+from . import facts
+from .content import document, label_findings
+from .html import build_html
+from .markdown import build_markdown
+from .pdf import build_pdf
+from .table import Document
+
+__all__ = ["Document", "build_tables_html", "build_tables_md", "build_tables_pdf",
+           "drawing_inputs", "label_findings", "tables_document", "writers"]
+
+
+def tables_document(data: GameData, lang: str, project: Path) -> Document:
+    """Every table in ``lang``; raises one CardgenError if labels are missing or the
+    inventory's totals disagree with game.yaml or the token sheets."""
+    tokens = make_ctx(data, lang, project, "tokens")
+    inventory = facts.inventory(data, tokens.comp.tokens, len(token_list(tokens)))
+    return document(data, lang, tokens.comp, inventory)
+
+
+def writers(doc: Document, data: GameData, project: Path) -> dict[str, Callable[[], bytes]]:
+    """The bytes of each file of ``doc``, by extension, made on demand."""
+    return {"pdf": lambda: build_pdf(doc, make_ctx(data, doc.lang, project, "board")),
+            "md": lambda: build_markdown(doc).encode("utf-8"),
+            "html": lambda: build_html(doc).encode("utf-8")}
+
+
+def drawing_inputs(data: GameData) -> str:
+    """What the PDF draws besides the document's words: the shields' colours and charges."""
+    return repr(sorted((s.id, s.colour, s.charge) for s in data.shields.values()))
+
+
+def build_tables_pdf(data: GameData, lang: str, project: Path) -> bytes:
+    return build_pdf(tables_document(data, lang, project), make_ctx(data, lang, project, "board"))
+
+
+def build_tables_md(data: GameData, lang: str, project: Path) -> bytes:
+    return build_markdown(tables_document(data, lang, project)).encode("utf-8")
+
+
+def build_tables_html(data: GameData, lang: str, project: Path) -> bytes:
+    return build_html(tables_document(data, lang, project)).encode("utf-8")

@@ -1,0 +1,92 @@
+"""Issue 12 item 4: token faces bleed, their marks stay outside it, --flip and print hints.
+
+Measured on rendered pages: a Luxembourg-red token is a red square whose side is the cut
+size plus the bleed on both sides."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from test_board_helpers import ROOT, game
+from test_home_print import PX, mask, pages
+
+from cardgen.board import build_tokens
+from cardgen.board.base import PAPERS
+from cardgen.board.tokens import Placed, Token, back_xy
+
+LUX = (0x9B, 0x1C, 0x1C)
+
+
+@pytest.fixture(scope="module")
+def tokens_pdf():
+    return build_tokens(game(), "en", ROOT, "a4")
+
+
+def _runs(red, dark, length: int, along_x: bool) -> tuple[Counter[float], int]:
+    """Red runs longer than 10 mm on every 7th line (mm, to 0.5), and how many of them
+    have a dark pixel within 0.3 mm past either end (a mark touching the bleed)."""
+    runs: Counter[float] = Counter()
+    touching = 0
+    lines = red.height if along_x else red.width
+    for line in range(0, lines, 7):
+        n = 0
+        for i in range(length + 1):
+            xy = (i, line) if along_x else (line, i)
+            if i < length and red.getpixel(xy):
+                n += 1
+                continue
+            if n > 10 * PX:
+                runs[round(n / PX * 2) / 2] += 1
+                ends = [*range(i - n - 3, i - n), *range(i, i + 3)]
+                touching += any(0 <= e < length and dark.getpixel(
+                    (e, line) if along_x else (line, e)) for e in ends)
+            n = 0
+    return runs, touching
+
+
+def test_every_face_bleeds_2_mm_and_marks_stay_outside_it(tokens_pdf, tmp_path):
+    for page in pages(tokens_pdf, tmp_path, 1, 2):
+        red, dark = mask(page, LUX, 25), mask(page, (0, 0, 0), 20)  # marks are pure black
+        across, touch_x = _runs(red, dark, page.width, True)
+        down, touch_y = _runs(red, dark, page.height, False)
+        # influence and military counters are cut at 15 mm, vote markers at 16 mm, the
+        # card-play marker at 20 mm: painted 19, 20 and 24 mm wide, never just the cut
+        assert {19.0, 20.0} <= set(across) and {19.0, 20.0} <= set(down)
+        assert not {15.0, 16.0} & (set(across) | set(down))
+        assert touch_x == touch_y == 0  # every mark starts clear of the bleed
+
+
+def test_short_edge_flip_mirrors_the_backs_vertically():
+    p = Placed(Token("vote", "luxembourg", 16), 0, 20.0, 30.0)
+    pw, ph = PAPERS["a4"]
+    assert back_xy(p, (pw, ph), "long") == pytest.approx((pw - 36, 30))
+    assert back_xy(p, (pw, ph), "short") == pytest.approx((20, ph - 46))
+
+
+@pytest.mark.parametrize(("flip", "duplex", "words"), [
+    ("long", b"/DuplexFlipLongEdge", "flip on the long edge"),
+    ("short", b"/DuplexFlipShortEdge", "flip on the short edge")])
+def test_tokens_carry_the_print_hints(tmp_path, flip, duplex, words):
+    import subprocess
+
+    pdf = build_tokens(game(), "en", ROOT, "letter", flip)
+    assert b"/PrintScaling /None" in pdf and duplex in pdf
+    path = tmp_path / "t.pdf"
+    path.write_bytes(pdf)
+    text = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(path), "-"], check=True,
+                          capture_output=True, text=True).stdout
+    assert "actual size (100 %)" in text and words in text
+
+
+def test_a_gutter_too_narrow_for_bleed_and_marks_is_a_located_error(project):
+    from conftest import replace_in
+
+    from cardgen.errors import CardgenError
+
+    line = replace_in(project / "layouts" / "tokens.yaml", "gutter: 8", "gutter: 5")
+    with pytest.raises(CardgenError) as exc:
+        build_tokens(game(), "en", project, "a4")
+    (f,) = exc.value.findings
+    assert f.code == "token-marks" and f.location.file.endswith("tokens.yaml")
+    assert f.location.line == line
