@@ -178,16 +178,16 @@ class Renderer:
         targets = [targets] if isinstance(targets, str) else list(targets)
         return self._join([self.name(t) for t in targets], conj)
 
-    def genitives(self, targets: Any) -> str:
+    def genitives(self, targets: Any, conj: str = "or") -> str:
         """Czech genitive from the `from` form ("z Čech" → "Čech"); English: the name."""
         targets = [targets] if isinstance(targets, str) else list(targets)
         if self.lang == "en":
-            return self._join([self.name(t) for t in targets], "or")
+            return self._join([self.name(t) for t in targets], conj)
         out = []
         for t in targets:
             phrase = self.place(t).form(self.lang, "from") or self.name(t)
             out.append(phrase.split(" ", 1)[1] if " " in phrase else phrase)
-        return self._join(out, "or")
+        return self._join(out, conj)
 
     def _join(self, parts: list[str], conj: str) -> str:
         word = self.labels.get(conj, conj)

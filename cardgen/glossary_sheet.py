@@ -112,19 +112,38 @@ def _sorted(rows: Iterable[tuple[str, ...]], lang: str) -> list[tuple[str, ...]]
     return sorted(set(rows), key=lambda r: (SORT_KEYS[lang](r[0]), r[1:]))  # ties: the rest
 
 
+def headword(term: Any, lang: str) -> str:
+    """A term's headword: its first form (a verb's infinitive); a line label such as
+    "Při získání:" as a dictionary writes it, lower-case and without the colon."""
+    first = str(term.forms[lang][0])
+    if first.endswith(":"):
+        first = first[:-1].rstrip()
+        return first[:1].lower() + first[1:]
+    return first
+
+
 def term_pairs(data: GameData, lang: str) -> list[tuple[str, str]]:
     """(headword, the other language's headword) of every term."""
     other = _other(lang)
-    return _sorted(((t.forms[lang][0], t.forms[other][0]) for t in data.glossary
+    return _sorted(((headword(t, lang), headword(t, other)) for t in data.glossary
                     if t.forms.get(lang) and t.forms.get(other)), lang)  # type: ignore[return-value]
 
 
 def term_rows(data: GameData, lang: str) -> list[tuple[str, ...]]:
-    """(headword, the other language's headword, the term's other forms in ``lang``); the
-    headword is the first form (a verb's infinitive, as glossary.yaml orders them)."""
+    """(headword, the other language's headwords, the other forms in ``lang``), one row per
+    headword: terms that share it ("získat": acquire, gain) are one entry, as in a
+    dictionary, with their forms merged."""
     other = _other(lang)
-    return _sorted(((t.forms[lang][0], t.forms[other][0], ", ".join(t.forms[lang][1:]))
-                    for t in data.glossary if t.forms.get(lang) and t.forms.get(other)), lang)
+    merged: dict[str, tuple[list[str], list[str]]] = {}
+    for t in data.glossary:
+        if not (t.forms.get(lang) and t.forms.get(other)):
+            continue
+        head = headword(t, lang)
+        others, forms = merged.setdefault(head, ([], []))
+        others.append(headword(t, other))
+        forms.extend(f for f in t.forms[lang][1:] if f != head)
+    return _sorted(((head, ", ".join(dict.fromkeys(others)), ", ".join(dict.fromkeys(forms)))
+                    for head, (others, forms) in merged.items()), lang)
 
 
 def name_pairs(data: GameData, lang: str) -> list[tuple[str, str]]:

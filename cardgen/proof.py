@@ -38,7 +38,7 @@ from .compose import TextError, canonical_text, normalize, typography
 from .errors import Finding, Severity
 from .face import CardFace
 from .fonts import register_fonts
-from .glossary_sheet import pair_table, styles
+from .glossary_sheet import headword, pair_table, styles
 from .model import LINE_KINDS, Card, GameData
 from .proof_cells import CardPair, DrawCard, MarkedText
 from .render.card import inline_icons
@@ -222,7 +222,7 @@ def _legend(sheet: _Sheet) -> Table | None:
 
 def _glossary(data: GameData, st: dict[str, Any]) -> Table:
     """The glossary's headwords in two columns of pairs, so page 1 holds it."""
-    rows = sorted({(t.forms["en"][0], t.forms["cs"][0]) for t in data.glossary},
+    rows = sorted({(headword(t, "en"), headword(t, "cs")) for t in data.glossary},
                   key=lambda r: r[0].casefold())
     half = (len(rows) + 1) // 2
     width = FRAME_W / 2 - 3 * mm
