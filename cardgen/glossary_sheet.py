@@ -28,7 +28,7 @@ from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, T
 
 from .errors import CardgenError, Finding, Location, error
 from .fonts import register_fonts
-from .language import plural_category
+from .language import fix_text, plural_category
 from .model import GameData
 from .render.cmyk import CmykConverter, canvas_maker
 
@@ -253,9 +253,20 @@ def variants(pattern: str, limit: int = 12) -> list[str] | None:
     return list(dict.fromkeys(spelled)) if spelled else None
 
 
+def _why(term: Any, lang: str) -> str:
+    """Why a variant is forbidden: the term's note (written in English); on another
+    language's sheet the note's rule references with the term's definition there."""
+    note = term.note or ""
+    definition = (term.definition or {}).get(lang) if lang != "en" else None
+    if not definition:
+        return note
+    refs = note.split(":", 1)[0] if ":" in note else ""
+    return f"{refs}: {definition}" if refs else definition
+
+
 def forbidden_rows(data: GameData, lang: str) -> list[tuple[str, ...]]:
-    """(the forbidden variant's words, what to write instead, the term's note)."""
-    return _sorted(((", ".join(variants(pattern) or [pattern]), use, term.note or "")
+    """(the forbidden variant's words, what to write instead, why)."""
+    return _sorted(((", ".join(variants(pattern) or [pattern]), use, _why(term, lang))
                     for term in data.glossary for pattern, use in term.forbidden.get(lang, ())),
                    lang)
 
@@ -288,6 +299,13 @@ def pair_table(rows: Iterable[tuple[str, ...]], head: Sequence[str],
     return ruled_table(cells, [width * s for s in shares], st)
 
 
+def _typeset(value: Any, lang: str) -> Any:
+    """A label (or a list of column heads) with the language's typography, as card text."""
+    if isinstance(value, str):
+        return fix_text(value, lang)
+    return [fix_text(str(v), lang) for v in value]
+
+
 def label_findings(data: GameData, lang: str) -> list[Finding]:
     """The sheet's titles must be in card_data/text/<lang>.yaml (checked before a build)."""
     labels = (data.templates.get(lang) or {}).get("labels") or {}
@@ -309,7 +327,7 @@ def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Pat
     if found:
         raise CardgenError(found)
     labels = data.templates[lang]["labels"]
-    text = {k.removeprefix("glossary_"): labels[k] for k in LABELS}
+    text = {k.removeprefix("glossary_"): _typeset(labels[k], lang) for k in LABELS}
     fonts = register_fonts(font_files)
     st = styles(fonts)
     buf = BytesIO()
@@ -336,6 +354,7 @@ def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Pat
     for title, columns, rows, shares in sections:
         if rows:
             story += [Paragraph(escape(title), st["h"]),
-                      pair_table(rows, columns, st, width, shares), Spacer(1, 4 * mm)]
+                      pair_table([tuple(fix_text(c, lang) for c in row) for row in rows],
+                                 columns, st, width, shares), Spacer(1, 4 * mm)]
     doc.build(story, canvasmaker=canvas_maker(cmyk))
     return buf.getvalue()

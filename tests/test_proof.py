@@ -111,7 +111,8 @@ def test_glossary_sheet(tmp_path):
     assert build_glossary_sheet(data, "cs", FONTS) == cs
     pages = pdf_text(tmp_path, cs, "cs.pdf")
     lines = [" ".join(ln.split()) for page in pages for ln in page.splitlines() if ln.strip()]
-    assert lines[:2] == ["Volba římského krále — slovníček", "Slovníček pojmů"]
+    # labels get card text's typography: a spaced dash is the en dash (issue 13)
+    assert lines[:2] == ["Volba římského krále – slovníček", "Slovníček pojmů"]
     assert "Slovníček názvů karet" in lines
     terms = [ln.split()[0] for ln in lines
              if ln.startswith(("hlas vote", "chata", "čin Deed", "čísla Numbers", "dvůr Court",
@@ -128,7 +129,8 @@ def test_glossary_sheet(tmp_path):
                ln.startswith("zrušit kontrou counter zruš kontrou") for ln in lines)
     assert "vyřadit ze hry remove from the game vyřaď ze hry, vyřadí ze hry, vyřazena ze hry," in lines
     # forbidden variants spelled out, with what to write instead
-    assert any(ln.startswith("storn… zrušit kontrou VLA-61") for ln in lines)
+    assert any(ln.startswith("storn… zrušit kontrou VLA-61, 5.6: Odhodit") for ln in lines)
+    assert "the only verb" not in " ".join(lines)  # the reason in Czech on the Czech sheet
     text = " ".join(lines)
     assert "zruš, zrušit, zruší, zrušen, zrušit kontrou" in text  # the variants wrap
     # places in every form card text uses; shields; currencies and nouns after numbers
