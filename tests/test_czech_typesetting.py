@@ -65,6 +65,7 @@ def built(tmp_path_factory) -> Path:
         pytest.skip("pdftotext (poppler-utils) is not installed")
     project = copy_project(tmp_path_factory.mktemp("built") / "project")
     assert main(["--project", str(project), "build", "--quiet"]) == 0
+    assert main(["--project", str(project), "proof"]) == 0  # output/proof/ is under output/ too
     return project / "output"
 
 
@@ -72,6 +73,9 @@ def test_no_pdf_ends_a_line_with_a_one_letter_word_or_breaks_short(built):
     pdfs = sorted(built.rglob("*.pdf"))
     assert {p.name for p in pdfs} >= {"cards.pdf", "board.pdf", "board-a4.pdf", "tokens.pdf",
                                        "player-aid.pdf", "sheets-a4.pdf"}
+    assert (built / "proof" / "cs-en.pdf") in pdfs
+    # the proof sets English and Czech side by side: its breaks are checked, not its
+    # one-letter words (an English "a" may end an English line)
     problems = [p for pdf in pdfs for p in line_problems(pdf, pdf.parent.name == "cs")]
     assert problems == []
 
@@ -184,8 +188,11 @@ def test_the_editors_corrections_are_printed(built):
     aid, tokens, sheets = (_said(built / "cs" / f) for f in ("player-aid.pdf", "tokens.pdf",
                                                               "sheets-a4.pdf"))
     for phrase in ("s bonusem k dobírání", "na každém bojišti ubude", "Konec kola (kroky vpravo)",
-                   "Strany se střídají", "Vezmi výnos"):
+                   "Strany se střídají", "Vezmi výnos", "s bonusem k zahrání",
+                   "pak použij buď čísla, nebo čin", "strana s větším vlivem získá 1 hlas",
+                   "karty z ruky i z herní oblasti", "smíš 3 jednotkami jedné měny zaplatit"):
         assert phrase in aid
+    assert "oblast zahraných karet" not in aid  # the glossary's "herní oblast" (play area)
     assert "níže" not in aid and "Střídejte" not in aid and "přejde:" not in aid
     assert "sem nelze umístit vojsko" in tokens and "+ k politickým číslům" in tokens
     assert "82 karet na 11 listech" in sheets

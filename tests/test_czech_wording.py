@@ -42,6 +42,9 @@ def text(data, card: str, line: str, lang: str = "cs") -> str:
     ("hanseatic-league", "deed", "cs", "Získej 2 říšské měny a 1 východní měnu."),
     ("hanseatic-league", "deed", "en", "Gain 2 German and 1 Eastern."),
     ("clement-vi-elected", "event", "en", "enters the market row on an extra sixth space."),
+    # a split removal said as a Czech editor would, not "rozděl odstranění mezi"
+    ("marsilius-of-padua", "deed", "cs",
+     "Odstraň 2 vlivu soupeře z Mohuče, Trevíru a Kolína nad Rýnem v libovolném rozdělení."),
 ])
 def test_the_editors_wording(data, card, line, lang, expected):
     assert normalize(expected) in text(data, card, line, lang)
@@ -69,3 +72,12 @@ def test_a_card_name_without_the_case_a_template_asks_for_is_an_error_at_the_car
     assert "card philip-vi (cs)" in out
     assert ("card 'blanche-de-valois' has no 'acc' form of its name in cs (add name_forms: "
             "{cs: {acc: …}} next to its name)") in out
+
+
+def test_the_shipped_translation_is_current(project, capsys):
+    """After merges and English edits every Czech text is reviewed again (po export, remove
+    the fuzzy mark, po import): the shipped data has no fuzzy and no untranslated text."""
+    from cardgen.cli import main
+    assert main(["--project", str(project), "check", "--lang-only"]) == 0
+    out = capsys.readouterr().out
+    assert " 0 untranslated, " in out and " 0 fuzzy, " in out and " 0 warnings" in out
