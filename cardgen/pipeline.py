@@ -105,7 +105,7 @@ def run_check(project: Path, *, lang_only: bool = False,
         return CheckReport(None, exc.findings)
     findings = list(findings)
     findings.extend(checks.run_all(data, lang_only=lang_only))
-    findings.extend(check_component_texts(project))  # board, token and aid texts
+    findings.extend(check_component_texts(project, data))  # board, token and aid texts
     report = CheckReport(data, findings)
     state_found, report.translation = state_summary(data, project)
     findings.extend(state_found)

@@ -207,3 +207,16 @@ def test_a_sheet_instruction_is_checked_at_its_line(project, capsys):
     assert main(["--project", str(project), "check"]) == 0
     out = capsys.readouterr().out
     assert f"layouts/sheets.yaml:{line}:" in out and "strings.cs.title: a one-letter word" in out
+
+
+def test_an_aid_text_that_rewords_a_glossary_phrase_is_a_warning_at_its_czech_line(
+        project, capsys):
+    """The aid said "oblast zahraných karet" for the play area (glossary: herní oblast)."""
+    line = replace_in(project / "card_data" / "components.yaml", f"z{NBSP}herní oblasti jdou",
+                      f"z{NBSP}oblasti zahraných karet jdou")
+    assert main(["--project", str(project), "check"]) == 0
+    out = capsys.readouterr().out
+    assert (f"card_data/components.yaml:{line}:12: warning[lang-glossary] (cs): "
+            "aid.round_end[5]: the English uses the term 'play area' but the Czech has no "
+            "'herní oblast' [rule 5.4]") in out
+    assert main(["--project", str(project), "check", "--strict"]) == 1

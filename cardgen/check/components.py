@@ -12,8 +12,9 @@ from pathlib import Path
 from ..board.base import load_components
 from ..errors import CardgenError, Finding, Location, error, warning
 from ..language import fix_text, typography_problems
-from ..model import LANGS
+from ..model import LANGS, GameData
 from ..yamlsrc import LocList, LocMap, load_yaml_file
+from .lang import find_terms, strip_tokens
 
 SEVERITY = {"warning": warning, "error": error}
 
@@ -66,14 +67,43 @@ def _all_texts(project: Path) -> Iterator[tuple[str, str, str, Location]]:
     yield from sheet_texts(project)
 
 
-def check_component_texts(project: Path) -> list[Finding]:
-    """A typography finding per problem in a board, token, aid or sheet text, at its line."""
+def check_component_texts(project: Path, data: GameData | None = None) -> list[Finding]:
+    """A typography finding per problem in a board, token, aid or sheet text, at its line;
+    with ``data``, the glossary's fixed phrases too (:func:`check_component_terms`)."""
     out = []
     for path, lang, text, loc in _all_texts(project):
         for rule, found in typography_problems(text, lang):
             out.append(SEVERITY[rule.severity.value](
                 rule.code, f"{path}: {rule.message.format(found=found)}", location=loc,
                 lang=lang, hint=rule.hint))
+    if data is not None:
+        out.extend(check_component_terms(project, data))
+    return out
+
+
+def check_component_terms(project: Path, data: GameData) -> list[Finding]:
+    """A glossary term of several words ("play area", "discard pile") in the English of a
+    board, token or aid text needs one of its Czech forms in the Czech ("herní oblast", not
+    "oblast zahraných karet"), as card text does (``lang-glossary``). One-word terms are
+    left out: terse labels say "+ military" or "shield markers" for what the glossary
+    words otherwise ("vojenská čísla", "štít")."""
+    pairs: dict[str, dict[str, tuple[str, Location]]] = {}
+    for path, lang, text, loc in component_texts(project):
+        pairs.setdefault(path, {})[lang] = (text, loc)
+    phrases = [t for t in data.glossary if any(" " in f for f in t.forms.get("en", ()))]
+    out = []
+    for path, texts in pairs.items():
+        if "en" not in texts or "cs" not in texts:
+            continue
+        english = find_terms(phrases, strip_tokens(texts["en"][0]), "en")
+        czech = find_terms(phrases, strip_tokens(texts["cs"][0]), "cs")
+        for term in phrases:
+            word = english.get(term.id)
+            if word and " " in word and term.id not in czech:
+                out.append(warning(
+                    "lang-glossary", f"{path}: the English uses the term '{word}' but the "
+                    f"Czech has no '{term.forms['cs'][0]}'", location=texts["cs"][1], lang="cs",
+                    rule=term.rule, hint=f"use one of: {', '.join(term.forms['cs'])}"))
     return out
 
 

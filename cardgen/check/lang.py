@@ -305,7 +305,7 @@ class _Checker:
     def glossary(self, t: CardText, en: str, cs: str) -> None:
         texts = {"en": self.mask_currency(strip_tokens(en), "en"),
                  "cs": self.mask_currency(strip_tokens(cs), "cs")}
-        found = {lang: _find_terms(self.data.glossary, texts[lang], lang) for lang in texts}
+        found = {lang: find_terms(self.data.glossary, texts[lang], lang) for lang in texts}
         for term in self.data.glossary:
             for lang in ("en", "cs"):
                 other = OTHER[lang]
@@ -432,7 +432,7 @@ def _inconsistent(data: GameData) -> list[Finding]:
     return out
 
 
-def _find_terms(terms: Iterable[Any], text: str, lang: str) -> dict[str, str]:
+def find_terms(terms: Iterable[Any], text: str, lang: str) -> dict[str, str]:
     """Term id -> the form found; a longer match hides the shorter terms inside it."""
     spans = [(m.start(), m.end(), term.id) for term in terms for form in term.forms.get(lang, ())
              for m in _phrase_re(form).finditer(text)]
