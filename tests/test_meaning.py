@@ -27,8 +27,9 @@ FACTS = DATA / "rules" / "facts.yaml"
 
 
 def _find(text: str, old: str) -> re.Match[str]:
-    """``old`` in ``text``, any space in ``old`` matching a plain or non-breaking one."""
-    pattern = r"[ \u00a0]".join(re.escape(part) for part in old.split(" "))
+    """``old`` in ``text``, any space in ``old`` matching a plain or non-breaking one and an
+    apostrophe a straight or typographic one."""
+    pattern = r"[ \u00a0]".join(re.escape(part).replace("'", "['’]") for part in old.split(" "))
     found = re.search(pattern, text)
     assert found, f"{old!r} not found"
     return found
@@ -36,7 +37,7 @@ def _find(text: str, old: str) -> re.Match[str]:
 
 def edit(project: Path, file: Path, old: str, new: str, lang: str | None = None,
          exception: bool = False) -> int:
-    """Replace ``old`` by ``new`` (Czech with its typography); with ``exception``, first
+    """Replace ``old`` by ``new`` (with its language's typography); with ``exception``, first
     record a reviewed wording exception for ``lang`` on the line that holds ``old``.
     Returns the 1-based line of the edit."""
     path = project / file
@@ -47,8 +48,8 @@ def edit(project: Path, file: Path, old: str, new: str, lang: str | None = None,
         text = (text[:head] + f"\n      wording_exception: {{{lang}: reviewed wording}}"
                 + text[head:])
         found = _find(text, old)
-    if lang == "cs":
-        new = fix_text(new, "cs")
+    if lang:
+        new = fix_text(new, lang)
     path.write_text(text[:found.start()] + new + text[found.end():], encoding="utf-8")
     return text[:found.start()].count("\n") + 1
 
@@ -121,8 +122,8 @@ MEANING = [
     *both("events.yaml", "branches",
           en=("it places 5 military in Lower Bavaria. Otherwise: it places 3 military",
               "it places 3 military in Lower Bavaria. Otherwise: it places 5 military"),
-          cs=("umístí 5 vojska do Dolního Bavorska. Jinak: umístí 3 vojska",
-              "umístí 3 vojska do Dolního Bavorska. Jinak: umístí 5 vojska")),
+          cs=("umístí 5 vojska do Dolního Bavorska. Jinak umístí 3 vojska",
+              "umístí 3 vojska do Dolního Bavorska. Jinak umístí 5 vojska")),
     *both("luxembourg.yaml", "condition",
           en=("If Wittelsbach holds John: move", "Wittelsbach holds John: move"),
           cs=("Drží-li Jana Wittelsbachové: posuň", "Drží Jana Wittelsbachové: posuň")),
@@ -135,7 +136,7 @@ MEANING = [
           cs=("dvoře: na konci kola získej 1 východní", "dvoře: získej 1 východní")),
     *both("market.yaml", "later",
           en=("Blanche de Valois later this round, that", "Blanche de Valois, that"),
-          cs=("Zahraješ-li v tomto kole později kartu", "Zahraješ-li kartu")),
+          cs=("Zahraješ-li v tomto kole později Blanku", "Zahraješ-li Blanku")),
     *both("events.yaml", "last",
           en=(' This round is the last."', '"'),
           cs=(' Toto kolo je poslední."', '"')),
@@ -159,7 +160,7 @@ MEANING = [
           cs=('cs: "Získej 2 říšské měny."', 'cs: "Získej 2 církevní měny."')),
     *both("market.yaml", "card names",
           en=("If you play Blanche de Valois", "If you play Elizabeth of Bohemia"),
-          cs=("kartu Blanka z Valois", "kartu Eliška Přemyslovna")),
+          cs=("později Blanku z Valois", "později Elišku Přemyslovnu")),
     *both("luxembourg.yaml", "shields",
           en=("If :shield-clement-vi: is in the Papal Curia",
               "If :shield-edward-iii: is in the Papal Curia"),

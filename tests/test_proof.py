@@ -141,6 +141,7 @@ def test_glossary_sheet(tmp_path):
             "5 církevních měn") in lines
     assert "1 vliv · 2 vlivu · 1,5 vlivu · 5 vlivu 1 influence · 2 influence" in lines
     assert "1 kartu · 2 karty · 1,5 karty · 5 karet 1 card · 2 cards" in lines
+    assert "1 top card · 2 top cards" in text  # a template noun has its pair too
     # Deed names with their card
     assert "Starý spolek Auld Alliance Filip VI." in lines
     en = " ".join(" ".join(p.split()) for p in pdf_text(tmp_path, build_glossary_sheet(
