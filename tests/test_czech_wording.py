@@ -41,7 +41,7 @@ def text(data, card: str, line: str, lang: str = "cs") -> str:
     ("dream-at-terenzo", "event", "en", "(never John) and gains 2 Church."),
     ("hanseatic-league", "deed", "cs", "Získej 2 říšské měny a 1 východní měnu."),
     ("hanseatic-league", "deed", "en", "Gain 2 German and 1 Eastern."),
-    ("clement-vi-elected", "event", "en", "enters the market row on an extra sixth space."),
+    ("clement-vi-elected", "event", "en", "enters the market row in an extra sixth space."),
     # a split removal said as a Czech editor would, not "rozděl odstranění mezi"
     ("marsilius-of-padua", "deed", "cs",
      "Odstraň 2 vlivu soupeře z Mohuče, Trevíru a Kolína nad Rýnem v libovolném rozdělení."),
