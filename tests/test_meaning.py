@@ -200,9 +200,9 @@ EFFECTS = [
     ("events.yaml", "{op: place_military, amount: 4, where: lombardy, who: luxembourg}",
      "{op: place_military, amount: 4, where: lombardy, who: wittelsbach}", "San Felice",
      "Luxembourg"),
-    ("market.yaml", "{op: if_lead, country: bohemia, lead: false, then: [{op: place_influence, "
-     "amount: 3, where: bohemia}]}", "{op: place_influence, amount: 3, where: bohemia}",
-     "Henry of Lipá", "condition"),
+    ("market.yaml", "{op: if_shield, shield: casimir-iii, location: your-court, then: [{op: "
+     "cheaper_cards, amount: 1, card_types: [eastern]}]}", "{op: cheaper_cards, amount: 1, "
+     "card_types: [eastern]}", "Casimir III", "condition"),
 ]
 
 
@@ -336,7 +336,7 @@ def test_a_text_edit_beside_a_rulebook_effect_change_is_its_own_finding(project,
     fact, differs = findings
     assert "numbers: written 2, 4, canonical 2, 3" in differs["message"]
     assert "toward" not in differs["message"].split("written:")[0]  # the rule's direction
-    assert "canonical (the effects as rule 10.32 fixes them)" in differs["message"]
+    assert "canonical (as rule 10.32 fixes the data)" in differs["message"]
     assert f"the en ({CARDS / 'events.yaml'}:{cs - 1}:13) text still says" in fact["message"]
 
 
@@ -354,6 +354,99 @@ def test_a_reworded_text_beside_a_rulebook_effect_change_is_no_finding_of_its_ow
     (hit,) = findings
     assert hit["code"] == "rule-fact"
     assert f"cs ({CARDS / 'events.yaml'}:{cs}:13) texts still say" in hit["message"]
+
+
+# An effect the rulebook fixes removed outright, its texts left as they were: (file, old,
+# new, the fact's unique string, rule, the rule-fact's line from the edit's line).
+REMOVED = [
+    ("cards/events.yaml", "        - {op: move_loyalty, steps: 2, direction: charles}\n", "",
+     "card: tyrol-marriage\n    effect", "10.32", -1),
+    ("cards/events.yaml", "        - {op: last_round}\n", "", "effect: {op: last_round}", "12.13",
+     -2),
+    ("cards/events.yaml", ", {op: move_loyalty, steps: 1, direction: ludwig, who: wittelsbach}]}",
+     "]}", "card: battle-of-muhldorf\n    effect: {op: if_holds_john", "6.47", 0),
+    ("cards/market.yaml", "        - {op: look_draw_pile, amount: 3, action: discard_or_top}\n",
+     "", "card: charles-i-robert\n    effect: {op: look_draw_pile", "5.92", 0),
+    # a condition removed from around its consequence
+    ("cards/luxembourg.yaml", "- op: if_holds_john\n          holder: wittelsbach\n          then: "
+     "[{op: move_loyalty, steps: 1, direction: charles}]", "- {op: move_loyalty, steps: 1, "
+     "direction: charles}", "card: blanche-de-valois\n    effect", "10.33", 0),
+    ("cards/market.yaml", "{op: if_lead, country: bohemia, lead: false, then: [{op: "
+     "place_influence, amount: 3, where: bohemia}]}", "{op: place_influence, amount: 3, where: "
+     "bohemia}", "card: henry-of-lipa", "5.31", 0),
+    ("cards/market.yaml", "{op: if_shield, shield: clement-vi, location: curia, then: [{op: "
+     "stop_yield, card: heinrich-of-virneburg, currency: church}]}", "{op: stop_yield, card: "
+     "heinrich-of-virneburg, currency: church}", "line: passive\n    effect: {op: if_shield, "
+     "shield: clement-vi", "11.4", 0),
+]
+
+
+@pytest.mark.parametrize(("file", "old", "new", "fact", "rule", "offset"), REMOVED,
+                         ids=[f"{e[4]}-{i}" for i, e in enumerate(REMOVED)])
+def test_an_effect_the_rulebook_fixes_removed_is_one_finding(project, capsys, file, old, new,
+                                                              fact, rule, offset):
+    """One finding at the line's effects, naming the fact's line; the texts that still say
+    what the rule fixes are noted in it, and no other check repeats the mistake."""
+    line = replace_in(project / DATA / file, old, new) + offset
+    code, findings = check(project, capsys)
+    assert code == 1
+    assert [(f["code"], f["file"], f["line"]) for f in findings] == [
+        ("rule-fact", str(DATA / file), line)], findings
+    (hit,) = findings
+    assert hit["rule"] == rule and f"facts.yaml:{_fact_line(project, fact)}:" in hit["message"]
+    assert "texts still say what the rule fixes" in hit["message"]
+
+
+def test_a_text_edit_beside_a_removed_rulebook_effect_is_its_own_finding(project, capsys):
+    effect = replace_in(project / CARDS / "events.yaml", "        - {op: move_loyalty, steps: 2, "
+                        "direction: charles}\n", "") - 1
+    cs = edit(project, CARDS / "events.yaml", "umístí 3 vojska do Tyrolska.",
+              "umístí 4 vojska do Tyrolska.", "cs")
+    code, findings = check(project, capsys)
+    assert code == 1
+    assert [(f["code"], f["line"]) for f in findings] == [("rule-fact", effect),
+                                                          ("text-differs", cs)]
+    fact, differs = findings
+    assert "numbers: written 2, 4, canonical 2, 3" in differs["message"]
+    assert "canonical (as rule 10.32 fixes the data)" in differs["message"]
+    assert "no 'move_loyalty' effect on the event line" in fact["message"]
+    assert f"the en ({CARDS / 'events.yaml'}:{cs - 1}:13) text still says" in fact["message"]
+
+
+# A card or place the rulebook names, renamed: (file, old, new, langs renamed, fact, the
+# texts that name it, as "file:line" strings found by a unique string of each).
+RENAMED = [
+    ("cards/market.yaml", "cs: Gerlach Nasavský}", "cs: Gerlach z\u00a0Nassau}", ["cs"],
+     "card: gerlach-of-nassau, name:", ["cs: \"Polož :shield-clement-vi:"]),
+    ("cards/market.yaml", "{en: Gerlach of Nassau, cs: Gerlach Nasavský}",
+     "{en: Gerlach von Nassau, cs: Gerlach z\u00a0Nassau}", ["en", "cs"],
+     "card: gerlach-of-nassau, name:", ["en: \"Place :shield-clement-vi:",
+                                       "cs: \"Polož :shield-clement-vi:"]),
+    ("places.yaml", "name: {en: Lombardy, cs: Lombardie}", "name: {en: Lombardia, cs: Lombardie}",
+     ["en"], "place: lombardy, name:", []),
+]
+
+
+@pytest.mark.parametrize(("file", "old", "new", "langs", "fact", "texts"), RENAMED,
+                         ids=[f"{e[4].split(',')[0]}-{'+'.join(e[3])}" for e in RENAMED])
+def test_a_renamed_rulebook_name_is_one_finding(project, capsys, file, old, new, langs, fact,
+                                                texts):
+    """One finding at the name, whichever languages changed, naming the fact's line; the
+    texts that still use the rulebook's name are noted in it, not findings of their own."""
+    line = replace_in(project / DATA / file, old, new)
+    code, findings = check(project, capsys)
+    assert code == 1
+    assert [(f["code"], f["file"], f["line"]) for f in findings] == [
+        ("rule-fact", str(DATA / file), line)], findings
+    (hit,) = findings
+    assert hit["lang"] == (langs[0] if len(langs) == 1 else None)
+    assert f"facts.yaml:{_fact_line(project, fact)}:" in hit["message"]
+    assert all(f"({lang})" in hit["message"] for lang in langs)
+    events = (CARDS / "events.yaml").read_text(encoding="utf-8")
+    for text in texts:
+        assert f"{CARDS / 'events.yaml'}:{events[:events.index(text)].count(chr(10)) + 1}:" \
+            in hit["message"]
+    assert "still say" in hit["message"]
 
 
 def _fact_line(project: Path, fact: str) -> int:

@@ -27,12 +27,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from itertools import pairwise, permutations
 
 from ..compose import TextError, canonical_text, normalize, renderer
 from ..errors import Finding, Location, error
 from ..model import LANGS, Card, CardLine, Effect, GameData
-from .facts import rulebook_line
+from .facts import rulebook_line, rulebook_names
 
 _NUMBER = re.compile(r"(?<![\w-])\d+")
 _SHIELD = re.compile(r":shield-([a-z0-9-]+):")
@@ -349,8 +350,9 @@ def _forbidden(data: GameData, card: Card, line: CardLine, lang: str, text: str
                             else None, hint=f"write '{use}'", extra=_text_key(card, line))
 
 
-#: The ``extra`` key of a text finding that follows only from an effect changed against a
-#: rulebook fact ("<card id>:<line kind>"): the check folds it into that rule-fact finding.
+#: The ``extra`` key of a text finding that follows only from data changed against rulebook
+#: facts (their keys, space-separated, as in facts.FIXES): the check folds it into the
+#: rule-fact finding of the first.
 FOLLOWS_FACT = "follows_fact"
 
 
@@ -363,7 +365,9 @@ def _exception(card: Card, line: CardLine, lang: str):
     return next((ex for ex in card.exceptions if ex.line == line.kind and ex.lang == lang), None)
 
 
-def _check_line(data: GameData, card: Card, line: CardLine, lang: str) -> Iterable[Finding]:
+def _check_line(data: GameData, card: Card, line: CardLine, lang: str,
+                named: tuple[GameData, list[str], list[str]] | None = None
+                ) -> Iterable[Finding]:
     written = line.text.get(lang) if line.text else None
     where = line.text.at(lang) if line.text else line.loc
     try:
@@ -388,21 +392,51 @@ def _check_line(data: GameData, card: Card, line: CardLine, lang: str) -> Iterab
     if forbidden or canonical is None or normalize(written) == normalize(canonical):
         return
     found = _against(data, line, lang, written, canonical, card)
-    ruled = rulebook_line(data, card, line) if found is not None else None
-    if ruled is not None:  # the effects break a rulebook fact: a rule-fact finding says so
-        try:
-            as_ruled = renderer(data, lang).line(ruled[0])
-        except TextError:
-            as_ruled = None
-        if as_ruled is not None:
-            separate = _against(data, ruled[0], lang=lang, written=written, canonical=as_ruled,
-                                card=card, ruled_by=ruled[1])
-            if normalize(written) == normalize(as_ruled) or separate is None:
-                found.extra[FOLLOWS_FACT] = f"{card.id}:{line.kind}"  # folded into rule-fact
-            else:
-                found = separate  # a text edit of its own, against the rulebook's effects
     if found is not None:
-        yield found
+        yield _as_the_rules_fix(data, named, card, line, lang, written, canonical, found)
+
+
+def _as_the_rules_fix(data: GameData, named: tuple[GameData, list[str], list[str]] | None,
+                      card: Card, line: CardLine, lang: str, written: str, canonical: str,
+                      found: Finding) -> Finding:
+    """``found``, unless the data breaks rulebook facts that change this line's canonical
+    text (its effects, the names of cards and places): then the line as those facts fix it
+    is compared instead, and ``found`` is marked as following them (folded into their
+    ``rule-fact``) when the written text says what they fix, or replaced by the text's own
+    finding against that text (an edit of its own)."""
+    base, keys, rules = data, [], []
+    if named is not None and normalize(_rendered(named[0], lang, line) or canonical) != \
+            normalize(canonical):
+        base, keys, rules = named
+    ruled = rulebook_line(base, card, line)
+    if ruled is not None:
+        keys, rules = [f"{card.id}:{line.kind}", *keys], [*ruled.rules, *rules]
+    facts, mine = _facts(base, lang), _facts(data, lang)
+    have = facts.of(written)
+    follows = replace(found, extra={**found.extra, FOLLOWS_FACT: " ".join(keys)})
+    off = [(sum(_delta(have, facts.of(t)).values()), option, t)
+           for option in (ruled.lines if ruled is not None else [line])
+           if (t := _rendered(base, lang, option)) is not None
+           and normalize(t) != normalize(canonical)]
+    if not off:  # an added effect that does not render without the values its fact leaves open
+        added = ruled is not None and ruled.added
+        return follows if added and not mine.of(canonical) - mine.of(written) else found
+    miss, option, as_ruled = min(off, key=lambda o: (o[0], normalize(o[2]) != normalize(written)))
+    if miss > sum(_delta(mine.of(written), mine.of(canonical)).values()):
+        return found  # the facts would not bring the text closer: an edit of its own
+    separate = _against(base, option, lang=lang, written=written, canonical=as_ruled,
+                        card=card, ruled_by=rules)
+    says_it = ruled is not None and ruled.added and not facts.of(as_ruled) - have
+    if normalize(written) == normalize(as_ruled) or separate is None or says_it:
+        return follows
+    return separate
+
+
+def _rendered(data: GameData, lang: str, line: CardLine) -> str | None:
+    try:
+        return renderer(data, lang).line(line)
+    except TextError:
+        return None
 
 
 def _against(data: GameData, line: CardLine, lang: str, written: str, canonical: str,
@@ -416,7 +450,7 @@ def _against(data: GameData, line: CardLine, lang: str, written: str, canonical:
     foreign = [name for pid, name, pat in facts.foreign_places if pat.search(written)]
     if foreign:
         diffs.append(f"place name in another language: {', '.join(foreign)}")
-    of = f" (the effects as rule {', '.join(ruled_by)} fixes them)" if ruled_by else ""
+    of = f" (as rule {', '.join(ruled_by)} fixes the data)" if ruled_by else ""
     both = f"\n    written:   {written}\n    canonical{of}: {canonical}"
     rule = _rule_of_clause(data, line, lang, diff, branches)
     reviewed = _exception(card, line, lang)
@@ -481,11 +515,12 @@ def check_texts(data: GameData) -> list[Finding]:
     out = check_templates(data) + check_vocabulary(data)
     if not data.schema.get("ops"):
         return out  # no usable rule schema (reported by the load and effects checks): no canonical text
+    named = rulebook_names(data)
     for card in data.cards:
         for kind in [ln.kind for ln in card.lines]:
             line = card.line(kind)
             if line is None:
                 continue
             for lang in LANGS:
-                out.extend(f for f in _check_line(data, card, line, lang) if f not in out)
+                out.extend(f for f in _check_line(data, card, line, lang, named) if f not in out)
     return out
