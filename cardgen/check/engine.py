@@ -47,7 +47,7 @@ def check_engine(data: GameData) -> list[Finding]:
             Rules.from_data(data)
         except Exception as exc:  # damaged data of any shape: a finding, never a crash
             findings.append(error("engine-data", f"the rules engine cannot set up a game: {exc}",
-                                  location=Location("card_data")))
+                                  location=getattr(exc, "location", None) or Location("card_data")))
     return findings
 
 

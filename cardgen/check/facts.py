@@ -280,30 +280,52 @@ def _with(data: GameData, effects: tuple[Effect, ...], want: dict, at: Location
             for i in range(len(effects))]
 
 
-def rulebook_names(data: GameData) -> tuple[GameData, list[str], list[str]] | None:
-    """The data with every card and place named as the rulebook facts name them, the keys
-    of the name facts it breaks ("<id>:name") and their rules; None when it breaks none.
-    The text check compares written texts with this data's canonical texts, so a renamed
-    card is one ``rule-fact``, not a text finding on every line that names it too."""
+def rulebook_data(data: GameData) -> tuple[GameData, list[str], list[str]] | None:
+    """The data with every card and place named, and every supply line drawn, as the
+    rulebook facts fix them; the keys of the facts it breaks ("<id>:name", "<id>:links")
+    and their rules; None when it breaks none. The text check compares written texts with
+    this data's canonical texts, so a renamed card is one ``rule-fact``, not a text finding
+    on every line that names it too."""
     cards: dict[str, Card] = {}
     places: dict[str, Place] = {}
     keys, rules = [], []
+
+    def put_links(place: Place, links: list) -> None:
+        places[place.id] = replace(place, attrs={**place.attrs, "links": links})
     for rec in _records(data):
-        want = rec.get("name")
-        subject = data.card(str(rec["card"])) if "card" in rec else data.places.get(
-            str(rec.get("place")))
-        if not isinstance(want, dict) or subject is None or all(
-                _same_name(subject.name.get(lang), want.get(lang)) for lang in LANGS):
+        pid = str(rec.get("place"))
+        subject = data.card(str(rec["card"])) if "card" in rec else places.get(
+            pid, data.places.get(pid))
+        if subject is None:
             continue
-        named = replace(subject, name=replace(subject.name, values={
-            **subject.name.values, **{str(k): str(v) for k, v in want.items()}}))
-        (cards if isinstance(named, Card) else places)[named.id] = named
-        keys.append(f"{named.id}:name")
-        rules.append(str(rec.get("rule")))
+        before = len(keys)
+        want = rec.get("name")
+        if isinstance(want, dict) and not all(_same_name(subject.name.get(lang), want.get(lang))
+                                              for lang in LANGS):
+            named = replace(subject, name=replace(subject.name, values={
+                **subject.name.values, **{str(k): str(v) for k, v in want.items()}}))
+            (cards if isinstance(named, Card) else places)[named.id] = subject = named
+            keys.append(f"{named.id}:name")
+        if isinstance(subject, Place) and isinstance(rec.get("links"), list) and not _same(
+                subject.attrs.get("links"), rec["links"]):
+            put_links(subject, list(rec["links"]))
+            keys.append(f"{pid}:links")
+        if isinstance(subject, Place) and isinstance(rec.get("supply_links"), int):
+            feeding = _feeding({**data.places, **places}, pid)
+            for extra in feeding[rec["supply_links"]:]:
+                put_links(extra, [c for c in extra.attrs.get("links") or () if c != pid])
+            if feeding[rec["supply_links"]:]:
+                keys.append(f"{pid}:links")
+        rules += [str(rec.get("rule"))] * (len(keys) - before)
     if not keys:
         return None
     return (replace(data, cards=tuple(cards.get(c.id, c) for c in data.cards),
                     places={k: places.get(k, p) for k, p in data.places.items()}), keys, rules)
+
+
+def _feeding(places: dict[str, Place], country: str) -> list[Place]:
+    """The battlegrounds whose supply line feeds ``country`` (8.41)."""
+    return [p for p in places.values() if country in (p.attrs.get("links") or [])]
 
 
 def _unlike_its_effects(data: GameData, lines: list[CardLine]) -> CardLine | None:
@@ -377,15 +399,15 @@ def _place_fact(data: GameData, fact: _Fact, place: Place) -> Iterator[Finding]:
             continue
         want = rec[key]
         if key == "supply_links":
-            feeding = [p for p in data.places.values()
-                       if place.id in (p.attrs.get("links") or [])]
+            feeding = _feeding(data.places, place.id)
             if len(feeding) != want:
                 wrong = feeding[want:] if len(feeding) > want else []
                 where = wrong[0].locs.get("links", wrong[0].loc) if wrong else place.loc
                 fed = ", ".join(f"{p.id} at {p.locs.get('links', p.loc)}" for p in feeding) or "none"
-                yield fact.differs("supply_links", f"{len(feeding)} ({fed})", where,
+                yield fact.differs("supply_links", None, where,
                                    hint=f"battlegrounds' `links:` in places.yaml: {place.id} "
-                                   f"is fed by {want} (8.41)")
+                                   f"is fed by {want} (8.41)", extra={FIXES: f"{place.id}:links"},
+                                   shown=f"{len(feeding)} ({fed})")
         elif key in ("name", "city"):
             yield from fact.names_differ(f"{key} of {place.id}", place.name if key == "name"
                                          else place.attrs.get("city"), want,
@@ -393,7 +415,8 @@ def _place_fact(data: GameData, fact: _Fact, place: Place) -> Iterator[Finding]:
         else:
             have = place.attrs.get(key)
             if not _same(have, want):
-                yield fact.differs(key, have, place.locs.get(key, place.loc))
+                yield fact.differs(key, have, place.locs.get(key, place.loc), extra={
+                    FIXES: f"{place.id}:links"} if key == "links" else None)
 
 
 def _game_fact(data: GameData, fact: _Fact) -> Iterator[Finding]:

@@ -33,7 +33,7 @@ from itertools import pairwise, permutations
 from ..compose import TextError, canonical_text, normalize, renderer
 from ..errors import Finding, Location, error
 from ..model import LANGS, Card, CardLine, Effect, GameData
-from .facts import rulebook_line, rulebook_names
+from .facts import rulebook_data, rulebook_line
 
 _NUMBER = re.compile(r"(?<![\w-])\d+")
 _SHIELD = re.compile(r":shield-([a-z0-9-]+):")
@@ -317,6 +317,14 @@ def _rule_of_clause(data: GameData, line: CardLine, lang: str, diff: Counter,
                     branches: bool = False) -> str | None:
     """The rule of the innermost clause that states a differing fact (else the first op's);
     for branches in another order, the rule of the condition that has them."""
+    effect = _clause_effect(data, line, lang, diff, branches)
+    return str((data.schema.get("ops") or {})[effect.op]["rule"]) if effect else None
+
+
+def _clause_effect(data: GameData, line: CardLine, lang: str, diff: Counter,
+                   branches: bool = False) -> Effect | None:
+    """The innermost effect with a rule whose clause states a differing fact (else the
+    first with a rule); for branches in another order, the condition that has them."""
     ops = data.schema.get("ops") or {}
     if branches:
         diff = Counter({("meaning", "otherwise"): 1})
@@ -328,9 +336,8 @@ def _rule_of_clause(data: GameData, line: CardLine, lang: str, diff: Counter,
         except TextError:
             continue
         if wanted & set(clause) and (ops.get(effect.op) or {}).get("rule"):
-            return str(ops[effect.op]["rule"])
-    return next((str(ops[e.op]["rule"]) for e in line.effects
-                 if (ops.get(e.op) or {}).get("rule")), None)
+            return effect
+    return next((e for e in line.effects if (ops.get(e.op) or {}).get("rule")), None)
 
 
 def _forbidden(data: GameData, card: Card, line: CardLine, lang: str, text: str
@@ -366,7 +373,7 @@ def _exception(card: Card, line: CardLine, lang: str):
 
 
 def _check_line(data: GameData, card: Card, line: CardLine, lang: str,
-                named: tuple[GameData, list[str], list[str]] | None = None
+                fixed: tuple[GameData, list[str], list[str]] | None = None
                 ) -> Iterable[Finding]:
     written = line.text.get(lang) if line.text else None
     where = line.text.at(lang) if line.text else line.loc
@@ -393,21 +400,21 @@ def _check_line(data: GameData, card: Card, line: CardLine, lang: str,
         return
     found = _against(data, line, lang, written, canonical, card)
     if found is not None:
-        yield _as_the_rules_fix(data, named, card, line, lang, written, canonical, found)
+        yield _as_the_rules_fix(data, fixed, card, line, lang, written, canonical, found)
 
 
-def _as_the_rules_fix(data: GameData, named: tuple[GameData, list[str], list[str]] | None,
+def _as_the_rules_fix(data: GameData, fixed: tuple[GameData, list[str], list[str]] | None,
                       card: Card, line: CardLine, lang: str, written: str, canonical: str,
                       found: Finding) -> Finding:
     """``found``, unless the data breaks rulebook facts that change this line's canonical
-    text (its effects, the names of cards and places): then the line as those facts fix it
-    is compared instead, and ``found`` is marked as following them (folded into their
-    ``rule-fact``) when the written text says what they fix, or replaced by the text's own
-    finding against that text (an edit of its own)."""
+    text (its effects, the names of cards and places, supply lines): then the line as those
+    facts fix it is compared instead, and ``found`` is marked as following them (folded
+    into their ``rule-fact``) when the written text says what they fix, or replaced by the
+    text's own finding against that text (an edit of its own)."""
     base, keys, rules = data, [], []
-    if named is not None and normalize(_rendered(named[0], lang, line) or canonical) != \
+    if fixed is not None and normalize(_rendered(fixed[0], lang, line) or canonical) != \
             normalize(canonical):
-        base, keys, rules = named
+        base, keys, rules = fixed
     ruled = rulebook_line(base, card, line)
     if ruled is not None:
         keys, rules = [f"{card.id}:{line.kind}", *keys], [*ruled.rules, *rules]
@@ -515,12 +522,57 @@ def check_texts(data: GameData) -> list[Finding]:
     out = check_templates(data) + check_vocabulary(data)
     if not data.schema.get("ops"):
         return out  # no usable rule schema (reported by the load and effects checks): no canonical text
-    named = rulebook_names(data)
+    fixed = rulebook_data(data)
     for card in data.cards:
         for kind in [ln.kind for ln in card.lines]:
             line = card.line(kind)
             if line is None:
                 continue
-            for lang in LANGS:
-                out.extend(f for f in _check_line(data, card, line, lang, named) if f not in out)
+            found = {lang: [f for f in _check_line(data, card, line, lang, fixed)
+                            if f not in out] for lang in LANGS}
+            both = _one_for_both(data, card, line, found)
+            out.extend([both] if both else [f for fs in found.values() for f in fs])
     return out
+
+
+def _shifts(data: GameData, lang: str, written: str, canonical: str) -> dict:
+    """How many more (+) or fewer (-) of each fact the written text states than the
+    canonical text, for the facts named alike in every language."""
+    facts = _facts(data, lang)
+    have, want = facts.of(written), facts.of(canonical)
+    return {k: have[k] - want[k] for k in have | want
+            if have[k] != want[k] and k[0] not in ("glossary terms", "sentences")}
+
+
+def _one_for_both(data: GameData, card: Card, line: CardLine, found: dict[str, list[Finding]]
+                  ) -> Finding | None:
+    """One finding at the effects when every language's text differs from them the same
+    way (the same numbers, places, names …, or a meaning they share) and in nothing else:
+    the effects changed while the texts stayed (or every text changed alike)."""
+    texts = {lang: fs[0] for lang, fs in found.items() if len(fs) == 1}
+    if len(texts) != len(LANGS) or not line.text or any(
+            f.code not in ("text-differs", "text-meaning") or FOLLOWS_FACT in f.extra
+            for f in texts.values()) or rulebook_line(data, card, line) is not None:
+        return None
+    canonical = {lang: _rendered(data, lang, line) for lang in LANGS}
+    if None in canonical.values():
+        return None
+    shifts = [_shifts(data, lang, line.text.get(lang) or "", canonical[lang] or "")
+              for lang in LANGS]
+    plain = [{k: n for k, n in s.items() if k[0] != "meaning"} for s in shifts]
+    shared = set.intersection(*({(k, n) for k, n in s.items() if k[0] == "meaning"}
+                                for s in shifts))
+    if any(p != plain[0] for p in plain) or not (plain[0] or shared):
+        return None
+    diff = Counter({k: abs(n) for k, n in shifts[0].items()})
+    effect = _clause_effect(data, line, LANGS[0], diff)
+    said = "; ".join(_describe(*(_facts(data, LANGS[0]).of(t) for t in (
+        line.text.get(LANGS[0]) or "", canonical[LANGS[0]] or ""))))
+    listed = " and ".join(f"{lang} ({f.location})" for lang, f in texts.items())
+    shown = "".join(f"\n    written ({lang}):   {line.text.get(lang)}\n    canonical ({lang}): "
+                    f"{canonical[lang]}" for lang in LANGS)
+    return error("text-differs", f"the {listed} {line.kind} texts both say otherwise than "
+                 f"the line's effects ({said}){shown}",
+                 location=effect.loc if effect else line.at("effects"), card=card.id,
+                 rule=texts[LANGS[0]].rule, extra=_text_key(card, line),
+                 hint="put the effects right, or, if they are right, correct every text")
