@@ -22,7 +22,8 @@ CARD_KEYS = ("year", "kind", "side", "types", "name", "line_name", "effect", "un
 PLACE_KEYS = ("stability", "bonus", "links", "supply_links", "name", "city", "side", "kind")
 GAME_KEYS = ("counts", "phase_changes_after", "rules_version", "set_aside")
 #: The ``extra`` key of a rule-fact finding that a card text may follow from: what it
-#: fixes, "<card id>:<line kind>" for an effect, "<card or place id>:name" for a name.
+#: fixes, "<card id>:<line kind>" for an effect, "<id>:name" for a name, "<place id>:links"
+#: for supply lines.
 FIXES = "fixes"
 #: The ``extra`` key of a rule-fact finding on a value written in several places (a name in
 #: both languages; an effect missing from a line, and the line): the other locations,
@@ -311,11 +312,10 @@ def rulebook_data(data: GameData) -> tuple[GameData, list[str], list[str]] | Non
             put_links(subject, list(rec["links"]))
             keys.append(f"{pid}:links")
         if isinstance(subject, Place) and isinstance(rec.get("supply_links"), int):
-            feeding = _feeding({**data.places, **places}, pid)
-            for extra in feeding[rec["supply_links"]:]:
+            beyond = _feeding({**data.places, **places}, pid)[rec["supply_links"]:]
+            for extra in beyond:
                 put_links(extra, [c for c in extra.attrs.get("links") or () if c != pid])
-            if feeding[rec["supply_links"]:]:
-                keys.append(f"{pid}:links")
+            keys += [f"{pid}:links"] if beyond else []
         rules += [str(rec.get("rule"))] * (len(keys) - before)
     if not keys:
         return None
@@ -404,7 +404,7 @@ def _place_fact(data: GameData, fact: _Fact, place: Place) -> Iterator[Finding]:
                 wrong = feeding[want:] if len(feeding) > want else []
                 where = wrong[0].locs.get("links", wrong[0].loc) if wrong else place.loc
                 fed = ", ".join(f"{p.id} at {p.locs.get('links', p.loc)}" for p in feeding) or "none"
-                yield fact.differs("supply_links", None, where,
+                yield fact.differs(f"supply_links of {place.id}", None, where,
                                    hint=f"battlegrounds' `links:` in places.yaml: {place.id} "
                                    f"is fed by {want} (8.41)", extra={FIXES: f"{place.id}:links"},
                                    shown=f"{len(feeding)} ({fed})")
@@ -415,8 +415,8 @@ def _place_fact(data: GameData, fact: _Fact, place: Place) -> Iterator[Finding]:
         else:
             have = place.attrs.get(key)
             if not _same(have, want):
-                yield fact.differs(key, have, place.locs.get(key, place.loc), extra={
-                    FIXES: f"{place.id}:links"} if key == "links" else None)
+                yield fact.differs(f"{key} of {place.id}", have, place.locs.get(key, place.loc),
+                                   extra={FIXES: f"{place.id}:links"} if key == "links" else None)
 
 
 def _game_fact(data: GameData, fact: _Fact) -> Iterator[Finding]:

@@ -6,6 +6,8 @@ Per card, per line kind (never by position) and per language:
 * written text that differs from the canonical text after typographic normalisation
   (spaces, non-breaking spaces, quotes, dashes) → ``text-differs``, an error naming the
   facts that differ (numbers, places, negations …) and the rule of the clause they belong to;
+* every language's text differing from the effects the same way (an effect changed, the
+  texts left) → one ``text-differs`` at the effect;
 * a line with a reviewed ``wording_exception`` for that language may be worded otherwise,
   but it must still state every meaning-bearing fact its effects give → ``text-meaning``;
 * a forbidden glossary variant (e.g. a bare "zrušit" / "cancel", VLA-61) → ``forbidden-term``.
@@ -546,9 +548,10 @@ def _shifts(data: GameData, lang: str, written: str, canonical: str) -> dict:
 
 def _one_for_both(data: GameData, card: Card, line: CardLine, found: dict[str, list[Finding]]
                   ) -> Finding | None:
-    """One finding at the effects when every language's text differs from them the same
-    way (the same numbers, places, names …, or a meaning they share) and in nothing else:
-    the effects changed while the texts stayed (or every text changed alike)."""
+    """One finding at the effect whose clause differs when every language's text differs
+    from the effects the same way (the same numbers, places, names, shields, currencies;
+    where none of these differ, a meaning they share): the effects changed while the texts
+    stayed (or every text changed alike)."""
     texts = {lang: fs[0] for lang, fs in found.items() if len(fs) == 1}
     if len(texts) != len(LANGS) or not line.text or any(
             f.code not in ("text-differs", "text-meaning") or FOLLOWS_FACT in f.extra
