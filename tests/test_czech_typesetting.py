@@ -97,7 +97,7 @@ def test_component_labels_get_card_text_typography():
     comp, findings = load_components(ROOT)
     assert comp is not None and not findings
     assert f"bonus v{NBSP}příštím" in comp.label("legend_bonus", "cs")
-    assert f"kryly, a{NBSP}zezadu" in comp.label("tiles_howto", "cs")
+    assert f"pod ním), a{NBSP}zezadu" in comp.label("tiles_howto", "cs")
     assert "1322–1346" in comp.label("subtitle", "cs")
 
 
