@@ -14,6 +14,7 @@ from pathlib import Path
 
 from . import check as checks
 from .board.base import load_components
+from .check.components import check_component_texts
 from .check.lang import card_texts, longest_text_at
 from .check.text import check_templates
 from .compose import compose_faces, fill_texts
@@ -104,6 +105,7 @@ def run_check(project: Path, *, lang_only: bool = False,
         return CheckReport(None, exc.findings)
     findings = list(findings)
     findings.extend(checks.run_all(data, lang_only=lang_only))
+    findings.extend(check_component_texts(project))  # board, token and aid texts
     report = CheckReport(data, findings)
     state_found, report.translation = state_summary(data, project)
     findings.extend(state_found)

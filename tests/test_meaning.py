@@ -78,7 +78,7 @@ def both(file: str, fact: str, en: tuple[str, str], cs: tuple[str, str]
 
 # (file, old, new, lang, fact class the message names), English and Czech
 MEANING = [
-    # John's direction (10.3)
+    # John’s direction (10.3)
     *both("market.yaml", "toward Charles",
           en=("1 step toward Charles. If you play", "1 step toward Ludwig. If you play"),
           cs=("o 1 pole ke Karlovi. Zahraješ", "o 1 pole k Ludvíkovi. Zahraješ")),
@@ -97,10 +97,10 @@ MEANING = [
           cs=("Každá strana ztratí 2 církevní měny (nikdy", "Ztratíš 2 církevní měny (nikdy")),
     # negations
     *both("market.yaml", "negation",
-          en=("If you don't lead in Bohemia", "If you lead in Bohemia"),
+          en=("If you don’t lead in Bohemia", "If you lead in Bohemia"),
           cs=("Nevedeš-li v Čechách", "Vedeš-li v Čechách")),
     *both("market.yaml", "negation",
-          en=("Church cards can't be countered", "Church cards can be countered"),
+          en=("Church cards can’t be countered", "Church cards can be countered"),
           cs=("církevních karet nelze zrušit kontrou", "církevních karet lze zrušit kontrou")),
     *both("wittelsbach.yaml", "negation",
           en=("from the game (never John). Draw", "from the game. Draw"),
@@ -121,8 +121,8 @@ MEANING = [
     *both("events.yaml", "branches",
           en=("it places 5 military in Lower Bavaria. Otherwise: it places 3 military",
               "it places 3 military in Lower Bavaria. Otherwise: it places 5 military"),
-          cs=("umístí 5 vojska do Dolního Bavorska. Jinak: umístí 3 vojska",
-              "umístí 3 vojska do Dolního Bavorska. Jinak: umístí 5 vojska")),
+          cs=("umístí 5 vojska do Dolního Bavorska. Jinak umístí 3 vojska",
+              "umístí 3 vojska do Dolního Bavorska. Jinak umístí 5 vojska")),
     *both("luxembourg.yaml", "condition",
           en=("If Wittelsbach holds John: move", "Wittelsbach holds John: move"),
           cs=("Drží-li Jana Wittelsbachové: posuň", "Drží Jana Wittelsbachové: posuň")),
@@ -135,7 +135,7 @@ MEANING = [
           cs=("dvoře: na konci kola získej 1 východní", "dvoře: získej 1 východní")),
     *both("market.yaml", "later",
           en=("Blanche de Valois later this round, that", "Blanche de Valois, that"),
-          cs=("Zahraješ-li v tomto kole později kartu", "Zahraješ-li kartu")),
+          cs=("Zahraješ-li v tomto kole později Blanku", "Zahraješ-li Blanku")),
     *both("events.yaml", "last",
           en=(' This round is the last."', '"'),
           cs=(' Toto kolo je poslední."', '"')),
@@ -159,7 +159,7 @@ MEANING = [
           cs=('cs: "Získej 2 říšské měny."', 'cs: "Získej 2 církevní měny."')),
     *both("market.yaml", "card names",
           en=("If you play Blanche de Valois", "If you play Elizabeth of Bohemia"),
-          cs=("kartu Blanka z Valois", "kartu Eliška Přemyslovna")),
+          cs=("později Blanku z Valois", "později Elišku Přemyslovnu")),
     *both("luxembourg.yaml", "shields",
           en=("If :shield-clement-vi: is in the Papal Curia",
               "If :shield-edward-iii: is in the Papal Curia"),
@@ -182,7 +182,7 @@ def test_meaning_change_under_a_wording_exception_is_an_error(project, capsys, f
 
 
 def test_meaning_findings_cite_the_rule_of_the_clause_that_differs(project, capsys):
-    # Philip VI: move_loyalty (10.3) then kicker (5.82); the kicker's card name changes.
+    # Philip VI: move_loyalty (10.3) then kicker (5.82); the kicker’s card name changes.
     line = edit(project, CARDS / "market.yaml", "If you play Blanche de Valois",
                 "If you play Elizabeth of Bohemia", "en", exception=True)
     _code, findings = check(project, capsys)
@@ -251,7 +251,7 @@ def test_number_changed_in_czech_only_is_one_finding(project, capsys):
     assert [(f["code"], f["line"]) for f in findings] == [("text-differs", line)]
 
 
-# A value the rulebook fixes: (file, old, new, a unique string of the fact's line, rule).
+# A value the rulebook fixes: (file, old, new, a unique string of the fact’s line, rule).
 FACT_EDITS = [
     ("cards/events.yaml", "    year: 1338\n", "    year: 1339\n",
      'quote: "Declaration of Rhens (1338)"', "6.41"),
@@ -317,10 +317,10 @@ def test_rulebook_fact_changed_in_the_data(project, capsys, file, old, new, fact
                                              f"{f['message'][:80]}" for f in findings]
     assert all(f"facts.yaml:{fact_line}:" in f["message"] for f in hits), hits
     assert all(f["rule"] == rule for f in hits)
-    assert not any("fixes nothing" in f["message"] for f in hits), hits  # the fact's value shown
+    assert not any("fixes nothing" in f["message"] for f in hits), hits  # the fact’s value shown
 
 
-# An effect the rulebook fixes changes while its texts stay: (file, old, new, the fact's line)
+# An effect the rulebook fixes changes while its texts stay: (file, old, new, the fact’s line)
 FOLDED = [FACT_EDITS[i] for i, e in enumerate(FACT_EDITS) if "effect" in e[3] or "henry" in e[3]
           or "pierre" in e[3]]
 
@@ -329,7 +329,7 @@ FOLDED = [FACT_EDITS[i] for i, e in enumerate(FACT_EDITS) if "effect" in e[3] or
                          ids=[f"{e[4]}-{i}" for i, e in enumerate(FOLDED)])
 def test_an_effect_the_rulebook_fixes_changed_is_one_finding(project, capsys, file, old, new,
                                                               fact, rule):
-    """One edit, one finding: the rule-fact at the effect, naming the fact's line and
+    """One edit, one finding: the rule-fact at the effect, naming the fact’s line and
     noting that both texts still say what the rule fixes (no text-differs beside it)."""
     replace_in(project / DATA / file, old, new)
     code, findings = check(project, capsys)
@@ -353,15 +353,15 @@ def test_a_text_edit_beside_a_rulebook_effect_change_is_its_own_finding(project,
                                                           ("text-differs", cs)]
     fact, differs = findings
     assert "numbers: written 2, 4, canonical 2, 3" in differs["message"]
-    assert "toward" not in differs["message"].split("written:")[0]  # the rule's direction
+    assert "toward" not in differs["message"].split("written:")[0]  # the rule’s direction
     assert "canonical (as rule 10.32 fixes the data)" in differs["message"]
     assert f"the en ({CARDS / 'events.yaml'}:{cs - 1}:13) text still says" in fact["message"]
 
 
 def test_a_reworded_text_beside_a_rulebook_effect_change_is_no_finding_of_its_own(project,
                                                                                  capsys):
-    """Under a wording exception the text states the rule's facts in another order: the
-    effect's rule-fact is the one finding, and it notes the Czech text too."""
+    """Under a wording exception the text states the rule’s facts in another order: the
+    effect’s rule-fact is the one finding, and it notes the Czech text too."""
     cs = edit(project, CARDS / "events.yaml", "Wittelsbachové umístí 3 vojska do Tyrolska. "
               "Posuň Janovu věrnost o 2 pole ke Karlovi.", "Posuň Janovu věrnost o 2 pole ke "
               "Karlovi. Wittelsbachové umístí 3 vojska do Tyrolska.", "cs", exception=True)

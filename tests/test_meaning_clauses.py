@@ -14,9 +14,9 @@ from tests.conftest import replace_in
 from tests.test_meaning import CARDS, at, both, check, edit
 
 MUHLDORF_EN = ("If Wittelsbach holds John: it places 5 military in Lower Bavaria. Otherwise: it "
-               "places 3 military in Lower Bavaria and John's loyalty moves 1 step toward Ludwig. "
+               "places 3 military in Lower Bavaria and John’s loyalty moves 1 step toward Ludwig. "
                "Luxembourg places")
-MUHLDORF_CS = ("Drží-li Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska. Jinak: umístí "
+MUHLDORF_CS = ("Drží-li Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska. Jinak umístí "
                "3 vojska do Dolního Bavorska a Janova věrnost se posune o 1 pole k Ludvíkovi. "
                "Lucemburkové umístí")
 
@@ -24,35 +24,35 @@ MUHLDORF_CS = ("Drží-li Jana Wittelsbachové: umístí 5 vojska do Dolního Ba
 MOVED = [
     # a negation moved from the condition into its consequence (":" ends a clause)
     *both("market.yaml", "negation",
-          en=("If you don't lead in Bohemia: place 3", "If you lead in Bohemia: don't place 3"),
+          en=("If you don’t lead in Bohemia: place 3", "If you lead in Bohemia: don’t place 3"),
           cs=("Nevedeš-li v Čechách: umísti 3", "Vedeš-li v Čechách: neumísti 3")),
     # a negation moved to another sentence
-    *both("events.yaml", "negation",
-          en=("from the game (never John). Luxembourg gains 2 Church.",
-              "from the game. Luxembourg gains 2 Church (never John)."),
-          cs=("balíčku (nikdy Jana). Lucemburkové získají 2 církevní měny.",
-              "balíčku. Lucemburkové získají 2 církevní měny (nikdy Jana).")),
+    *both("wittelsbach.yaml", "negation",
+          en=("from the game (never John). Draw 1 card.",
+              "from the game. Draw 1 card (never John)."),
+          cs=("balíčku (nikdy Jana). Lízni 1 kartu.",
+              "balíčku. Lízni 1 kartu (nikdy Jana).")),
     # the sides swapped between the condition and another sentence
     *both("events.yaml", "Luxembourg",
           en=(MUHLDORF_EN, MUHLDORF_EN.replace("Wittelsbach", "@").replace("Luxembourg",
               "Wittelsbach").replace("@", "Luxembourg")),
           cs=(MUHLDORF_CS, MUHLDORF_CS.replace("Jana Wittelsbachové", "Jana Lucemburkové")
               .replace("Lucemburkové umístí", "Wittelsbachové umístí"))),
-    # "you" moved from a leading condition to the main clause (the language's comma boundary)
+    # "you" moved from a leading condition to the main clause (the language’s comma boundary)
     *both("market.yaml", "you",
           en=("If you play Blanche de Valois later this round, that card gains +2.",
               "If Blanche de Valois is played later this round, you gain +2."),
-          cs=("Zahraješ-li v tomto kole později kartu Blanka z Valois, získá +2.",
-              "Zahraje-li v tomto kole později kartu Blanka z Valois, získáš +2.")),
+          cs=("Zahraješ-li v tomto kole později Blanku z Valois, získá +2.",
+              "Zahraje-li v tomto kole později Blanku z Valois, získáš +2.")),
     # the condition moved from the first branch into the "otherwise" branch
     *both("events.yaml", "condition",
           en=("If Wittelsbach holds John: it places 5 military in Lower Bavaria. Otherwise: it "
-              "places 3 military in Lower Bavaria and John's",
+              "places 3 military in Lower Bavaria and John’s",
               "Wittelsbach holds John: it places 5 military in Lower Bavaria. Otherwise: if it "
-              "places 3 military in Lower Bavaria, John's"),
-          cs=("Drží-li Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska. Jinak: umístí "
+              "places 3 military in Lower Bavaria, John’s"),
+          cs=("Drží-li Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska. Jinak umístí "
               "3 vojska do Dolního Bavorska a Janova",
-              "Drží Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska. Jinak: umístí-li "
+              "Drží Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska. Jinak umístí-li "
               "3 vojska do Dolního Bavorska, Janova")),
 ]
 
@@ -84,8 +84,8 @@ def test_the_condition_moved_into_the_other_branch_is_named_as_such(project, cap
 @pytest.mark.parametrize(("lang", "old", "new"), [
     ("en", "John dies and both John cards leave the game.",
      "This round is the last. John dies and both John cards leave the game."),
-    ("cs", "Jan padne a obě Janovy karty odcházejí ze hry.",
-     "Toto kolo je poslední. Jan padne a obě Janovy karty odcházejí ze hry."),
+    ("cs", "Jan padne a obě Janovy karty odejdou ze hry.",
+     "Toto kolo je poslední. Jan padne a obě Janovy karty odejdou ze hry."),
 ])
 def test_statements_in_another_order_keep_their_meaning(project, capsys, lang, old, new):
     """Word order is what an exception relaxes: the last sentence put first is no error."""
@@ -97,10 +97,10 @@ def test_statements_in_another_order_keep_their_meaning(project, capsys, lang, o
 
 
 MUHLDORF = {"en": ("If Wittelsbach holds John: it places 5 military in Lower Bavaria.",
-                   "Otherwise: it places 3 military in Lower Bavaria and John's loyalty moves 1 "
+                   "Otherwise: it places 3 military in Lower Bavaria and John’s loyalty moves 1 "
                    "step toward Ludwig.", "Luxembourg places 2 influence in the Palatinate."),
             "cs": ("Drží-li Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska.",
-                   "Jinak: umístí 3 vojska do Dolního Bavorska a Janova věrnost se posune o 1 "
+                   "Jinak umístí 3 vojska do Dolního Bavorska a Janova věrnost se posune o 1 "
                    "pole k Ludvíkovi.", "Lucemburkové umístí 2 vlivu do Falce.")}
 
 

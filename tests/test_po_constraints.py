@@ -43,7 +43,7 @@ def test_tokens_are_weblate_placeholders_and_the_budget_is_a_max_length(shipped)
     czech = re.search(r'^msgstr "(.*)"$', deed, re.M).group(1)
     assert flags.endswith(f"max-length:{len(czech) + room}")
     label = entry(text, "text:labels.use_cost")
-    assert '#, placeholders:"{{ n }}"\n' in label
+    assert '#, placeholders:"{{ cur(n, \'any\') }}"\n' in label
 
 
 def test_a_name_entry_says_what_the_card_is_and_who_refers_to_it(shipped):
@@ -102,9 +102,9 @@ def test_strings_outside_the_cards_import_back_where_they_are_written(shipped, t
     project = copy_project(tmp_path / "project")
     po = project / "output" / "po" / "cs.po"
     po.parent.mkdir(parents=True)
-    for old, new in [('msgstr "Konec kola, kroky níže."', 'msgstr "Konec kola, kroky vpravo."'),
+    for old, new in [('msgstr "Konec kola (kroky vpravo)."', 'msgstr "Konec kola (kroky níže)."'),
                      ('msgstr "Slovníček pojmů"', 'msgstr "Slovník pojmů"'),
-                     ('měřit přesně 100 mm."', 'měřit právě 100 mm."')]:
+                     ('měřit přesně 100\u00a0mm."', 'měřit právě 100\u00a0mm."')]:
         assert old in text
         text = text.replace(old, new, 1)
     po.write_text(text, encoding="utf-8")
@@ -112,9 +112,9 @@ def test_strings_outside_the_cards_import_back_where_they_are_written(shipped, t
     out = capsys.readouterr().out
     assert code == 0, out
     assert out.strip().splitlines()[-1].startswith("3 applied, ")
-    assert "Konec kola, kroky vpravo." in (project / "card_data/components.yaml").read_text(
+    assert "Konec kola (kroky níže)." in (project / "card_data/components.yaml").read_text(
         encoding="utf-8")
     assert "glossary_terms: Slovník pojmů" in (project / "card_data/text/cs.yaml").read_text(
         encoding="utf-8")
-    assert "měřit právě 100 mm." in (project / "layouts/sheets.yaml").read_text(encoding="utf-8")
+    assert "měřit právě 100\u00a0mm." in (project / "layouts/sheets.yaml").read_text(encoding="utf-8")
     assert main(["--project", str(project), "check"]) == 0

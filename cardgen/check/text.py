@@ -80,8 +80,9 @@ class _Facts:
     def __init__(self, data: GameData, lang: str):
         self.lang = lang
         tables = renderer(data, lang).tables
-        self.cards = [(c.id, p) for c in data.cards
-                      if (p := _pattern([c.name.get(lang) or ""])) is not None]
+        self.cards = [(c.id, p) for c in data.cards  # the name and its case forms
+                      if (p := _pattern([c.name.get(lang) or "",
+                                         *c.name_forms.get(lang, {}).values()])) is not None]
         self.places: list[tuple[str, re.Pattern[str]]] = []
         self.foreign_places: list[tuple[str, str, re.Pattern[str]]] = []
         own_names: set[str] = set()

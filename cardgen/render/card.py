@@ -19,6 +19,7 @@ from reportlab.pdfgen.pathobject import PDFPathObject as Path
 from ..errors import CardgenError, Finding, Location, error, warning
 from ..face import CardFace, CurrencyStyle, ShieldStyle
 from ..fonts import missing_glyphs, register_fonts, wrap_words
+from ..language import NBSP, fix_text
 from ..layout import Layout, Rect
 from . import icons, textflow
 from .art import draw_placeholder, flattened, mirrored_bleed, prepare_art, resolution_findings, tinted
@@ -171,7 +172,8 @@ def _fit_uncached(face: CardFace, layout: Layout, fonts: dict[str, str], paras: 
     return textflow.fit(paras, tb.text.w * mm, tb.text.h * mm, fonts=fonts, icons=iconset,
                         size=tb.size, min_size=tb.min_size, leading=tb.leading,
                         para_gap=tb.paragraph_gap, lang=tb.lang_hyphen.get(face.lang),
-                        hyphen_min=tb.hyphen_min)
+                        hyphenation=textflow.Hyphenation(tb.hyphen_left, tb.hyphen_right,
+                                                         tb.hyphen_min, tb.rag_limit))
 
 
 def _name_findings(face: CardFace, layout: Layout, fonts: dict[str, str]) -> list[Finding]:
@@ -540,7 +542,7 @@ def draw_back(c: Canvas, layout: Layout, origin: tuple[float, float] = (0, 0),
         raise CardgenError(error("render-back-lang", f"layout has no back title for '{lang}'",
                                  location=Location(layout.source), lang=lang,
                                  hint=f"add '{lang}:' under back.title"))
-    subtitle = b.subtitle.get(lang, "")
+    title, subtitle = fix_text(title, lang), fix_text(b.subtitle.get(lang, ""), lang)
     font = fonts[b.title_font]
     for what, text in (("back title", title), ("back subtitle", subtitle)):
         bad = missing_glyphs(font, text)
@@ -571,7 +573,7 @@ def draw_back(c: Canvas, layout: Layout, origin: tuple[float, float] = (0, 0),
     c.setFillColor(hex_colour(b.colour))
     _centred_lines(c, cx, layout.y(59), title, font, b.title_size, iw - 8 * mm)
     c.setFont(fonts["display_italic"], b.subtitle_size)
-    c.drawCentredString(cx, layout.y(77), subtitle)
+    c.drawCentredString(cx, layout.y(77), subtitle.replace(NBSP, " "))
     c.restoreState()
 
 
