@@ -14,7 +14,7 @@ from tests.conftest import replace_in
 from tests.test_meaning import CARDS, at, both, check, edit
 
 MUHLDORF_EN = ("If Wittelsbach holds John: it places 5 military in Lower Bavaria. Otherwise: it "
-               "places 3 military in Lower Bavaria and John's loyalty moves 1 step toward Ludwig. "
+               "places 3 military in Lower Bavaria and John’s loyalty moves 1 step toward Ludwig. "
                "Luxembourg places")
 MUHLDORF_CS = ("Drží-li Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska. Jinak umístí "
                "3 vojska do Dolního Bavorska a Janova věrnost se posune o 1 pole k Ludvíkovi. "
@@ -24,7 +24,7 @@ MUHLDORF_CS = ("Drží-li Jana Wittelsbachové: umístí 5 vojska do Dolního Ba
 MOVED = [
     # a negation moved from the condition into its consequence (":" ends a clause)
     *both("market.yaml", "negation",
-          en=("If you don't lead in Bohemia: place 3", "If you lead in Bohemia: don't place 3"),
+          en=("If you don’t lead in Bohemia: place 3", "If you lead in Bohemia: don’t place 3"),
           cs=("Nevedeš-li v Čechách: umísti 3", "Vedeš-li v Čechách: neumísti 3")),
     # a negation moved to another sentence
     *both("wittelsbach.yaml", "negation",
@@ -38,7 +38,7 @@ MOVED = [
               "Wittelsbach").replace("@", "Luxembourg")),
           cs=(MUHLDORF_CS, MUHLDORF_CS.replace("Jana Wittelsbachové", "Jana Lucemburkové")
               .replace("Lucemburkové umístí", "Wittelsbachové umístí"))),
-    # "you" moved from a leading condition to the main clause (the language's comma boundary)
+    # "you" moved from a leading condition to the main clause (the language’s comma boundary)
     *both("market.yaml", "you",
           en=("If you play Blanche de Valois later this round, that card gains +2.",
               "If Blanche de Valois is played later this round, you gain +2."),
@@ -47,9 +47,9 @@ MOVED = [
     # the condition moved from the first branch into the "otherwise" branch
     *both("events.yaml", "condition",
           en=("If Wittelsbach holds John: it places 5 military in Lower Bavaria. Otherwise: it "
-              "places 3 military in Lower Bavaria and John's",
+              "places 3 military in Lower Bavaria and John’s",
               "Wittelsbach holds John: it places 5 military in Lower Bavaria. Otherwise: if it "
-              "places 3 military in Lower Bavaria, John's"),
+              "places 3 military in Lower Bavaria, John’s"),
           cs=("Drží-li Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska. Jinak umístí "
               "3 vojska do Dolního Bavorska a Janova",
               "Drží Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska. Jinak umístí-li "
@@ -97,7 +97,7 @@ def test_statements_in_another_order_keep_their_meaning(project, capsys, lang, o
 
 
 MUHLDORF = {"en": ("If Wittelsbach holds John: it places 5 military in Lower Bavaria.",
-                   "Otherwise: it places 3 military in Lower Bavaria and John's loyalty moves 1 "
+                   "Otherwise: it places 3 military in Lower Bavaria and John’s loyalty moves 1 "
                    "step toward Ludwig.", "Luxembourg places 2 influence in the Palatinate."),
             "cs": ("Drží-li Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska.",
                    "Jinak umístí 3 vojska do Dolního Bavorska a Janova věrnost se posune o 1 "

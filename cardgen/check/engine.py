@@ -11,6 +11,7 @@ from ..engine.rules import walk
 from ..errors import Finding, Location, Severity, error, warning
 from ..model import CardLine, GameData
 from .effects import check_effects
+from .facts import check_rule_facts
 
 SCHEMA_FILE = "card_data/rules/schema.yaml"
 
@@ -46,7 +47,7 @@ def check_engine(data: GameData) -> list[Finding]:
             Rules.from_data(data)
         except Exception as exc:  # damaged data of any shape: a finding, never a crash
             findings.append(error("engine-data", f"the rules engine cannot set up a game: {exc}",
-                                  location=Location("card_data")))
+                                  location=getattr(exc, "location", None) or Location("card_data")))
     return findings
 
 
@@ -58,8 +59,10 @@ def check_deeds(data: GameData) -> list[Finding]:
     """Play every line in sampled game states (5.31): a crash is an error; an effect that
     does nothing in every state, or a Deed that can't be resolved in some state though the
     card doesn't say when, is a warning."""
-    if check_engine(data) or any(f.severity is Severity.ERROR for f in check_effects(data)):
-        return []  # reported by those checks; a game can't be trusted on such data
+    if check_engine(data) or any(f.severity is Severity.ERROR
+                                 for f in (*check_effects(data), *check_rule_facts(data))):
+        return []  # reported by those checks; a game can't be trusted on such data (nor on
+        # data against the rulebook: a round end removed plays rounds the game never has)
     try:
         rules = Rules.from_data(data)
         states = probe.sample_states(rules)

@@ -6,6 +6,8 @@ Per card, per line kind (never by position) and per language:
 * written text that differs from the canonical text after typographic normalisation
   (spaces, non-breaking spaces, quotes, dashes) → ``text-differs``, an error naming the
   facts that differ (numbers, places, negations …) and the rule of the clause they belong to;
+* every language's text differing from the effects the same way (an effect changed, the
+  texts left) → one ``text-differs`` at the effect;
 * a line with a reviewed ``wording_exception`` for that language may be worded otherwise,
   but it must still state every meaning-bearing fact its effects give → ``text-meaning``;
 * a forbidden glossary variant (e.g. a bare "zrušit" / "cancel", VLA-61) → ``forbidden-term``.
@@ -27,12 +29,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from itertools import pairwise, permutations
 
 from ..compose import TextError, canonical_text, normalize, renderer
 from ..errors import Finding, Location, error
 from ..model import LANGS, Card, CardLine, Effect, GameData
-from .facts import rulebook_line
+from .facts import rulebook_data, rulebook_line
 
 _NUMBER = re.compile(r"(?<![\w-])\d+")
 _SHIELD = re.compile(r":shield-([a-z0-9-]+):")
@@ -317,6 +320,14 @@ def _rule_of_clause(data: GameData, line: CardLine, lang: str, diff: Counter,
                     branches: bool = False) -> str | None:
     """The rule of the innermost clause that states a differing fact (else the first op's);
     for branches in another order, the rule of the condition that has them."""
+    effect = _clause_effect(data, line, lang, diff, branches)
+    return str((data.schema.get("ops") or {})[effect.op]["rule"]) if effect else None
+
+
+def _clause_effect(data: GameData, line: CardLine, lang: str, diff: Counter,
+                   branches: bool = False) -> Effect | None:
+    """The innermost effect with a rule whose clause states a differing fact (else the
+    first with a rule); for branches in another order, the condition that has them."""
     ops = data.schema.get("ops") or {}
     if branches:
         diff = Counter({("meaning", "otherwise"): 1})
@@ -328,9 +339,8 @@ def _rule_of_clause(data: GameData, line: CardLine, lang: str, diff: Counter,
         except TextError:
             continue
         if wanted & set(clause) and (ops.get(effect.op) or {}).get("rule"):
-            return str(ops[effect.op]["rule"])
-    return next((str(ops[e.op]["rule"]) for e in line.effects
-                 if (ops.get(e.op) or {}).get("rule")), None)
+            return effect
+    return next((e for e in line.effects if (ops.get(e.op) or {}).get("rule")), None)
 
 
 def _forbidden(data: GameData, card: Card, line: CardLine, lang: str, text: str
@@ -350,8 +360,9 @@ def _forbidden(data: GameData, card: Card, line: CardLine, lang: str, text: str
                             else None, hint=f"write '{use}'", extra=_text_key(card, line))
 
 
-#: The ``extra`` key of a text finding that follows only from an effect changed against a
-#: rulebook fact ("<card id>:<line kind>"): the check folds it into that rule-fact finding.
+#: The ``extra`` key of a text finding that follows only from data changed against rulebook
+#: facts (their keys, space-separated, as in facts.FIXES): the check folds it into the
+#: rule-fact finding of the first.
 FOLLOWS_FACT = "follows_fact"
 
 
@@ -364,7 +375,9 @@ def _exception(card: Card, line: CardLine, lang: str):
     return next((ex for ex in card.exceptions if ex.line == line.kind and ex.lang == lang), None)
 
 
-def _check_line(data: GameData, card: Card, line: CardLine, lang: str) -> Iterable[Finding]:
+def _check_line(data: GameData, card: Card, line: CardLine, lang: str,
+                fixed: tuple[GameData, list[str], list[str]] | None = None
+                ) -> Iterable[Finding]:
     written = line.text.get(lang) if line.text else None
     where = line.text.at(lang) if line.text else line.loc
     try:
@@ -389,21 +402,51 @@ def _check_line(data: GameData, card: Card, line: CardLine, lang: str) -> Iterab
     if forbidden or canonical is None or normalize(written) == normalize(canonical):
         return
     found = _against(data, line, lang, written, canonical, card)
-    ruled = rulebook_line(data, card, line) if found is not None else None
-    if ruled is not None:  # the effects break a rulebook fact: a rule-fact finding says so
-        try:
-            as_ruled = renderer(data, lang).line(ruled[0])
-        except TextError:
-            as_ruled = None
-        if as_ruled is not None:
-            separate = _against(data, ruled[0], lang=lang, written=written, canonical=as_ruled,
-                                card=card, ruled_by=ruled[1])
-            if normalize(written) == normalize(as_ruled) or separate is None:
-                found.extra[FOLLOWS_FACT] = f"{card.id}:{line.kind}"  # folded into rule-fact
-            else:
-                found = separate  # a text edit of its own, against the rulebook's effects
     if found is not None:
-        yield found
+        yield _as_the_rules_fix(data, fixed, card, line, lang, written, canonical, found)
+
+
+def _as_the_rules_fix(data: GameData, fixed: tuple[GameData, list[str], list[str]] | None,
+                      card: Card, line: CardLine, lang: str, written: str, canonical: str,
+                      found: Finding) -> Finding:
+    """``found``, unless the data breaks rulebook facts that change this line's canonical
+    text (its effects, the names of cards and places, supply lines): then the line as those
+    facts fix it is compared instead, and ``found`` is marked as following them (folded
+    into their ``rule-fact``) when the written text says what they fix, or replaced by the
+    text's own finding against that text (an edit of its own)."""
+    base, keys, rules = data, [], []
+    if fixed is not None and normalize(_rendered(fixed[0], lang, line) or canonical) != \
+            normalize(canonical):
+        base, keys, rules = fixed
+    ruled = rulebook_line(base, card, line)
+    if ruled is not None:
+        keys, rules = [f"{card.id}:{line.kind}", *keys], [*ruled.rules, *rules]
+    facts, mine = _facts(base, lang), _facts(data, lang)
+    have = facts.of(written)
+    follows = replace(found, extra={**found.extra, FOLLOWS_FACT: " ".join(keys)})
+    off = [(sum(_delta(have, facts.of(t)).values()), option, t)
+           for option in (ruled.lines if ruled is not None else [line])
+           if (t := _rendered(base, lang, option)) is not None
+           and normalize(t) != normalize(canonical)]
+    if not off:  # an added effect that does not render without the values its fact leaves open
+        added = ruled is not None and ruled.added
+        return follows if added and not mine.of(canonical) - mine.of(written) else found
+    miss, option, as_ruled = min(off, key=lambda o: (o[0], normalize(o[2]) != normalize(written)))
+    if miss > sum(_delta(mine.of(written), mine.of(canonical)).values()):
+        return found  # the facts would not bring the text closer: an edit of its own
+    separate = _against(base, option, lang=lang, written=written, canonical=as_ruled,
+                        card=card, ruled_by=rules)
+    says_it = ruled is not None and ruled.added and not facts.of(as_ruled) - have
+    if normalize(written) == normalize(as_ruled) or separate is None or says_it:
+        return follows
+    return separate
+
+
+def _rendered(data: GameData, lang: str, line: CardLine) -> str | None:
+    try:
+        return renderer(data, lang).line(line)
+    except TextError:
+        return None
 
 
 def _against(data: GameData, line: CardLine, lang: str, written: str, canonical: str,
@@ -417,7 +460,7 @@ def _against(data: GameData, line: CardLine, lang: str, written: str, canonical:
     foreign = [name for pid, name, pat in facts.foreign_places if pat.search(written)]
     if foreign:
         diffs.append(f"place name in another language: {', '.join(foreign)}")
-    of = f" (the effects as rule {', '.join(ruled_by)} fixes them)" if ruled_by else ""
+    of = f" (as rule {', '.join(ruled_by)} fixes the data)" if ruled_by else ""
     both = f"\n    written:   {written}\n    canonical{of}: {canonical}"
     rule = _rule_of_clause(data, line, lang, diff, branches)
     reviewed = _exception(card, line, lang)
@@ -482,11 +525,58 @@ def check_texts(data: GameData) -> list[Finding]:
     out = check_templates(data) + check_vocabulary(data)
     if not data.schema.get("ops"):
         return out  # no usable rule schema (reported by the load and effects checks): no canonical text
+    fixed = rulebook_data(data)
     for card in data.cards:
         for kind in [ln.kind for ln in card.lines]:
             line = card.line(kind)
             if line is None:
                 continue
-            for lang in LANGS:
-                out.extend(f for f in _check_line(data, card, line, lang) if f not in out)
+            found = {lang: [f for f in _check_line(data, card, line, lang, fixed)
+                            if f not in out] for lang in LANGS}
+            both = _one_for_both(data, card, line, found)
+            out.extend([both] if both else [f for fs in found.values() for f in fs])
     return out
+
+
+def _shifts(data: GameData, lang: str, written: str, canonical: str) -> dict:
+    """How many more (+) or fewer (-) of each fact the written text states than the
+    canonical text, for the facts named alike in every language."""
+    facts = _facts(data, lang)
+    have, want = facts.of(written), facts.of(canonical)
+    return {k: have[k] - want[k] for k in have | want
+            if have[k] != want[k] and k[0] not in ("glossary terms", "sentences")}
+
+
+def _one_for_both(data: GameData, card: Card, line: CardLine, found: dict[str, list[Finding]]
+                  ) -> Finding | None:
+    """One finding at the effect whose clause differs when every language's text differs
+    from the effects the same way (the same numbers, places, names, shields, currencies;
+    where none of these differ, a meaning they share): the effects changed while the texts
+    stayed (or every text changed alike)."""
+    texts = {lang: fs[0] for lang, fs in found.items() if len(fs) == 1}
+    if len(texts) != len(LANGS) or not line.text or any(
+            f.code not in ("text-differs", "text-meaning") or FOLLOWS_FACT in f.extra
+            for f in texts.values()) or rulebook_line(data, card, line) is not None:
+        return None
+    canonical = {lang: _rendered(data, lang, line) for lang in LANGS}
+    if None in canonical.values():
+        return None
+    shifts = [_shifts(data, lang, line.text.get(lang) or "", canonical[lang] or "")
+              for lang in LANGS]
+    plain = [{k: n for k, n in s.items() if k[0] != "meaning"} for s in shifts]
+    shared = set.intersection(*({(k, n) for k, n in s.items() if k[0] == "meaning"}
+                                for s in shifts))
+    if any(p != plain[0] for p in plain) or not (plain[0] or shared):
+        return None
+    diff = Counter({k: abs(n) for k, n in shifts[0].items()})
+    effect = _clause_effect(data, line, LANGS[0], diff)
+    said = "; ".join(_describe(*(_facts(data, LANGS[0]).of(t) for t in (
+        line.text.get(LANGS[0]) or "", canonical[LANGS[0]] or ""))))
+    listed = " and ".join(f"{lang} ({f.location})" for lang, f in texts.items())
+    shown = "".join(f"\n    written ({lang}):   {line.text.get(lang)}\n    canonical ({lang}): "
+                    f"{canonical[lang]}" for lang in LANGS)
+    return error("text-differs", f"the {listed} {line.kind} texts both say otherwise than "
+                 f"the line's effects ({said}){shown}",
+                 location=effect.loc if effect else line.at("effects"), card=card.id,
+                 rule=texts[LANGS[0]].rule, extra=_text_key(card, line),
+                 hint="put the effects right, or, if they are right, correct every text")
