@@ -80,6 +80,8 @@ def _parser() -> argparse.ArgumentParser:
     pr = sub.add_parser("proof", parents=[where],
                         help="output/proof/cs-en.pdf: English and Czech side by side")
     pr.add_argument("--only-problems", action="store_true", help="only cards with findings")
+    pr.add_argument("--changed-since", metavar="MANIFEST|REVISION",
+                    help="only cards changed since an earlier manifest.json or git revision")
 
     pf = sub.add_parser("preflight", parents=[where],
                         help="check PDFs as a print shop would: ink, text size, image ppi, "
@@ -105,7 +107,9 @@ def _parser() -> argparse.ArgumentParser:
 
     po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
     po_sub = po.add_subparsers(dest="po_command", required=True)
-    po_sub.add_parser("export", parents=[where], help="write output/po/cs.po")
+    exp = po_sub.add_parser("export", parents=[where], help="write output/po/cs.po")
+    exp.add_argument("--pot", action="store_true",
+                     help="write the template output/po/cards.pot (for msgmerge) instead")
     imp = po_sub.add_parser("import", parents=[where],
                             help="write the Czech texts of a PO file into card_data/")
     imp.add_argument("file", type=Path)
@@ -132,13 +136,16 @@ def _check(args: argparse.Namespace) -> int:
     exceptions = exception_lines(report.data.cards) if report.data else []
     if args.format == "json":
         print(format_json(report.findings, {"cards": report.cards, "ok": report.ok,
-                                            "line": summary, "exceptions": exceptions}))
+                                            "line": summary, "exceptions": exceptions,
+                                            "translation": report.translation}))
     else:
         text = format_text(report.findings)
         if text:
             print(text)
         if exceptions:
             print("\n".join(["reviewed exceptions:", *exceptions]))
+        if report.translation:
+            print("\n".join(report.translation))
         print(summary)
     return 0 if report.ok else exit_code(report.findings)
 
@@ -194,14 +201,15 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _proof(args: argparse.Namespace) -> int:
-    path = pipeline.proof(args.project, only_problems=args.only_problems)
+    path = pipeline.proof(args.project, only_problems=args.only_problems,
+                          changed_since=args.changed_since)
     print(f"wrote {path}")
     return 0
 
 
 def _po(args: argparse.Namespace) -> int:
     if args.po_command == "export":
-        print(f"wrote {pipeline.po_export(args.project)}")
+        print(f"wrote {pipeline.po_export(args.project, pot=args.pot)}")
         return 0
     report = pipeline.po_import(args.project, args.file)
     print(report.format())

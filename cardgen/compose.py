@@ -124,6 +124,7 @@ class Renderer:
                 pile_phrase=self.table("pile_phrase")))
         self._compiled: dict[tuple[str, str], Any] = {}
         self._topic: str | None = None  # the side the current clause is about (pronouns)
+        self._elide: str | None = None  # what a joined clause leaves out (see join_mode)
 
     def table(self, key: str) -> dict[str, Any]:
         value = self.tables.get(key)
@@ -177,16 +178,16 @@ class Renderer:
         targets = [targets] if isinstance(targets, str) else list(targets)
         return self._join([self.name(t) for t in targets], conj)
 
-    def genitives(self, targets: Any) -> str:
+    def genitives(self, targets: Any, conj: str = "or") -> str:
         """Czech genitive from the `from` form ("z Čech" → "Čech"); English: the name."""
         targets = [targets] if isinstance(targets, str) else list(targets)
         if self.lang == "en":
-            return self._join([self.name(t) for t in targets], "or")
+            return self._join([self.name(t) for t in targets], conj)
         out = []
         for t in targets:
             phrase = self.place(t).form(self.lang, "from") or self.name(t)
             out.append(phrase.split(" ", 1)[1] if " " in phrase else phrase)
-        return self._join(out, "or")
+        return self._join(out, conj)
 
     def _join(self, parts: list[str], conj: str) -> str:
         word = self.labels.get(conj, conj)
@@ -194,11 +195,16 @@ class Renderer:
             return "".join(parts)
         return ", ".join(parts[:-1]) + f" {word} " + parts[-1]
 
-    def card_name(self, cid: str) -> str:
+    def card_name(self, cid: str, case: str | None = None) -> str:
+        """A card's name, in ``case`` (``name_forms`` of the card) inside running text."""
         card = self.data.card(cid)
         if card is None:
             raise TextError(f"unknown card '{cid}'")
-        return card.name.get(self.lang) or cid
+        text = card.name_form(self.lang, case)
+        if text is None and card.name.get(self.lang) is not None:
+            raise TextError(f"card '{cid}' has no '{case}' form of its name in {self.lang} "
+                            f"(add name_forms: {{{self.lang}: {{{case}: …}}}} next to its name)")
+        return text or cid
 
     def shield(self, sid: str) -> str:
         if sid not in self.data.shields:
@@ -251,9 +257,15 @@ class Renderer:
         """The verb for ``who``: the imperative for you; a side the clause already named
         becomes a pronoun (en "it places", cs only the verb: "umístí")."""
         forms = self.table("verbs")[verb]
+        elide, self._elide = self._elide, None
+        if elide == "verb":  # joined to the same op before it: the verb is said once
+            return ""
         if who == "you":
             return forms["imp"]
         subj = self.table("subjects")[who]
+        if elide == "side":  # joined to a clause of the same side: the side is said once
+            self._topic = who
+            return forms[subj["form"]]
         if who == self._topic and subj.get("pronoun") is not None:
             return f"{subj['pronoun']} {forms[subj['form']]}".strip()
         self._topic = who
@@ -292,11 +304,39 @@ class Renderer:
         text = self._render("ops", effect.op, source, self.params(effect))
         return " ".join(text.split())
 
+    def join_mode(self, prev: Effect | None, effect: Effect) -> str | None:
+        """How ``effect`` joins the clause of ``prev`` into one sentence (the language's
+        ``join:`` table): ``verb`` — the same op for the same side says its verb once ("gain
+        2 German and 1 Eastern"); ``side`` — the same named side says its name once
+        ("Luxembourg removes … and gains …"); None — a sentence of its own."""
+        if prev is None:
+            return None
+        rules = self.table("join")
+        a, b = self.params(prev), self.params(effect)
+        if a.get("who", "you") != b.get("who", "you") or any(
+                p.get(k) for p in (a, b) for k in ("then", "otherwise")):
+            return None
+        if prev.op == effect.op and effect.op in (rules.get("same_op") or ()):
+            return "verb"
+        if rules.get("same_side") and a.get("who", "you") not in ("you", "each"):
+            return "side"
+        return None
+
     def line(self, line: CardLine) -> str:
-        clauses = []
+        clauses: list[str] = []
+        prev: Effect | None = None
         for effect in line.effects:
             self._topic = None  # pronouns only within one clause
-            clauses.append(self.clause(effect))
+            mode = self.join_mode(prev, effect)
+            self._elide = mode
+            text = self.clause(effect)
+            self._elide = None
+            if mode:
+                clauses[-1] += f" {self.labels.get('and', 'and')} {text}"
+                prev = None  # two clauses to a sentence at most
+            else:
+                clauses.append(text)
+                prev = effect
         if not clauses:
             return ""
         prefix = None

@@ -65,3 +65,19 @@ class CardFace:
     kind_label: str | None = None  # e.g. "Event" / "Událost" for event cards
     copies: int = 1
     shields: tuple[ShieldStyle, ...] = ()  # styles of every shield the text shows inline
+
+
+def printed_texts(face: CardFace) -> dict[str, str]:
+    """The texts ``face`` prints, by the keys of the translatable texts (``name``, a line's
+    kind, ``<kind>.name`` for a bold lead-in): what a manifest keeps so that a later proof
+    can show word by word what changed."""
+    out = {"name": face.name}
+    for line in face.lines:
+        key = line.kind
+        n = 2
+        while key in out:  # two note lines on one face stay apart
+            key, n = f"{line.kind}.{n}", n + 1
+        if line.title:
+            out[f"{key}.name"] = line.title
+        out[key] = line.text
+    return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .check.components import component_fixes
 from .check.lang import all_texts
 from .errors import Finding
 from .language import fix_text
@@ -21,7 +22,7 @@ from .yamledit import TextEdit, edit_files
 
 
 def fix_project(project: Path) -> tuple[list[str], list[Finding]]:
-    """Repair mechanical typography in every card text.
+    """Repair mechanical typography in every card text and board, token and aid text.
 
     Returns one line per repaired text actually written, and the findings of the files that
     could not be edited (left as they were; the other files are still repaired).
@@ -37,6 +38,8 @@ def fix_project(project: Path) -> tuple[list[str], list[Finding]]:
             if fixed != value:
                 loc = t.text.at(lang)
                 lines[TextEdit(loc, fixed)] = f"{loc}: {t.card.id} {t.key} ({lang}): {value!r} -> {fixed!r}"
+    for loc, path, lang, fixed in component_fixes(project):  # board, token and aid texts
+        lines[TextEdit(loc, fixed)] = f"{loc}: {path} ({lang}): -> {fixed!r}"
     outcome = edit_files(project, lines)
     done = set(outcome.applied)
     return [line for edit, line in lines.items() if edit in done], outcome.findings

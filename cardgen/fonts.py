@@ -22,7 +22,8 @@ _REGISTERED: dict[Path, str] = {}
 _GIVEN: dict[Path, str] = {}
 
 #: Characters never drawn as glyphs (line breaks) or drawn as a plain space (U+00A0).
-_NOT_DRAWN = {"\n", "\r", "\t", "\u00a0", "\u00ad"}
+NBSP = "\u00a0"
+_NOT_DRAWN = {"\n", "\r", "\t", NBSP, "\u00ad"}
 
 
 def register_font(path: Path) -> str:
@@ -73,16 +74,19 @@ def missing_glyphs(font: str, text: str) -> set[str]:
 
 def wrap_words(text: str, font: str, size: float, width: float) -> list[str]:
     """Greedy line breaks at spaces so each line fits ``width`` points (a longer word stands
-    alone on its line). For short labels; card text uses the hyphenating text flow."""
+    alone on its line). A non-breaking space (U+00A0, Czech typography: "v\u00a0příštím")
+    never breaks; the lines come back ready to draw, with it as a plain space. For short
+    labels; card text uses the hyphenating text flow."""
     lines: list[str] = []
     line = ""
-    for word in text.split():
+    for word in (w for w in text.split(" ") if w.strip()):
+        word = word.strip()
         trial = f"{line} {word}".strip()
-        if line and pdfmetrics.stringWidth(trial, font, size) > width:
+        if line and pdfmetrics.stringWidth(trial.replace(NBSP, " "), font, size) > width:
             lines.append(line)
             line = word
         else:
             line = trial
     if line:
         lines.append(line)
-    return lines
+    return [ln.replace(NBSP, " ") for ln in lines]

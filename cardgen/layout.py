@@ -123,6 +123,9 @@ class TextBox:
     italic_kinds: tuple[str, ...]
     hyphen_min: int
     lang_hyphen: Mapping[str, str]
+    hyphen_left: int  # letters before a break at least (pyphen's left)
+    hyphen_right: int  # letters after a break at least (pyphen's right)
+    rag_limit: float  # while text fits, break a word only to save more of the line than this
 
 
 @dataclass(frozen=True)
@@ -248,7 +251,8 @@ SPEC: dict[str, dict[str, Field]] = {
         "min_size": Field(NUM, True), "leading": Field(NUM, True),
         "paragraph_gap": Field(NUM, True), "divider": Field(bool, True),
         "italic_kinds": Field(list, True), "hyphen_min": Field(int, True),
-        "lang_hyphen": Field(dict, True),
+        "lang_hyphen": Field(dict, True), "hyphen_left": Field(int, True),
+        "hyphen_right": Field(int, True), "rag_limit": Field(NUM, True),
     },
     "bottom_strip": {
         "baseline": Field(NUM, True), "font": Field(str, True, FONT_ROLES),

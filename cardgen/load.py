@@ -42,6 +42,7 @@ CARD_SPEC = {
     "side": Field(str, choices=("luxembourg", "wittelsbach")),
     "copies": Field(int),
     "name": Field(dict, required=True),
+    "name_forms": Field(dict),
     "political": Field(int),
     "military": Field(int),
     "yield": Field(list),
@@ -82,6 +83,7 @@ TEXT_SHAPE = {
     **{f"{table}?": {"*": "string"} for table in ("pile_phrase", "numbers_adj", "directions",
                                                   "deed_ops")},
     **{f"{table}?": {"*": {"*": "string"}} for table in ("types", "nouns", "subjects", "verbs")},
+    "clauses?": ["string"],
     "*": "mapping",
 }
 
@@ -457,6 +459,8 @@ class _Loader:
             prototype=bool(rec.get("prototype", True)),
             loc=where,
             locs={k: rec.at(k) for k in rec} | {f"key:{k}": rec.key_locs[k] for k in rec},
+            name_forms=self.forms(rec["name_forms"], rec.at("name_forms"), f"name_forms of {card}")
+            if "name_forms" in rec else {},
         )
 
     def cards(self) -> tuple[m.Card, ...]:

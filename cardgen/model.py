@@ -107,9 +107,18 @@ class Card:
     prototype: bool
     loc: Location
     locs: dict[str, Location] = field(default_factory=dict)
+    #: lang -> case name -> the name in that case (cs ``acc: Blanku z Valois``), for names
+    #: inside running text (``name_forms:`` next to ``name:``)
+    name_forms: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def at(self, key: str) -> Location:
         return self.locs.get(key, self.loc)
+
+    def name_form(self, lang: str, case: str | None) -> str | None:
+        """The name in ``case`` (the plain name when ``case`` is None); None if not given."""
+        if case is None:
+            return self.name.get(lang)
+        return self.name_forms.get(lang, {}).get(case)
 
     def line(self, kind: str) -> CardLine | None:
         return next((ln for ln in self.lines if ln.kind == kind), None)

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from .layout import Layout
     from .outputs import Target
     from .po import ImportReport
+    from .review import Earlier
 
 CARD_LAYOUT = Path("layouts") / "card.yaml"
 #: output/.cache/<prefix>…: the copy of a build's inputs, removed when the build ends
@@ -55,6 +56,7 @@ class CheckReport:
     findings: list[Finding]
     faces: dict[str, list[CardFace]] = field(default_factory=dict)
     layout: Layout | None = None
+    translation: list[str] = field(default_factory=list)  # state counts, fuzzy texts
 
     @property
     def ok(self) -> bool:
@@ -80,11 +82,13 @@ def run_check(project: Path, *, lang_only: bool = False,
     """
     from . import check as checks
     from .check.cache import CheckCache
+    from .check.components import check_component_texts
     from .compose import compose_faces
     from .glossary_sheet import label_findings as glossary_label_findings
     from .layout import load_layout
     from .load import load
     from .tables import label_findings as table_label_findings
+    from .translation import state_summary
     try:
         data, findings = load(project)
     except CardgenError as exc:
@@ -96,7 +100,10 @@ def run_check(project: Path, *, lang_only: bool = False,
     if fit_cache is None:
         fit_cache = _read_fit_cache(JsonCache(project / "output", FIT_CACHE), _fit_key())
     findings.extend(checks.run_all(data, lang_only=lang_only, cache=check_cache))
+    findings.extend(check_component_texts(project, data))  # board, token and aid texts
     report = CheckReport(data, findings)
+    state_found, report.translation = state_summary(data, project)
+    findings.extend(state_found)
     if report.ok:
         try:
             layout = load_layout(project / CARD_LAYOUT)
@@ -676,10 +683,13 @@ def fill(project: Path) -> tuple[list, list[Finding]]:
     return fill_texts(data, project, problems), problems
 
 
-def proof(project: Path, *, only_problems: bool = False) -> Path:
-    """`cardgen proof`: output/proof/cs-en.pdf with every card in both languages."""
+def proof(project: Path, *, only_problems: bool = False, changed_since: str | None = None
+          ) -> Path:
+    """`cardgen proof`: output/proof/cs-en.pdf with every card in both languages, or with
+    ``changed_since`` (an earlier manifest.json or a git revision) only the changed cards."""
     from .compose import compose_faces
     from .layout import load_layout
+    from .outputs import face_key
     from .proof import build_proof
     from .render.card import draw_card
     report = run_check(project)
@@ -689,15 +699,54 @@ def proof(project: Path, *, only_problems: bool = False) -> Path:
     # a proof is most useful when the texts have errors: compose even then
     layout = report.layout or load_layout(project / CARD_LAYOUT)
     faces = report.faces or {lang: compose_faces(data, lang, project) for lang in LANGS}
+    earlier, hashes = None, None
+    if changed_since is not None:
+        earlier = _earlier(project, changed_since)
+        key = _card_key(layout, project)
+        hashes = {lang: {f.card_id: face_key(f, key, project)[:16] for f in faces[lang]}
+                  for lang in LANGS}
     pdf = build_proof(data, faces["en"], faces["cs"], report.findings, draw_card, layout,
-                      only_problems=only_problems)
+                      only_problems=only_problems, earlier=earlier, hashes=hashes)
     path = project / "output" / "proof" / "cs-en.pdf"
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, pdf)
     return path
 
 
-def po_export(project: Path) -> Path:
+def _earlier(project: Path, since: str) -> Earlier:
+    """What `proof --changed-since` compares with: an earlier build's manifest.json (and the
+    other languages' manifests beside it), or card_data/ at a git revision, composed again."""
+    from .review import Earlier, git_card_data, manifest_earlier, texts_of
+    path = Path(since)
+    if path.exists():
+        docs = {}
+        for lang in LANGS:
+            other = path.parent.parent / lang / path.name
+            if other != path and other.is_file():
+                doc = read_manifest(other)[1]
+                docs[str(doc.get("lang") or lang)] = doc
+        doc = read_manifest(path)[1]
+        docs[str(doc.get("lang") or path.parent.name)] = doc
+        return manifest_earlier(str(path), docs)
+    from .compose import compose_faces
+    from .load import load
+    with tempfile.TemporaryDirectory(prefix="cardgen-proof-") as tmp:
+        git_card_data(project, since, Path(tmp))
+        try:
+            data, _ = load(Path(tmp))
+            return Earlier(f"git {since}", {lang: texts_of(compose_faces(data, lang, Path(tmp)))
+                                            for lang in LANGS})
+        except CardgenError as exc:
+            raise CardgenError([error("usage", f"--changed-since {since}: the card data of that "
+                                      "revision cannot be composed (its problems follow)",
+                                      hint="compare with a later revision or a manifest"),
+                                *(replace(f, message=f"at {since}: {f.message}")
+                                  for f in exc.findings)]) from None
+
+
+def po_export(project: Path, *, pot: bool = False) -> Path:
+    """`cardgen po export`: output/po/cs.po with every translatable string, its state and
+    its length budget from the fit engine; with ``pot``, output/po/cards.pot for msgmerge."""
     from .check.text import check_templates
     from .compose import compose_faces
     from .load import load
@@ -706,17 +755,50 @@ def po_export(project: Path) -> Path:
     findings += check_templates(data)  # the export renders canonical text through them
     if has_errors(findings):
         raise CardgenError(findings)
+    faces = {}
     for lang in LANGS:  # labels too: a template the sandbox refuses stops the export
         try:
-            compose_faces(data, lang, project)
+            faces[lang] = compose_faces(data, lang, project)
         except CardgenError as exc:
             if any(f.code == "template-unsafe" for f in exc.findings):
                 raise
-    path = project / "output" / "po" / "cs.po"
+    budgets = po_budgets(data, faces.get("cs", []), project)
+    path = project / "output" / "po" / ("cards.pot" if pot else "cs.po")
     path.parent.mkdir(parents=True, exist_ok=True)
-    return export_po(data, path)
+    return export_po(data, path, project=project, budgets=budgets, pot=pot)
+
+
+def po_budgets(data: GameData, faces: list[CardFace], project: Path) -> dict[str, tuple[int, float]]:
+    """PO context -> (characters that still fit at the minimum size, that size): the text
+    box budget for a card's lines and Deed name, the name bar's for its name."""
+    from .check.lang import card_texts
+    from .layout import load_layout
+    from .render.card import spare_characters
+    try:
+        layout = load_layout(project / CARD_LAYOUT)
+    except CardgenError:
+        return {}
+    out: dict[str, tuple[int, float]] = {}
+    for face in faces:
+        card = data.card(face.card_id)
+        if card is None:
+            continue
+        text, name = spare_characters(face, layout)
+        for t in card_texts(card):
+            out[t.context] = ((name, layout.name_bar.min_size) if t.key == "name"
+                              else (text, layout.text_box.min_size))
+    return out
+
+
+def po_check(project: Path) -> list[Finding]:
+    """What `cardgen check` finds, and the board's label findings: the QA a PO import's
+    texts go through before anything is written."""
+    from .board.base import load_components
+    findings = run_check(project).findings
+    findings += load_components(project)[1]
+    return findings
 
 
 def po_import(project: Path, file: Path) -> ImportReport:
     from .po import import_po
-    return import_po(project, file)
+    return import_po(project, file, check=po_check)

@@ -79,8 +79,8 @@ def test_place_name_in_the_wrong_language(project, capsys):
 
 @pytest.mark.parametrize(("lang", "old", "new"), [
     ("en", "to counter a German Deed", "to cancel a German Deed"),
-    ("cs", "zruš kontrou soupeřův říšský čin", "zruš soupeřův říšský čin"),
-    ("cs", "zruš kontrou soupeřův říšský čin", "stornuj soupeřův říšský čin"),
+    ("cs", "zruš kontrou čin soupeřovy říšské karty", "zruš čin soupeřovy říšské karty"),
+    ("cs", "zruš kontrou čin soupeřovy říšské karty", "stornuj čin soupeřovy říšské karty"),
 ])
 def test_wrong_counter_verb_is_an_error_citing_5_6(project, capsys, lang, old, new):
     path = project / CARDS / "market.yaml"

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
-from test_lang_fixtures import CLEAN, NB, load_cards
+from test_lang_fixtures import CLEAN, NB, ROOT, load_cards
 
 from cardgen.check.lang import (
     check_language,
@@ -89,7 +90,8 @@ def test_place_named_on_one_side_only(tmp_path):
     assert f.hint == "write: Mohuč / v Mohuči / do Mohuče / z Mohuče"
     assert f.lang == "cs"
     assert g.message == "deed: the Czech text names place 'Trevír' but the English text does not"
-    assert g.lang == "en"
+    assert g.lang == "cs"  # the wrong place is in the Czech: the finding is at the Czech line
+    assert g.location == f.location and "cs:" in _line_at(tmp_path, g.location)
 
 
 def test_card_referenced_by_effect_uses_current_name(tmp_path):
@@ -169,7 +171,11 @@ def test_symbols_must_match(tmp_path):
     ("Jdi v Mohuči.", "typo-nbsp-prep",
      "a one-letter word needs a non-breaking space after it: 'v Mohuči.'"),
     ('Je to \\"Maultasch\\".', "typo-quotes", 'Czech quotation marks are „…“: "Maultasch"'),
-    ("Kola 1-3.", "typo-dash-range", "a range needs an en dash: '-'"),
+    ("Kola 1-3.", "typo-dash-range", "a range is an en dash without spaces: '-'"),
+    ("Kola 1 – 3.", "typo-dash-range", "a range is an en dash without spaces: ' – 3.'"),
+    ("Jdi dál...", "typo-ellipsis", "three dots are an ellipsis: '...'"),
+    ("Je to “Maultasch”.", "typo-quotes", "Czech quotation marks are „…“: “Maultasch”"),
+    ("Ockham’s.", "typo-apostrophe-cs", "an English apostrophe or single quote in Czech text: '’'"),
     ("Jdi  dál.", "typo-double-space", "double space"),
     (" Jdi.", "typo-space-edge", "leading or trailing space"),
     ("Jdi jdi dál.", "typo-doubled-word", "doubled word: 'Jdi jdi'"),
@@ -205,3 +211,74 @@ def test_any_place_form_names_the_place_even_shared_by_two():
     assert _find_names(names, "u trevírského kurfiřta", "cs") == {"trier"}
     assert _find_names(names, "gains 1 vote on the elector of Mainz or Trier", "en") == {
         "mainz", "trier"}
+
+
+def _line_at(tmp_path: Path, location) -> str:
+    """The line a finding points at, in the newest project ``run`` wrote."""
+    path = max(tmp_path.glob(f"project*/{location.file}"), key=lambda p: len(str(p)))
+    return path.read_text(encoding="utf-8").splitlines()[location.line - 1]
+
+
+# --- issue 13, item 5: the QA gaps ------------------------------------------------------
+
+
+def test_english_quotes_and_apostrophes_are_typographic(tmp_path):
+    cards = CLEAN.replace("Draw 2 cards.", 'Draw 2 "fresh" cards for John\'s sake.')
+    found = [(f.code, f.lang) for f in run(tmp_path, cards) if f.code.startswith("typo-")]
+    assert found == [("typo-quotes-en", "en"), ("typo-apostrophe", "en")]
+    assert fix_text('Draw 2 "fresh" cards for John\'s sake.', "en") == \
+        "Draw 2 \u201cfresh\u201d cards for John\u2019s sake."
+
+
+def test_a_line_ends_with_the_same_mark_in_both_languages(tmp_path):
+    (f,) = only(run(tmp_path, CLEAN.replace(f"v{NB}Mohuči.", f"v{NB}Mohuči")), "lang-end-punct")
+    assert f.message == f"deed: the text does not end with a full stop: '…ivy v{NB}Mohuči'"
+    assert f.lang == "cs"
+    (g,) = only(run(tmp_path, CLEAN.replace("in Mainz.", "in Mainz?")), "lang-end-punct")
+    assert g.message == "deed: the English text ends with '?' but the Czech with '.'"
+    assert g.lang == "cs"
+
+
+def test_a_line_starts_with_a_capital(tmp_path):
+    (f,) = only(run(tmp_path, CLEAN.replace("Umísti 2", "umísti 2")), "lang-capital")
+    assert f.message == "deed: the text starts with a small letter: 'umísti'"
+    assert f.lang == "cs"
+
+
+BLANCHE = CLEAN.replace("Draw 2 cards.", "Draw 2 cards. Then play Blanche de Valois.").replace(
+    f"Lízni 2{NB}karty.", f"Lízni 2{NB}karty. Pak zahraj Blanku z{NB}Valois.")
+
+
+@pytest.mark.parametrize("name", [f"Blanche z{NB}Valois", "Blanche de Valois"])
+def test_a_card_name_half_or_wholly_left_in_english(tmp_path, name):
+    assert only(run(tmp_path, BLANCHE), "lang-name-english") == []
+    found = only(run(tmp_path, BLANCHE.replace(f"Blanka z{NB}Valois", name)), "lang-name-english")
+    assert [(f.card, f.lang) for f in found] == [("blanche-de-valois", "cs")]
+    assert found[0].message == ("name: the Czech card name keeps the English word 'Blanche', "
+                                "which the Czech texts translate elsewhere (philip-vi:deed)")
+
+
+def test_a_deed_name_left_in_english(tmp_path):
+    cards = CLEAN.replace("Starý spolek", "Auld Alliance").replace(
+        "Move John 1 step toward Charles.", "Move John 1 step toward Charles. Auld friends.").replace(
+        "ke Karlovi.", "ke Karlovi. Staří přátelé.")
+    (f,) = only(run(tmp_path, cards), "lang-name-english")
+    assert f.message.startswith("deed.name: the Czech Deed name keeps the English word 'Auld'")
+
+
+def test_one_english_text_translated_two_ways(tmp_path):
+    cards = CLEAN.replace('en: "Place 2 influence in Mainz."', "en: Draw 2 cards. Move John 1 step "
+                          "toward Charles.").replace(
+        f'cs: "Umísti 2{NB}vlivy v{NB}Mohuči."', f"cs: Lízni 2{NB}karty. Posuň Jana o{NB}1{NB}pole "
+        "ke Karlovi Lucemburskému.")
+    (f,) = only(run(tmp_path, cards), "lang-inconsistent")
+    assert (f.card, f.lang) == ("blanche-de-valois", "cs")
+    assert f.message.startswith("deed: the English 'Draw 2 cards. Move John 1 step toward "
+                                "Charles.' is translated differently on philip-vi:deed")
+    assert "cs:" in _line_at(tmp_path, f.location)
+
+
+def test_the_shipped_data_passes_the_language_checks_without_a_warning():
+    from cardgen.load import load
+    data, findings = load(ROOT)
+    assert [f for f in findings + check_language(data)] == []

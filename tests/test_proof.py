@@ -10,93 +10,89 @@ import pytest
 from test_lang_fixtures import CARDS, CLEAN, NB, ROOT, make_project
 
 from cardgen.check.lang import check_language
+from cardgen.compose import compose_faces
 from cardgen.glossary_sheet import build_glossary_sheet, czech_key, name_pairs
+from cardgen.layout import load_layout
 from cardgen.load import load
 from cardgen.proof import build_proof
+from cardgen.render.card import draw_card
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler")
 
 
-def pdf_text(tmp_path, data: bytes, name: str) -> list[str]:
+def pdf_text(tmp_path, data: bytes, name: str, *options: str) -> list[str]:
     path = tmp_path / name
     path.write_bytes(data)
-    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run(["pdftotext", *(options or ("-layout",)), str(path), "-"],
+                         capture_output=True, text=True, check=True).stdout
     return out.split("\f")[:-1]
 
 
-class Face:
-    def __init__(self, card_id, lang, name):
-        self.card_id, self.lang, self.name = card_id, lang, name
+FONTS = MappingProxyType({"body": ROOT / "fonts" / "CharisSIL-Regular.ttf",
+                          "bold": ROOT / "fonts" / "CharisSIL-Bold.ttf",
+                          "italic": ROOT / "fonts" / "CharisSIL-Italic.ttf"})
 
 
-class Layout:
-    page_size = (195.6, 266.5)
-    fonts = MappingProxyType({"body": ROOT / "fonts" / "CharisSIL-Regular.ttf",
-                              "bold": ROOT / "fonts" / "CharisSIL-Bold.ttf",
-                              "italic": ROOT / "fonts" / "CharisSIL-Italic.ttf"})
+def small_project(tmp_path, cards=CARDS):
+    """The two test cards with the shipped wording templates and rule schema."""
+    project = make_project(tmp_path, cards)
+    for part in ("text", "rules"):
+        shutil.copytree(ROOT / "card_data" / part, project / "card_data" / part,
+                        dirs_exist_ok=True)
+    return project
 
 
-def fake_draw(canvas, face, layout, origin):
-    canvas.drawString(20, 100, f"FACE {face.lang} {face.name}")
-
-
-def faces(data, lang):
-    return [Face(c.id, lang, c.name.get(lang)) for c in data.cards]
-
-
-def project_data(tmp_path, cards=CARDS):
-    data, _ = load(make_project(tmp_path, cards))
-    return data
+def proof_of(project, findings=None, **kw) -> tuple[bytes, object]:
+    data, _ = load(project)
+    layout = load_layout(ROOT / "layouts" / "card.yaml")
+    pdf = build_proof(data, compose_faces(data, "en", project), compose_faces(data, "cs", project),
+                      check_language(data) if findings is None else findings, draw_card, layout,
+                      **kw)
+    return pdf, data
 
 
 def test_proof_pages_and_text(tmp_path):
-    data = project_data(tmp_path, CARDS.replace("Lízni 2 karty", "Lízni 3 karty"))
-    findings = check_language(data)
-    pdf = build_proof(data, faces(data, "en"), faces(data, "cs"), findings, fake_draw, Layout())
+    project = small_project(tmp_path, CARDS.replace("Lízni 2 karty", "Lízni 3 karty"))
+    pdf, _ = proof_of(project)
     pages = pdf_text(tmp_path, pdf, "proof.pdf")
-    assert len(pages) == 3
+    assert len(pages) == 2  # the summary, then both cards on one page
     first = " ".join(pages[0].split())
     assert "Cards / Karty 2" in first
     assert "Errors / Chyby 1" in first
     assert "Deed čin" in first and "counter zrušit kontrou" in first
-    philip = " ".join(pages[1].split())
-    assert "market 20: Philip VI / Filip VI. (philip-vi)" in philip
-    assert "FACE en Philip VI" in philip and "FACE cs Filip VI." in philip
-    assert "Draw 2 cards. Move John 1 step toward Charles." in philip
-    assert "error[lang-numbers] (cs)" in philip
+    cards = " ".join(pdf_text(tmp_path, pdf, "proof.pdf", "-raw")[1].split())
+    assert "market 20: Philip VI / Filip VI. (philip-vi)" in cards
+    assert "luxembourg 3: Blanche de Valois / Blanka z Valois (blanche-de-valois)" in cards
+    assert "Draw 2 cards. Move John 1 step toward Charles." in cards
+    assert "English česky (written) česky (canonical) state" in cards
+    assert "error[lang-numbers] (cs)" in cards
     # errors come before the warnings of the same card
+    philip = cards[cards.index("(philip-vi)"):]
     assert philip.index("error[lang-numbers]") < philip.index("warning[typo-nbsp")
-    assert build_proof(data, faces(data, "en"), faces(data, "cs"), findings, fake_draw,
-                       Layout()) == pdf
+    assert proof_of(project)[0] == pdf
+
+
+def test_proof_shows_the_canonical_czech_and_the_state(tmp_path):
+    cards = CLEAN.replace(f"Umísti 2{NB}vlivy v{NB}Mohuči.", "").replace(
+        "    deed:\n      text:\n        en: \"Place 2",
+        "    deed:\n      effects: [{op: place_influence, amount: 2, where: mainz}]\n"
+        "      text:\n        en: \"Place 2")
+    project = small_project(tmp_path, cards)
+    pdf, _ = proof_of(project)
+    (_, cards) = pdf_text(tmp_path, pdf, "proof.pdf")
+    rows = [" ".join(ln.split()) for ln in cards.splitlines()]
+    # Blanche's Czech deed is missing: the canonical text stands beside it, the state says so
+    deed = next(r for r in rows if "Place 2 influence in Mainz." in r)
+    assert deed.endswith("— Umísti 2 vlivu do Mohuče. missing"), deed
+    assert any(r.endswith("translated") and "Filip VI." in r for r in rows)
 
 
 def test_proof_only_problems(tmp_path):
-    data = project_data(tmp_path, CLEAN.replace(f"Lízni 2{NB}karty", f"Lízni 3{NB}karty"))
-    pdf = build_proof(data, faces(data, "en"), faces(data, "cs"), check_language(data),
-                      fake_draw, Layout(), only_problems=True)
+    project = small_project(tmp_path, CLEAN.replace(f"Lízni 2{NB}karty", f"Lízni 3{NB}karty"))
+    pdf, _ = proof_of(project, only_problems=True)
     pages = pdf_text(tmp_path, pdf, "proof.pdf")
     assert len(pages) == 2
-    assert "philip-vi" in pages[1]
-
-
-def test_proof_with_the_real_renderer(tmp_path):
-    compose = pytest.importorskip("cardgen.compose")
-    card = pytest.importorskip("cardgen.render.card")
-    layout_mod = pytest.importorskip("cardgen.layout")
-    project = make_project(tmp_path)
-    for part in ("text", "rules"):
-        shutil.copytree(ROOT / "card_data" / part, project / "card_data" / part,
-                        dirs_exist_ok=True)
-    data, _ = load(project)
-    layout = layout_mod.load_layout(ROOT / "layouts" / "card.yaml")
-    pdf = build_proof(data, compose.compose_faces(data, "en", project),
-                      compose.compose_faces(data, "cs", project), check_language(data),
-                      card.draw_card, layout)
-    pages = pdf_text(tmp_path, pdf, "real.pdf")
-    assert len(pages) == 3
-    text = " ".join(pages)
-    assert "Blanka z Valois" in text and "Blanche de Valois" in text and "Filip VI." in text
+    assert "philip-vi" in pages[1] and "blanche-de-valois" not in pages[1]
 
 
 def test_czech_collation():
@@ -111,17 +107,47 @@ def test_glossary_sheet(tmp_path):
     project = make_project(tmp_path)
     shutil.copytree(ROOT / "card_data" / "text", project / "card_data" / "text")
     data, _ = load(project)
-    cs = build_glossary_sheet(data, "cs", Layout.fonts)
-    assert build_glossary_sheet(data, "cs", Layout.fonts) == cs
-    (page,) = pdf_text(tmp_path, cs, "cs.pdf")
-    lines = [" ".join(ln.split()) for ln in page.splitlines() if ln.strip()]
-    assert lines[:2] == ["Volba římského krále — slovníček", "Slovníček pojmů"]
+    cs = build_glossary_sheet(data, "cs", FONTS)
+    assert build_glossary_sheet(data, "cs", FONTS) == cs
+    pages = pdf_text(tmp_path, cs, "cs.pdf")
+    lines = [" ".join(ln.split()) for page in pages for ln in page.splitlines() if ln.strip()]
+    # labels get card text's typography: a spaced dash is the en dash (issue 13)
+    assert lines[:2] == ["Volba římského krále – slovníček", "Slovníček pojmů"]
     assert "Slovníček názvů karet" in lines
-    terms = [ln for ln in lines if ln in ("hlas vote", "chata", "čin Deed", "čísla Numbers",
-                                          "dvůr Court", "herní oblast play area")]
-    assert terms == ["čin Deed", "čísla Numbers", "dvůr Court", "herní oblast play area",
-                     "hlas vote"]
-    (en_page,) = pdf_text(tmp_path, build_glossary_sheet(data, "en", Layout.fonts), "en.pdf")
-    assert "Glossary of card names" in en_page
+    terms = [ln.split()[0] for ln in lines
+             if ln.startswith(("hlas vote", "chata", "čin Deed", "čísla Numbers", "dvůr Court",
+                               "herní oblast play area"))]
+    assert terms == ["čin", "čísla", "dvůr", "herní", "hlas"]
+    # verbs under their infinitive, with the other forms beside them
+    # one entry per headword: acquire and gain share "získat" (issue 13); a line label is
+    # a headword as a dictionary writes it, lower-case and without its colon
+    assert [ln for ln in lines if ln.startswith("získat ")] == [
+        "získat acquire, gain získej, získání, získáš, získá, získají, získáváš"]
+    assert "při získání when acquired" in lines
+    assert not any("Při získání:" in ln for ln in lines)
+    assert any(ln.startswith("zrušit kontrou counter zrušit kontrou, zruš kontrou") or
+               ln.startswith("zrušit kontrou counter zruš kontrou") for ln in lines)
+    assert "vyřadit ze hry remove from the game vyřaď ze hry, vyřadí ze hry, vyřazena ze hry," in lines
+    # forbidden variants spelled out, with what to write instead
+    assert any(ln.startswith("storn… zrušit kontrou VLA-61, 5.6: Odhodit") for ln in lines)
+    assert "the only verb" not in " ".join(lines)  # the reason in Czech on the Czech sheet
+    text = " ".join(lines)
+    assert "zruš, zrušit, zruší, zrušen, zrušit kontrou" in text  # the variants wrap
+    # places in every form card text uses; shields; currencies and nouns after numbers
+    assert "Mohuč Mainz v Mohuči · do Mohuče · z Mohuče · mohučského kurfiřta" in lines
+    assert "Čechy Bohemia v Čechách · do Čech · z Čech · českého kurfiřta" in lines
+    assert "štít Eduarda III. Edward III shield" in lines
+    assert ("církevní Church 1 církevní měnu · 2 církevní měny · 1,5 církevní měny · "
+            "5 církevních měn") in lines
+    assert "1 vliv · 2 vlivu · 1,5 vlivu · 5 vlivu 1 influence · 2 influence" in lines
+    assert "1 kartu · 2 karty · 1,5 karty · 5 karet 1 card · 2 cards" in lines
+    assert "1 top card · 2 top cards" in text  # a template noun has its pair too
+    # Deed names with their card
+    assert "Starý spolek Auld Alliance Filip VI." in lines
+    en = " ".join(" ".join(p.split()) for p in pdf_text(tmp_path, build_glossary_sheet(
+        data, "en", FONTS), "en.pdf"))
+    assert "Glossary of card names" in en
+    assert "cancel, cancels, cancelled, counter VLA-61" in en and "negate, negates, negated" in en
+    assert "Mainz Mohuč in Mainz · from Mainz · the elector of Mainz" in en
     assert name_pairs(data, "cs") == [("Blanka z Valois", "Blanche de Valois"),
                                       ("Filip VI.", "Philip VI")]

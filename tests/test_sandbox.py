@@ -16,7 +16,7 @@ from cardgen.sandbox import MAX_TEXT, WordingSandbox, fill_in
 from tests.conftest import ROOT, replace_in
 
 EN = Path("card_data") / "text" / "en.yaml"
-LABEL = '  use_cost: "Costs {{ n }} to use"'
+LABEL = '  use_cost: "Costs {{ cur(n, \'any\') }} to use"'
 OP = """  draw: "{{ verb('draw', who) }} {{ n(amount, 'card') }}\""""
 
 #: (name, template) with MARKER standing for a file the payload would create.
@@ -150,7 +150,8 @@ def test_the_shipped_templates_render_inside_the_sandbox():
 
 
 def test_a_long_but_honest_label_still_renders(project):
-    replace_in(project / EN, LABEL, '  use_cost: "Costs {{ n }} to use{{ \' again\' * 20 }}"')
+    replace_in(project / EN, LABEL,
+               '  use_cost: "Costs {{ cur(n, \'any\') }} to use{{ \' again\' * 20 }}"')
     data, _ = load(project)
     assert Renderer(data, "en").label("use_cost", n=2).endswith("again" + " again" * 19)
     assert len(" again" * 20) < MAX_TEXT

@@ -248,6 +248,17 @@ def test_czech_key_terms_follow_czech_collation(shipped):
         "cena", "čin", "hrad", "chrám", "i"]
 
 
+def test_key_terms_print_one_row_per_headword(shipped):
+    """Issue 13: "získat" (acquire 6.2, gain 2.4) is one row with numbered senses, and the
+    card label "Při získání:" is the headword "při získání"."""
+    rows = md_rows(shipped["cs"]["md"].split("## 1.4", 1)[1].split("## 2.1", 1)[0])
+    assert rows["získat"].count("| získat |") == 1
+    assert "| 1. Vzít si kartu" in rows["získat"] and " 2. Vzít si měnu" in rows["získat"]
+    assert rows["získat"].rstrip().endswith("| 6.2, 2.4 |")
+    assert "při získání" in rows and "Při získání:" not in shipped["cs"]["md"]
+    assert "when acquired" in md_rows(shipped["en"]["md"])
+
+
 def test_a_rule_number_that_is_not_one_is_reported_at_its_line(project, capsys):
     line = replace_in(project / "card_data" / "glossary.yaml", 'rule: "5.3"', "rule: five")
     code = main(["--project", str(project), "check"])

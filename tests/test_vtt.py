@@ -180,7 +180,7 @@ def test_markers_start_on_their_spaces_and_shields_in_the_supply(first) -> None:
         x, y, w, h = box
         return table.position((x + w / 2, y + h / 2))
 
-    for name, box in (("Round", spaces["round_track"][0]), ("John's loyalty", spaces["loyalty"][1])):
+    for name, box in (("Round", spaces["round_track"][0]), ("John’s loyalty", spaces["loyalty"][1])):
         t = tiles[name]["Transform"]
         want = at(box)
         assert (t["posX"], t["posZ"]) == (want["posX"], want["posZ"]), name

@@ -25,6 +25,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 from .. import fonts as shared_fonts
 from ..errors import CardgenError, Finding, Location, error, has_errors
 from ..fields import control_findings
+from ..language import NBSP, fix_text
 from ..model import LANGS, GameData
 from ..render.cmyk import CmykCanvas, CmykConverter
 from ..shape import check_shape
@@ -173,7 +174,19 @@ def load_components(project: Path) -> tuple[Components | None, list[Finding]]:
         where = src.raw["tokens"]["reminders"].at(i)
         for part in ("text", "note"):
             findings += _bilingual_findings(rem.get(part), where, f"reminder {i + 1} {part}")
-    return Components(src, src.data["tokens"], src.data["labels"], src.data["aid"]), findings
+    tokens, labels, aid = (typeset(src.data[k]) for k in ("tokens", "labels", "aid"))
+    return Components(src, tokens, labels, aid), findings
+
+
+def typeset(node: Any) -> Any:
+    """``node`` with every {en, cs} text given its language's typography, as card text is
+    (Czech: a non-breaking space after "v", "k", "a" … so no line ends with one)."""
+    if isinstance(node, dict):
+        return {k: fix_text(v, k) if k in LANGS and isinstance(v, str) else typeset(v)
+                for k, v in node.items()}
+    if isinstance(node, list):
+        return [typeset(v) for v in node]
+    return node
 
 
 def display_name(name: str, lang: str) -> str:
@@ -306,6 +319,7 @@ def text(c: rl_canvas.Canvas, x: float, y: float, s: str, font: str, size: float
         raise CardgenError(error("missing-glyph", f"font {font} has no glyph for "
                                  f"{''.join(sorted(lost))!r} in {s!r}",
                                  hint="change the text or the layout's font"))
+    s = s.replace(NBSP, " ")  # typography kept it together; the glyph is a space
     if width is not None:
         size = fit_size(s, font, size, width)
     c.setFont(font, size)

@@ -83,7 +83,7 @@ def text_key(data: GameData) -> str:
     """The shared inputs of the text and language checks: shared files, every card's name."""
     return _memo(data, "text", lambda: digest(
         _memo(data, "files", lambda: _shared_files(data)), "names",
-        *(f"{c.id}={c.name.values!r}" for c in data.cards)))
+        *(f"{c.id}={c.name.values!r}{c.name_forms!r}" for c in data.cards)))
 
 
 def rules_key(data: GameData) -> str:

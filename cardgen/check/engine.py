@@ -13,6 +13,7 @@ from ..incremental import digest
 from ..model import Card, CardLine, GameData
 from .cache import CheckCache, card_key, rules_key
 from .effects import check_effects
+from .facts import check_rule_facts
 
 SCHEMA_FILE = "card_data/rules/schema.yaml"
 
@@ -48,7 +49,7 @@ def check_engine(data: GameData) -> list[Finding]:
             Rules.from_data(data)
         except Exception as exc:  # damaged data of any shape: a finding, never a crash
             findings.append(error("engine-data", f"the rules engine cannot set up a game: {exc}",
-                                  location=Location("card_data")))
+                                  location=getattr(exc, "location", None) or Location("card_data")))
     return findings
 
 
@@ -64,8 +65,10 @@ def check_deeds(data: GameData, cache: CheckCache | None = None) -> list[Finding
     With a ``cache``, a card is played again only when its record or what the engine plays
     with (:func:`~cardgen.check.cache.rules_key`) changed; the games are sampled only then.
     """
-    if check_engine(data) or any(f.severity is Severity.ERROR for f in check_effects(data)):
-        return []  # reported by those checks; a game can't be trusted on such data
+    if check_engine(data) or any(f.severity is Severity.ERROR
+                                 for f in (*check_effects(data), *check_rule_facts(data))):
+        return []  # reported by those checks; a game can't be trusted on such data (nor on
+        # data against the rulebook: a round end removed plays rounds the game never has)
     game: list[tuple[Rules, list]] = []
 
     def setup() -> list[Finding]:

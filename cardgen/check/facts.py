@@ -9,17 +9,26 @@ read is a ``fact-shape`` error at the fact.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from dataclasses import replace
+from typing import Any, NamedTuple
 
-from ..compose import normalize
+from ..compose import TextError, normalize, renderer
 from ..errors import Finding, Location, error
-from ..model import LANGS, Card, Effect, GameData, Place
+from ..model import LANGS, Card, CardLine, Effect, GameData, Place
 
 FACTS_FILE = "card_data/rules/facts.yaml"
 META = ("rule", "quote", "line")
 CARD_KEYS = ("year", "kind", "side", "types", "name", "line_name", "effect", "uncounterable")
 PLACE_KEYS = ("stability", "bonus", "links", "supply_links", "name", "city", "side", "kind")
 GAME_KEYS = ("counts", "phase_changes_after", "rules_version", "set_aside")
+#: The ``extra`` key of a rule-fact finding that a card text may follow from: what it
+#: fixes, "<card id>:<line kind>" for an effect, "<id>:name" for a name, "<place id>:links"
+#: for supply lines.
+FIXES = "fixes"
+#: The ``extra`` key of a rule-fact finding on a value written in several places (a name in
+#: both languages; an effect missing from a line, and the line): the other locations,
+#: space-separated, where another check's finding only repeats it.
+ALSO_AT = "also_at"
 
 
 class _Fact:
@@ -37,12 +46,34 @@ class _Fact:
         return self.rec.at(key) if hasattr(self.rec, "at") else self.where
 
     def differs(self, what: str, data_has: Any, location: Location, card: str | None = None,
-                hint: str | None = None) -> Finding:
-        return error("rule-fact", f"{what}: the data has {_show(data_has)}, but rule "
+                hint: str | None = None, extra: dict[str, str] | None = None,
+                shown: str | None = None) -> Finding:
+        return error("rule-fact", f"{what}: the data has {shown or _show(data_has)}, but rule "
                      f"{self.rule} fixes {_show(self.value(what))} (fact at {self.where}: "
                      f"\"{self.quote}\")", location=location, card=card, rule=self.rule,
                      hint=hint or f"change the data, or, if the rules changed, the fact in "
-                     f"{FACTS_FILE} with the rulebook version")
+                     f"{FACTS_FILE} with the rulebook version", extra=extra or {})
+
+    def names_differ(self, what: str, text: Any, want: Any, owner: Location,
+                     card: str | None = None, key: str | None = None) -> Iterator[Finding]:
+        """One finding for a name the rulebook fixes, however many languages differ."""
+        wrong = [lang for lang in LANGS if not _same_name(text.get(lang) if text else None,
+                                                          (want or {}).get(lang))]
+        if not wrong:
+            return
+
+        def listed(get: Callable[[str], Any]) -> str:
+            return ", ".join(f"{_show(get(lang))} ({lang})" for lang in wrong)
+        yield error("rule-fact", f"{what}: the data has "
+                    f"{listed(lambda lang: text.get(lang) if text else None)}, the rulebook "
+                    f"names it {listed(lambda lang: (want or {}).get(lang))} (rule {self.rule}, "
+                    f"fact at {self.where}: \"{self.quote}\")",
+                    location=text.at(wrong[0]) if text else owner, card=card,
+                    lang=wrong[0] if len(wrong) == 1 else None, rule=self.rule,
+                    hint="use the rulebook's name in both languages",
+                    extra={**({FIXES: key} if key else {}), **({ALSO_AT: " ".join(
+                        str(text.at(lang)) for lang in wrong[1:])} if text and wrong[1:]
+                        else {})})
 
     def value(self, what: str) -> Any:
         """The fact's value for ``what`` ("stability", "counts.market_cards", "name cs")."""
@@ -86,6 +117,17 @@ def _all_effects(effects: Iterable[Effect]) -> Iterator[Effect]:
                 yield from _all_effects(value)
 
 
+def _ops(value: Any) -> bool:
+    """Whether a fact's parameter is a list of ops (nested effects: ``then`` …)."""
+    return isinstance(value, list) and bool(value) and all(isinstance(w, dict) for w in value)
+
+
+def _built(pattern: dict, loc: Location) -> Effect:
+    """The effect ``pattern`` states, for a line that lacks it outright."""
+    return Effect(str(pattern["op"]), {k: tuple(_built(w, loc) for w in v) if _ops(v) else v
+                                       for k, v in pattern.items() if k != "op"}, loc)
+
+
 def _param(data: GameData, effect: Effect, name: str) -> Any:
     if name in effect.params:
         return effect.params[name]
@@ -111,7 +153,7 @@ def _matches(data: GameData, effect: Effect, pattern: dict) -> bool:
         if key == "op":
             continue
         have = _param(data, effect, key)
-        if isinstance(want, list) and want and all(isinstance(w, dict) for w in want):
+        if _ops(want):
             nested = have if isinstance(have, tuple) else ()
             if not all(any(_matches(data, e, w) for e in _all_effects(nested)) for w in want):
                 return False
@@ -127,7 +169,7 @@ def _where_differs(data: GameData, effect: Effect, pattern: dict) -> Location:
         if key == "op":
             continue
         have = _param(data, effect, key)
-        if isinstance(want, list) and want and all(isinstance(w, dict) for w in want):
+        if _ops(want):
             nested = list(_all_effects(have if isinstance(have, tuple) else ()))
             for w in want:
                 if any(_matches(data, e, w) for e in nested):
@@ -137,6 +179,167 @@ def _where_differs(data: GameData, effect: Effect, pattern: dict) -> Location:
         elif not _same(have, want):
             return effect.at(key)
     return effect.loc
+
+
+def _swap(effects: tuple[Effect, ...], old: Effect, new: Effect) -> tuple[Effect, ...]:
+    """``effects`` with ``old`` (found by identity, at any depth) replaced by ``new``."""
+    out = []
+    for effect in effects:
+        if effect is old:
+            out.append(new)
+            continue
+        params = {k: _swap(v, old, new) if isinstance(v, tuple) and all(
+            isinstance(e, Effect) for e in v) else v for k, v in effect.params.items()}
+        out.append(effect if params == effect.params else replace(effect, params=params))
+    return tuple(out)
+
+
+def _put_right(data: GameData, effect: Effect, pattern: dict) -> Effect:
+    """``effect`` with every parameter ``pattern`` fixes set as it fixes it (a nested
+    effect the pattern names and ``effect`` lacks added at the end of its list)."""
+    params = dict(effect.params)
+    for key, want in pattern.items():
+        if key == "op":
+            continue
+        if _ops(want):
+            nested = params.get(key) if isinstance(params.get(key), tuple) else ()
+            for w in want:
+                if any(_matches(data, e, w) for e in _all_effects(nested)):
+                    continue
+                same = next((e for e in _all_effects(nested) if e.op == w.get("op")), None)
+                nested = _swap(nested, same, _put_right(data, same, w)) if same is not None \
+                    else (*nested, _built(w, effect.at(key)))
+            params[key] = nested
+        elif not _same(_param(data, effect, key), want):
+            params[key] = list(want) if isinstance(want, list) else want
+    return replace(effect, params=params)
+
+
+def _records(data: GameData) -> list[Any]:
+    raw = data.rule_facts
+    facts = raw.get("facts") if isinstance(raw, dict) else None
+    return [rec for rec in facts if isinstance(rec, dict)] if isinstance(facts, list) else []
+
+
+class Ruled(NamedTuple):
+    """A line as the rulebook facts fix it: one line per place an added effect may take."""
+
+    lines: list[CardLine]
+    rules: list[str]
+    #: an effect was missing outright (or inside another): the parameters its fact leaves
+    #: open are unknown, so its canonical text says only what the rule fixes.
+    added: bool
+
+
+def rulebook_line(data: GameData, card: Card, line: CardLine) -> Ruled | None:
+    """``line`` with its effects as the rulebook facts fix them (None when it breaks none).
+    The text check compares the written text with these lines' canonical texts, so an
+    effect changed against the rulebook, or removed, is one ``rule-fact``, not a text
+    finding too."""
+    options, rules, added = [line.effects], [], False
+    for rec in _records(data):
+        want = rec.get("effect")
+        if not (rec.get("card") == card.id and isinstance(want, dict) and "op" in want
+                and rec.get("line") in (None, line.kind)):
+            continue
+        if any(_matches(data, e, want) for ln in card.lines if rec.get("line") in (None, ln.kind)
+               for e in _all_effects(ln.effects)):
+            continue
+        near = next((e for e in _all_effects(line.effects) if e.op == want["op"]), None)
+        if near is not None:
+            right = _put_right(data, near, want)
+            options = [_swap(o, near, right) for o in options]
+            added |= len(list(_all_effects((right,)))) > len(list(_all_effects((near,))))
+        elif any(e.op == want["op"] for ln in card.lines for e in _all_effects(ln.effects)):
+            continue  # the broken effect is on another line
+        else:
+            options = [o for old in options for o in _with(data, old, want, line.at("effects"))]
+            added = True
+        rules.append(str(rec.get("rule")))
+    return Ruled([replace(line, effects=o) for o in options], rules, added) if rules else None
+
+
+def _with(data: GameData, effects: tuple[Effect, ...], want: dict, at: Location
+          ) -> list[tuple[Effect, ...]]:
+    """``effects`` with the effect ``want`` states in each place it may take: a condition
+    removed from around its consequence holds it again, one whose consequence the fact
+    leaves open (its required ``then`` …) holds the rest of the line."""
+    built = _built(want, at)
+    for key, inner in want.items():
+        kept = [e for e in effects if _ops(inner) and any(_matches(data, e, w) for w in inner)]
+        if kept:
+            i = next(n for n, e in enumerate(effects) if e is kept[0])
+            rest = tuple(e for e in effects if all(e is not k for k in kept))
+            return [(*rest[:i], replace(built, params={**built.params, key: tuple(kept)}),
+                     *rest[i:])]
+    spec = ((data.schema.get("ops") or {}).get(built.op) or {}).get("params") or {}
+    open_ = next((k for k, v in spec.items() if isinstance(v, dict) and v.get("type") ==
+                  "effects" and v.get("required") and k not in built.params), None)
+    if open_ is None:
+        return [(*effects[:i], built, *effects[i:]) for i in range(len(effects) + 1)]
+    return [(*effects[:i], replace(built, params={**built.params, open_: effects[i:]}))
+            for i in range(len(effects))]
+
+
+def rulebook_data(data: GameData) -> tuple[GameData, list[str], list[str]] | None:
+    """The data with every card and place named, and every supply line drawn, as the
+    rulebook facts fix them; the keys of the facts it breaks ("<id>:name", "<id>:links")
+    and their rules; None when it breaks none. The text check compares written texts with
+    this data's canonical texts, so a renamed card is one ``rule-fact``, not a text finding
+    on every line that names it too."""
+    cards: dict[str, Card] = {}
+    places: dict[str, Place] = {}
+    keys, rules = [], []
+
+    def put_links(place: Place, links: list) -> None:
+        places[place.id] = replace(place, attrs={**place.attrs, "links": links})
+    for rec in _records(data):
+        pid = str(rec.get("place"))
+        subject = data.card(str(rec["card"])) if "card" in rec else places.get(
+            pid, data.places.get(pid))
+        if subject is None:
+            continue
+        before = len(keys)
+        want = rec.get("name")
+        if isinstance(want, dict) and not all(_same_name(subject.name.get(lang), want.get(lang))
+                                              for lang in LANGS):
+            named = replace(subject, name=replace(subject.name, values={
+                **subject.name.values, **{str(k): str(v) for k, v in want.items()}}))
+            (cards if isinstance(named, Card) else places)[named.id] = subject = named
+            keys.append(f"{named.id}:name")
+        if isinstance(subject, Place) and isinstance(rec.get("links"), list) and not _same(
+                subject.attrs.get("links"), rec["links"]):
+            put_links(subject, list(rec["links"]))
+            keys.append(f"{pid}:links")
+        if isinstance(subject, Place) and isinstance(rec.get("supply_links"), int):
+            beyond = _feeding({**data.places, **places}, pid)[rec["supply_links"]:]
+            for extra in beyond:
+                put_links(extra, [c for c in extra.attrs.get("links") or () if c != pid])
+            keys += [f"{pid}:links"] if beyond else []
+        rules += [str(rec.get("rule"))] * (len(keys) - before)
+    if not keys:
+        return None
+    return (replace(data, cards=tuple(cards.get(c.id, c) for c in data.cards),
+                    places={k: places.get(k, p) for k, p in data.places.items()}), keys, rules)
+
+
+def _feeding(places: dict[str, Place], country: str) -> list[Place]:
+    """The battlegrounds whose supply line feeds ``country`` (8.41)."""
+    return [p for p in places.values() if country in (p.attrs.get("links") or [])]
+
+
+def _unlike_its_effects(data: GameData, lines: list[CardLine]) -> CardLine | None:
+    """The first line whose written text is not its effects' canonical text in a language:
+    where an effect removed outright was."""
+    for ln in lines:
+        for lang in LANGS:
+            written = ln.text.get(lang) if ln.text else None
+            try:
+                if written and normalize(written) != normalize(renderer(data, lang).line(ln)):
+                    return ln
+            except TextError:
+                continue
+    return None
 
 
 # --- subjects -----------------------------------------------------------------------
@@ -156,26 +359,23 @@ def _card_fact(data: GameData, fact: _Fact, card: Card) -> Iterator[Finding]:
                 continue
             if any(_matches(data, e, want) for ln in lines for e in _all_effects(ln.effects)):
                 continue
-            near = [e for ln in lines for e in _all_effects(ln.effects) if e.op == want["op"]]
-            where = _where_differs(data, near[0], want) if near else (
-                lines[0].at("effects") if lines else card.loc)
-            has = near[0] if near else f"no '{want['op']}' effect" + (
-                f" on the {kind} line" if kind else "")
-            yield fact.differs("effect", has, where, card.id,
-                               f"the effect must be {_pattern_text(want)}")
+            near = [(ln, e) for ln in lines for e in _all_effects(ln.effects)
+                    if e.op == want["op"]]
+            on = near[0][0] if near else _unlike_its_effects(data, lines) or (
+                lines[0] if lines else None)
+            where = _where_differs(data, near[0][1], want) if near else (
+                on.at("effects") if on else card.loc)
+            yield fact.differs("effect", near[0][1] if near else None, where, card.id,
+                               f"the effect must be {_pattern_text(want)}",
+                               {FIXES: f"{card.id}:{on.kind}", **({} if near else {
+                                   ALSO_AT: str(on.loc)})} if on else None,
+                               None if near else f"no '{want['op']}' effect" + (
+                                   f" on the {on.kind} line" if on else ""))
         elif key in ("name", "line_name"):
             text = card.name if key == "name" else next(
                 (ln.name for ln in card.lines if ln.kind == (kind or "deed")), None)
-            for lang in LANGS:
-                have = text.get(lang) if text else None
-                if not _same_name(have, (want or {}).get(lang)):
-                    yield error("rule-fact", f"{'name' if key == 'name' else 'Deed name'} "
-                                f"({lang}): the data has {_show(have)}, the rulebook names it "
-                                f"{_show((want or {}).get(lang))} (rule {fact.rule}, fact at "
-                                f"{fact.where}: \"{fact.quote}\")",
-                                location=text.at(lang) if text else card.loc, card=card.id,
-                                lang=lang, rule=fact.rule,
-                                hint="use the rulebook's name in both languages")
+            yield from fact.names_differ("name" if key == "name" else "Deed name", text, want,
+                                         card.loc, card.id, f"{card.id}:name" if key == "name" else None)
         elif key == "types":
             if list(card.types) != list(want or []):
                 yield fact.differs("types", list(card.types), card.at("yield"), card.id,
@@ -199,29 +399,24 @@ def _place_fact(data: GameData, fact: _Fact, place: Place) -> Iterator[Finding]:
             continue
         want = rec[key]
         if key == "supply_links":
-            feeding = [p for p in data.places.values()
-                       if place.id in (p.attrs.get("links") or [])]
+            feeding = _feeding(data.places, place.id)
             if len(feeding) != want:
                 wrong = feeding[want:] if len(feeding) > want else []
                 where = wrong[0].locs.get("links", wrong[0].loc) if wrong else place.loc
                 fed = ", ".join(f"{p.id} at {p.locs.get('links', p.loc)}" for p in feeding) or "none"
-                yield fact.differs("supply_links", f"{len(feeding)} ({fed})", where,
+                yield fact.differs(f"supply_links of {place.id}", None, where,
                                    hint=f"battlegrounds' `links:` in places.yaml: {place.id} "
-                                   f"is fed by {want} (8.41)")
+                                   f"is fed by {want} (8.41)", extra={FIXES: f"{place.id}:links"},
+                                   shown=f"{len(feeding)} ({fed})")
         elif key in ("name", "city"):
-            text = place.name if key == "name" else place.attrs.get("city")
-            for lang in LANGS:
-                have = text.get(lang) if text else None
-                if not _same_name(have, (want or {}).get(lang)):
-                    yield error("rule-fact", f"{key} ({lang}) of {place.id}: the data has "
-                                f"{_show(have)}, the rulebook says {_show((want or {}).get(lang))} "
-                                f"(rule {fact.rule}, fact at {fact.where}: \"{fact.quote}\")",
-                                location=text.at(lang) if text else place.loc, lang=lang,
-                                rule=fact.rule, hint="use the rulebook's name in both languages")
+            yield from fact.names_differ(f"{key} of {place.id}", place.name if key == "name"
+                                         else place.attrs.get("city"), want,
+                                         place.loc, key=f"{place.id}:name" if key == "name" else None)
         else:
             have = place.attrs.get(key)
             if not _same(have, want):
-                yield fact.differs(key, have, place.locs.get(key, place.loc))
+                yield fact.differs(f"{key} of {place.id}", have, place.locs.get(key, place.loc),
+                                   extra={FIXES: f"{place.id}:links"} if key == "links" else None)
 
 
 def _game_fact(data: GameData, fact: _Fact) -> Iterator[Finding]:

@@ -11,6 +11,11 @@ Checks, per card and text (card name, each line, each Deed name):
 * ``lang-name`` — a card, place, shield or currency named (or referenced by an effect) on
   one side is named on the other, in the data's current form;
 * ``lang-plural`` — the noun after a number takes the form Babel's plural rules give;
+* ``lang-capital`` / ``lang-end-punct`` — a card line starts with a capital and ends with
+  the same mark (. ! ? …) in both languages;
+* ``lang-name-english`` — a card or Deed name keeps an English word that the Czech texts
+  translate everywhere else ("Blanche z Valois": the Czech says "Blanku" elsewhere);
+* ``lang-inconsistent`` — one English text translated two ways;
 * ``typo-*`` — Czech typography (non-breaking spaces, „quotes“, en dash, spaces, doubled
   words, "KAždý" capitals). The mechanical ones are exactly what :func:`fix_text` repairs.
 
@@ -178,6 +183,7 @@ class _Checker:
             self.positions.setdefault(name.id, []).append(i)
         self.en_terms = {form.lower() for term in data.glossary for form in term.forms.get("en", ())}
         self.cs_terms = {form.lower() for term in data.glossary for form in term.forms.get("cs", ())}
+        self.evidence = _english_word_evidence(data)
 
     def add(self, severity: Callable[..., Finding], code: str, t: CardText, lang: str,
             message: str, hint: str | None = None, rule: str | None = None) -> None:
@@ -193,6 +199,8 @@ class _Checker:
             if value is not None:
                 self.typography(t, lang, value)
                 self.forbidden(t, lang, value)
+                if not _is_name(t) and value.strip():
+                    self.capital(t, lang, value)
         if not en:
             return
         if not cs or not cs.strip():
@@ -204,6 +212,8 @@ class _Checker:
             self.add(error, "lang-identical", t, "cs", "the Czech text is the same as the English",
                      "translate it")
             return
+        if not _is_name(t):  # a name's English words: english_names, across the cards
+            self.end_punct(t, en, cs)
         self.untranslated(t, cs)
         self.numbers(t, en, cs)
         self.symbols(t, en, cs)
@@ -215,6 +225,51 @@ class _Checker:
     def typography(self, t: CardText, lang: str, value: str) -> None:
         for rule, found in typography_problems(value, lang):
             self.add(SEVERITY[rule.severity], rule.code, t, lang, rule.message.format(found=found), rule.hint)
+
+    def capital(self, t: CardText, lang: str, value: str) -> None:
+        first = _FIRST_WORD.search(strip_tokens(value))
+        if first and first.group()[0].islower():
+            self.add(warning, "lang-capital", t, lang,
+                     f"the text starts with a small letter: '{first.group()}'",
+                     "start the sentence with a capital letter")
+
+    def end_punct(self, t: CardText, en: str, cs: str) -> None:
+        marks = {lang: _end_mark(value) for lang, value in (("en", en), ("cs", cs))}
+        for lang, value in (("en", en), ("cs", cs)):
+            if not marks[lang]:
+                self.add(warning, "lang-end-punct", t, lang,
+                         f"the text does not end with a full stop: '…{value.rstrip()[-12:]}'",
+                         "end the sentence with '.' (or '!', '?', '…')")
+        if marks["en"] and marks["cs"] and marks["en"] != marks["cs"]:
+            self.add(warning, "lang-end-punct", t, "cs",
+                     f"the English text ends with '{marks['en']}' but the Czech with "
+                     f"'{marks['cs']}'", f"end the Czech with '{marks['en']}' too")
+
+    def english_names(self) -> list[Finding]:
+        """Every name checked against the data's translation memory: a finding may change
+        with any card's text, so this runs across the cards, never from the per-card cache."""
+        self.findings = []
+        for t in all_texts(self.data):
+            en, cs = t.text.get("en"), t.text.get("cs")
+            if _is_name(t) and en and cs and cs.strip():
+                self.english_name(t, en, cs)
+        return self.findings
+
+    def english_name(self, t: CardText, en: str, cs: str) -> None:
+        """A name that keeps an English word which every other Czech text translates."""
+        en_words = {w.casefold() for w in _WORD.findall(strip_tokens(en))}
+        for word in _WORD.findall(strip_tokens(cs)):
+            if not word[0].isupper() or word.casefold() not in en_words:
+                continue
+            kept, translated = self.evidence.get(word.casefold(), ((), ()))
+            elsewhere = [c for c in translated if c != t.context]
+            if elsewhere and not [c for c in kept if c != t.context]:
+                what = "card" if t.key == "name" else "Deed"
+                self.add(warning, "lang-name-english", t, "cs",
+                         f"the Czech {what} name keeps the English word '{word}', which the "
+                         f"Czech texts translate elsewhere ({', '.join(elsewhere[:3])})",
+                         "translate the name as the Czech texts do (Blanka z Valois)")
+                return
 
     def forbidden(self, t: CardText, lang: str, value: str) -> None:
         plain = strip_tokens(value)
@@ -266,8 +321,8 @@ class _Checker:
     def glossary(self, t: CardText, en: str, cs: str) -> None:
         texts = {"en": self.mask_currency(strip_tokens(en), "en"),
                  "cs": self.mask_currency(strip_tokens(cs), "cs")}
-        found = {lang: _find_terms(self.term_index[lang].candidates(texts[lang]), texts[lang],
-                                   lang) for lang in texts}
+        found = {lang: find_terms(self.term_index[lang].candidates(texts[lang]), texts[lang],
+                                  lang) for lang in texts}
         for term in self.data.glossary:
             for lang in ("en", "cs"):
                 other = OTHER[lang]
@@ -322,11 +377,12 @@ class _Checker:
                 continue
             for lang in ("en", "cs"):
                 other = OTHER[lang]
-                if on[lang] and not on[other]:
-                    self.add(warning, "lang-name", t, other,
+                if on[lang] and not on[other]:  # the Czech is the translation: fix it there
+                    self.add(warning, "lang-name", t, "cs",
                              f"the {LANG_NAMES[lang]} text names {name.what} "
                              f"'{name.forms[lang][0]}' but the {LANG_NAMES[other]} text does not",
-                             f"write: {' / '.join(name.forms[other][:4])}")
+                             f"write: {' / '.join(name.forms[other][:4])}" if lang == "en" else
+                             f"name what the English names, not {name.forms['cs'][0]}")
 
     def plural(self, t: CardText, lang: str, value: str) -> None:
         plain = strip_tokens(value)
@@ -348,7 +404,54 @@ class _Checker:
                          + ", ".join(f"{k}: {v}" for k, v in table.items()))
 
 
-def _find_terms(terms: Iterable[Any], text: str, lang: str) -> dict[str, str]:
+_WORD = re.compile(r"[^\W\d_][\w\u2019'-]*")
+_FIRST_WORD = re.compile(r"[^\W\d_]+")
+_END = re.compile(r"([.!?\u2026])[\s\u00a0)\u201c\u201d\u2018\"'\]]*$")
+
+
+def _is_name(t: CardText) -> bool:
+    return t.key == "name" or t.key.endswith(".name")
+
+
+def _end_mark(value: str) -> str | None:
+    m = _END.search(value.rstrip())
+    return m.group(1) if m else None
+
+
+def _english_word_evidence(data: GameData) -> dict[str, tuple[list[str], list[str]]]:
+    """Capitalised English words → (texts whose Czech keeps the word, texts whose Czech
+    does not): the translation memory of the data itself ("Blanche" → "Blanku")."""
+    out: dict[str, tuple[list[str], list[str]]] = {}
+    for t in all_texts(data):
+        en, cs = t.text.get("en"), t.text.get("cs")
+        if not en or not cs:
+            continue
+        cs_words = {w.casefold() for w in _WORD.findall(strip_tokens(cs))}
+        for word in {w for w in _WORD.findall(strip_tokens(en)) if w[0].isupper()}:
+            kept, translated = out.setdefault(word.casefold(), ([], []))
+            (kept if word.casefold() in cs_words else translated).append(t.context)
+    return out
+
+
+def _inconsistent(data: GameData) -> list[Finding]:
+    """One English text translated two ways: each later translation, at its Czech line."""
+    first: dict[str, CardText] = {}
+    out = []
+    for t in all_texts(data):
+        en, cs = t.text.get("en"), t.text.get("cs")
+        if not en or not cs:
+            continue
+        seen = first.setdefault(_norm(en), t)
+        if seen is not t and _norm(seen.text.get("cs") or "") != _norm(cs):
+            out.append(warning(
+                "lang-inconsistent", f"{t.key}: the English '{en}' is translated differently "
+                f"on {seen.context} ('{seen.text.get('cs')}')", location=_loc(t, "cs"),
+                card=t.card.id, lang="cs", extra={"text": t.context},
+                hint="translate the same English the same way (or reword one English text)"))
+    return out
+
+
+def find_terms(terms: Iterable[Any], text: str, lang: str) -> dict[str, str]:
     """Term id -> the form found; a longer match hides the shorter terms inside it."""
     spans = [(m.start(), m.end(), term.id) for term in terms for form in term.forms.get(lang, ())
              for m in _phrase_re(form).finditer(text)]
@@ -410,7 +513,7 @@ def _name_table(data: GameData) -> list[Named]:
         out.append(Named(nid, what, by_lang))
 
     for card in data.cards:
-        add(card.id, "card", card.name, {})
+        add(card.id, "card", card.name, card.name_forms)
     for place in data.places.values():
         add(place.id, "place", place.name, place.forms)
     for shield in data.shields.values():
@@ -491,7 +594,9 @@ def check_language(data: GameData, cache: CheckCache | None = None) -> list[Find
     for card in data.cards:
         out += (cache.findings(card_key("language", shared, card), lambda card=card: one_card(card))
                 if cache is not None else one_card(card))
-    return out
+    if not checkers:
+        checkers.append(_Checker(data))
+    return out + checkers[0].english_names() + _inconsistent(data)
 
 
 def is_untranslated(f: Finding) -> bool:

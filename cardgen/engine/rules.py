@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ..errors import Location
 from ..model import Card, Effect, GameData
 
 SIDES: tuple[str, str] = ("luxembourg", "wittelsbach")
@@ -28,7 +29,12 @@ JOHN_COST = 3  # 10.2, also the loyalty purchase (9.4)
 
 
 class RulesError(Exception):
-    """The data cannot be played (an op without a resolver, a missing place…)."""
+    """The data cannot be played (an op without a resolver, a missing place…), with the
+    data's location where it is known."""
+
+    def __init__(self, message: str, location: Location | None = None):
+        super().__init__(message)
+        self.location = location
 
 
 class EffectError(RulesError):
@@ -161,7 +167,10 @@ class Rules:
                 if 1 <= r <= ROUNDS:
                     plays[r], hand[r] = ph.plays, ph.hand
         if 0 in plays[1:]:
-            raise RulesError("game.yaml phases do not cover rounds 1-9")
+            gap = plays.index(0, 1)
+            before = next((ph for ph in data.phases if gap - 1 in ph.rounds), None)
+            raise RulesError(f"game.yaml phases do not cover round {gap} (rounds 1-{ROUNDS})",
+                             before.locs.get("rounds", before.loc) if before else None)
         starters: list[list[str]] = [[], []]
         johns = ["", ""]
         for c in data.cards:

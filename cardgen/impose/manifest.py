@@ -1,7 +1,8 @@
 """``manifest.json`` and its readable ``manifest.txt`` twin: what was printed where.
 
 For every card: id, name, copies, the hash of everything its face depends on (given by
-the caller), and each file's placements. Pages, rows and columns are 1-based, as a
+the caller), each file's placements, and the texts it prints (for ``cardgen proof
+--changed-since``, which shows word by word what changed). Pages, rows and columns are 1-based, as a
 person counts them on paper; row 1 is the top row of the page as printed.
 """
 
@@ -11,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import CardgenError, error
-from ..face import CardFace
+from ..face import CardFace, printed_texts
 from .printshop import image_names, page_sequence
 from .sheets import SheetPlan
 from .spec import Profile
@@ -65,7 +66,8 @@ def build_manifest(faces: Sequence[CardFace], hashes: Mapping[str, str],
         "profile": profile.id if profile else None,
         "files": files,
         "cards": [{"id": f.card_id, "name": f.name, "copies": f.copies,
-                   "hash": hashes[f.card_id], "placements": places[f.card_id]}
+                   "hash": hashes[f.card_id], "placements": places[f.card_id],
+                   "texts": printed_texts(f)}
                   for f in faces],
     }
 

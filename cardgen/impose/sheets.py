@@ -19,6 +19,7 @@ from reportlab.lib.units import mm
 from ..errors import CardgenError, Location, error
 from ..face import CardFace
 from ..fonts import missing_glyphs, register_font, wrap_words
+from ..language import NBSP, fix_text
 from ..render.cmyk import CmykConverter
 from ..sandbox import fill_in
 from .canvas import CardForms, DrawBack, DrawFront, FormSource, PrintCanvas
@@ -277,7 +278,7 @@ def _instructions(plan: SheetPlan, spec: SheetSpec, lang: str) -> list[str]:
     if plan.flip is not None:
         lines.append(s["blank_back"])
     lines.append(s["ruler"])
-    return lines
+    return [fix_text(line, lang) for line in lines]  # the typography of card text
 
 
 def _draw_info(c: PrintCanvas, geom: SheetGeometry, spec: SheetSpec, lines: list[str]) -> None:
@@ -292,7 +293,7 @@ def _draw_info(c: PrintCanvas, geom: SheetGeometry, spec: SheetSpec, lines: list
     y = geom.page_h * mm - 30 * mm
     c.setFillColor(INK)
     c.setFont(bold, 16)
-    c.drawString(left, y, lines[0])
+    c.drawString(left, y, lines[0].replace(NBSP, " "))
     y -= 14 * mm
     for text in lines[1:-1]:
         for row in wrap_words(text, body, 11, width):
@@ -302,7 +303,7 @@ def _draw_info(c: PrintCanvas, geom: SheetGeometry, spec: SheetSpec, lines: list
         y -= 8
     y -= 10 * mm
     c.setFont(body, 11)
-    c.drawString(left, y, lines[-1])
+    c.drawString(left, y, lines[-1].replace(NBSP, " "))
     _draw_ruler(c, left, y - 18 * mm, body)
 
 

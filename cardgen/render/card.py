@@ -19,6 +19,7 @@ from reportlab.pdfgen.pathobject import PDFPathObject as Path
 from ..errors import CardgenError, Finding, Location, error, warning
 from ..face import CardFace, CurrencyStyle, ShieldStyle
 from ..fonts import missing_glyphs, register_fonts, wrap_words
+from ..language import NBSP, fix_text
 from ..layout import Layout, Rect
 from . import icons, textflow
 from .art import draw_placeholder, flattened, mirrored_bleed, prepare_art, resolution_findings, tinted
@@ -111,6 +112,12 @@ class _Icons:
         return IconSet(self.width, self.draw)
 
 
+def inline_icons(face: CardFace) -> IconSet:
+    """How ``face``'s inline ``:token:`` symbols are measured and drawn (also for text set
+    beside the card, as in the proof's tables)."""
+    return _Icons(face).iconset()
+
+
 # --- checks -----------------------------------------------------------------------------
 
 def _glyph_findings(face: CardFace, layout: Layout, fonts: dict[str, str],
@@ -165,7 +172,8 @@ def _fit_uncached(face: CardFace, layout: Layout, fonts: dict[str, str], paras: 
     return textflow.fit(paras, tb.text.w * mm, tb.text.h * mm, fonts=fonts, icons=iconset,
                         size=tb.size, min_size=tb.min_size, leading=tb.leading,
                         para_gap=tb.paragraph_gap, lang=tb.lang_hyphen.get(face.lang),
-                        hyphen_min=tb.hyphen_min)
+                        hyphenation=textflow.Hyphenation(tb.hyphen_left, tb.hyphen_right,
+                                                         tb.hyphen_min, tb.rag_limit))
 
 
 def _name_findings(face: CardFace, layout: Layout, fonts: dict[str, str]) -> list[Finding]:
@@ -200,6 +208,45 @@ def check_face(face: CardFace, layout: Layout) -> tuple[FitResult, list[Finding]
     findings = _glyph_findings(face, layout, fonts, paras) + _name_findings(face, layout, fonts)
     fit = _fit(face, layout, fonts, paras, _Icons(face).iconset())
     return fit, findings + _fit_finding(face, fit)
+
+
+def _fits_at_min(face: CardFace, layout: Layout, fonts: dict[str, str], paras: list[Para],
+                 extra: str) -> bool:
+    """Whether the face's text with ``extra`` appended fits its box at the minimum size."""
+    if extra:
+        last = paras[-1] if paras else textflow.paragraph("")
+        role = next((a.role for a in reversed(last.atoms) if not a.icon), "body")
+        paras = [*paras[:-1], Para((*last.atoms, *textflow.parse(" " + extra, role)), last.kind)]
+    tb = layout.text_box
+    return textflow.fit(paras, tb.text.w * mm, tb.text.h * mm, fonts=fonts,
+                        icons=_Icons(face).iconset(), size=tb.min_size, min_size=tb.min_size,
+                        leading=tb.leading, para_gap=tb.paragraph_gap,
+                        lang=tb.lang_hyphen.get(face.lang), hyphen_min=tb.hyphen_min).fits
+
+
+def spare_characters(face: CardFace, layout: Layout, limit: int = 600) -> tuple[int, int]:
+    """The translator's length budget: how many more characters of the face's own kind of
+    text fit in its text box at the minimum size, and in its name bar (condensed as far as
+    allowed); 0 where the text already does not fit."""
+    fonts = register_fonts(layout.fonts)
+    paras = paragraphs(face, layout)
+    plain = " ".join(textflow.TOKEN.sub("", ln.text) for ln in face.lines).split()
+    filler = (" ".join(plain or face.name.split() or ["text"]) + " ") * (limit // 4 + 1)
+    lo, hi = 0, limit
+    if not _fits_at_min(face, layout, fonts, paras, ""):
+        hi = 0
+    while lo < hi:  # the largest n whose filler still fits
+        mid = (lo + hi + 1) // 2
+        if _fits_at_min(face, layout, fonts, paras, filler[:mid].strip()):
+            lo = mid
+        else:
+            hi = mid - 1
+    nb = layout.name_bar
+    area = (nb.box.w - 2 * nb.padding) * mm
+    width = stringWidth(face.name, fonts[nb.font], nb.min_size) * nb.min_scale
+    per_char = width / max(len(face.name), 1)
+    name = max(0, int((area - width) / per_char)) if per_char else 0
+    return lo, name
 
 
 # --- drawing ----------------------------------------------------------------------------
@@ -495,7 +542,7 @@ def draw_back(c: Canvas, layout: Layout, origin: tuple[float, float] = (0, 0),
         raise CardgenError(error("render-back-lang", f"layout has no back title for '{lang}'",
                                  location=Location(layout.source), lang=lang,
                                  hint=f"add '{lang}:' under back.title"))
-    subtitle = b.subtitle.get(lang, "")
+    title, subtitle = fix_text(title, lang), fix_text(b.subtitle.get(lang, ""), lang)
     font = fonts[b.title_font]
     for what, text in (("back title", title), ("back subtitle", subtitle)):
         bad = missing_glyphs(font, text)
@@ -526,7 +573,7 @@ def draw_back(c: Canvas, layout: Layout, origin: tuple[float, float] = (0, 0),
     c.setFillColor(hex_colour(b.colour))
     _centred_lines(c, cx, layout.y(59), title, font, b.title_size, iw - 8 * mm)
     c.setFont(fonts["display_italic"], b.subtitle_size)
-    c.drawCentredString(cx, layout.y(77), subtitle)
+    c.drawCentredString(cx, layout.y(77), subtitle.replace(NBSP, " "))
     c.restoreState()
 
 

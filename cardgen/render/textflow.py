@@ -4,8 +4,12 @@ The module knows nothing about cards: it sets :class:`Para` values into a width 
 height and reports a :class:`FitResult`. Inline ``:token:`` symbols become icon atoms whose
 width and drawing come from an :class:`IconSet` supplied by the caller.
 
-Line breaking is greedy (left aligned). A word that does not fit is hyphenated with pyphen
-in the face's language; U+00A0 never breaks and a word containing it is never hyphenated.
+Line breaking is greedy (left aligned), hyphenated as a typesetter would (:class:`Hyphenation`):
+with pyphen in the face's language, at least 2 letters before and 3 after a break, never
+inside a proper name (a capitalised word that does not start a sentence), never the same
+word twice in one block, and only where it pays — the text would not fit otherwise, or the
+line would end further from the margin than the rag limit. U+00A0 never breaks and a word
+containing it is never hyphenated.
 """
 
 from __future__ import annotations
@@ -48,6 +52,19 @@ class IconSet:
 
     width: Callable[[str, float], float]
     draw: Callable[[Canvas, str, float, float, float], None]  # (canvas, token, x, base, size)
+
+
+@dataclass(frozen=True)
+class Hyphenation:
+    """Where a word may break (``layouts/card.yaml`` ``text_box``): at least ``left`` letters
+    before and ``right`` after the break (pyphen's left/right), only words of ``min_len``
+    letters or more, and, while the text fits, only when the line would otherwise end more
+    than ``rag_limit`` (a share of the line width) short of the margin."""
+
+    left: int = 2
+    right: int = 3
+    min_len: int = 5
+    rag_limit: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -112,8 +129,17 @@ def paragraph(text: str, role: str = "body", title: str | None = None,
 
 
 @functools.lru_cache(maxsize=8)
-def _hyphenator(lang: str) -> pyphen.Pyphen:
-    return pyphen.Pyphen(lang=lang)
+def _hyphenator(lang: str, left: int, right: int) -> pyphen.Pyphen:
+    return pyphen.Pyphen(lang=lang, left=left, right=right)
+
+
+def _letters(text: str) -> int:
+    return sum(ch.isalpha() for ch in text)
+
+
+def _key(word: Word) -> str:
+    """A word as the "same word" rule compares it: its letters, lower case."""
+    return "".join(ch for a in word for ch in a.text.lower() if ch.isalpha())
 
 
 # --- words -----------------------------------------------------------------------------
@@ -153,16 +179,18 @@ class _Measure:
         return stringWidth(" ", self.fonts[role], self.size)
 
 
-def _split(word: Word, room: float, m: _Measure, lang: str | None, min_len: int
+def _split(word: Word, room: float, m: _Measure, lang: str | None, rules: Hyphenation
            ) -> tuple[Word, Word] | None:
     """Hyphenate the word's last text atom so the head (with '-') fits in ``room``."""
     if not lang or not word or word[-1].icon:
         return None
     last = word[-1]
-    if NBSP in last.text or len(last.text) < min_len:
+    if NBSP in last.text or _letters(last.text) < rules.min_len:
         return None
     head_w = m.word(word[:-1])
-    for left, right in _hyphenator(lang).iterate(last.text):
+    for left, right in _hyphenator(lang, rules.left, rules.right).iterate(last.text):
+        if _letters(left) < rules.left or _letters(right) < rules.right:
+            continue  # pyphen counts punctuation and a compound's own hyphen as letters
         if left.endswith(HYPHEN):  # compound words already carry their own hyphen
             piece, rest = left, right
         else:
@@ -172,16 +200,30 @@ def _split(word: Word, room: float, m: _Measure, lang: str | None, min_len: int
     return None
 
 
-def set_para(para: Para, width: float, m: _Measure, lang: str | None, min_len: int
-             ) -> tuple[list[Line], list[str]]:
+def _is_name(word: Word, starts_sentence: bool) -> bool:
+    """A proper name: capitalised, and not capitalised only because a sentence starts."""
+    text = next((a.text for a in word if a.text), "")
+    return not starts_sentence and text[:1].isupper()
+
+
+def set_para(para: Para, width: float, m: _Measure, lang: str | None,
+             rules: Hyphenation | int, *, fitting: bool = True,
+             broken: set[str] | None = None) -> tuple[list[Line], list[str]]:
+    """Set one paragraph greedily. ``fitting``: hyphenate wherever a word does not fit
+    (the text is tight); otherwise only where the rag would pass the limit. ``broken``
+    collects the words hyphenated so far in the block (each may break once)."""
+    if isinstance(rules, int):  # the shortest word to break, every other rule by default
+        rules = Hyphenation(min_len=rules)
+    broken = set() if broken is None else broken
     lines: list[Line] = []
     too_wide: list[str] = []
     cur: list[Placed] = []
     x = 0.0
-    pending = _words(para)
+    pending: list[tuple[Word, bool]] = [(w, False) for w in _words(para)]  # (word, a tail)
     pending.reverse()
+    starts_sentence = True
     while pending:
-        word = pending.pop()
+        word, tail = pending.pop()
         ww = m.word(word)
         gap = m.space(word[0].role) if cur else 0.0
         if x + gap + ww <= width + 0.01:
@@ -189,22 +231,31 @@ def set_para(para: Para, width: float, m: _Measure, lang: str | None, min_len: i
             for a in word:
                 cur.append(Placed(x, a))
                 x += m.atom(a)
+            starts_sentence = (word[-1].text or "").rstrip(")\u201c\"").endswith(
+                (".", "!", "?", ":"))
             continue
-        split = _split(word, width - x - gap, m, lang, min_len)
+        room = width - x - gap
+        key = _key(word)
+        may = (not cur or (not tail and key not in broken
+                           and not _is_name(word, starts_sentence)
+                           and (fitting or room > rules.rag_limit * width)))
+        split = _split(word, room, m, lang, rules) if may else None
         if split:
-            head, tail = split
+            head, rest = split
+            broken.add(key)
             x += gap
             for a in head:
                 cur.append(Placed(x, a))
                 x += m.atom(a)
-            pending.append(tail)
+            pending.append((rest, True))
+            starts_sentence = False
         elif not cur:  # alone on a line and still too wide: place it and report it
             too_wide.append("".join(a.text or f":{a.icon}:" for a in word))
             for a in word:
                 cur.append(Placed(x, a))
                 x += m.atom(a)
         else:
-            pending.append(word)
+            pending.append((word, tail))
         lines.append(Line(tuple(cur), x))
         cur, x = [], 0.0
     if cur:
@@ -214,12 +265,16 @@ def set_para(para: Para, width: float, m: _Measure, lang: str | None, min_len: i
 
 def fit(paras: Iterable[Para], width: float, height: float, *, fonts: Mapping[str, str],
         icons: IconSet, size: float, min_size: float, leading: float, para_gap: float,
-        lang: str | None, hyphen_min: int = 5, step: float = 0.1) -> FitResult:
+        lang: str | None, hyphen_min: int = 5, step: float = 0.1,
+        hyphenation: Hyphenation | None = None) -> FitResult:
     """Set ``paras`` at the largest size from ``size`` down to ``min_size`` that fits.
 
+    At each size the text is first set hyphenating only against a bad rag, then, if that
+    does not fit, hyphenating wherever a word does not fit; only then is the size reduced.
     Text that cannot fit even at ``min_size`` by a cheap measure (its words laid end to end
     are longer than every line of the box together) is not searched: it is set once, cut
     to what the box could show, and reported as not fitting."""
+    rules = hyphenation or Hyphenation(min_len=hyphen_min)
     paras = tuple(paras)
     lead_min = min_size * leading
     lines = int((height + 0.01) // lead_min) if lead_min > 0 else 0
@@ -229,15 +284,18 @@ def fit(paras: Iterable[Para], width: float, height: float, *, fonts: Mapping[st
     if content > room:
         shown = _cut(paras, 1.5 * room, m)
         result = _set_all(shown, width, height, fonts, icons, min_size, leading, para_gap,
-                          lang, hyphen_min)
+                          lang, rules, True)
         return FitResult(False, min_size, result.leading,
                          max(result.height, content / max(width, 1e-9) * lead_min), height,
                          result.paras, result.too_wide)
     s = size
     while True:
-        result = _set_all(paras, width, height, fonts, icons, s, leading, para_gap, lang,
-                          hyphen_min)
-        if result.fits or s <= min_size + 1e-9:
+        for fitting in (False, True):
+            result = _set_all(paras, width, height, fonts, icons, s, leading, para_gap, lang,
+                              rules, fitting)
+            if result.fits:
+                return result
+        if s <= min_size + 1e-9:
             return result
         s = max(min_size, round(s - step, 3))
 
@@ -271,12 +329,13 @@ def _cut(paras: tuple[Para, ...], room: float, m: _Measure) -> tuple[Para, ...]:
 
 def _set_all(paras: tuple[Para, ...], width: float, height: float, fonts: Mapping[str, str],
              icons: IconSet, size: float, leading: float, para_gap: float, lang: str | None,
-             hyphen_min: int) -> FitResult:
+             rules: Hyphenation, fitting: bool) -> FitResult:
     m = _Measure(fonts, icons, size)
     out: list[SetPara] = []
     wide: list[str] = []
+    broken: set[str] = set()  # one block (one card face): each word breaks once at most
     for p in paras:
-        lines, too_wide = set_para(p, width, m, lang, hyphen_min)
+        lines, too_wide = set_para(p, width, m, lang, rules, fitting=fitting, broken=broken)
         out.append(SetPara(p.kind, tuple(lines)))
         wide += too_wide
     lead = size * leading

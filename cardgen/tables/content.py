@@ -16,7 +16,7 @@ from jinja2 import Environment, StrictUndefined, TemplateError
 from ..board.base import Components, display_name
 from ..compose import renderer, typography
 from ..errors import CardgenError, Finding, Location, Severity, error, has_errors, warning
-from ..glossary_sheet import SORT_KEYS
+from ..glossary_sheet import SORT_KEYS, headword
 from ..model import INVENTORY_GROUPS, CardLine, GameData
 from . import facts as f
 from .table import Cell, Document, Icon, Row, Table
@@ -169,13 +169,21 @@ def _table(w: Words, table_id: str, rows: list[Row], widths: tuple[float, ...]) 
 
 
 def key_terms(w: Words) -> Table:
-    rows = []
+    """One row per headword; terms sharing one ("získat": acquire 6.2, gain 2.4) are one
+    row with numbered senses, as a dictionary prints them."""
+    senses: dict[str, list[Any]] = {}
     for term in w.data.glossary:
-        name = term.forms[w.lang][0]
-        definition = term.definition.get(w.lang) if term.definition else None
+        senses.setdefault(headword(term, w.lang), []).append(term)
+    rows = []
+    for name, terms in senses.items():
+        texts = [(t.definition.get(w.lang) if t.definition else None) or "" for t in terms]
+        definition = texts[0] if len(texts) == 1 else " ".join(
+            f"{i}. {text}" for i, text in enumerate(texts, 1))
+        prototype = any(t.prototype and bool(text) for t, text in zip(terms, texts, strict=True))
+        rule = ", ".join(dict.fromkeys(t.rule for t in terms if t.rule))
         rows.append((SORT_KEYS[w.lang](name), Row((
-            Cell(w.typo(name)), Cell(w.typo(definition or ""), term.prototype and bool(definition)),
-            Cell(term.rule or "", numeric=True)))))
+            Cell(w.typo(name)), Cell(w.typo(definition), prototype),
+            Cell(rule, numeric=True)))))
     return _table(w, "key_terms", [r for _k, r in sorted(rows, key=lambda r: r[0])],
                   (0.26, 0.62, 0.12))
 
