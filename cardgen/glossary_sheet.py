@@ -207,6 +207,14 @@ def noun_rows(data: GameData, lang: str) -> list[tuple[str, ...]]:
                     for forms in nouns.values() if forms.get(lang)), lang)
 
 
+def glossary_card_inputs(data: GameData) -> list[str]:
+    """What the sheet reads of the card files: each card's name and its Deed names (so an
+    edit of a card's text leaves the sheet as it is)."""
+    return [f"{c.id}={c.name.values!r}" + "".join(f"|{ln.kind}={ln.name.values!r}"
+                                                  for ln in c.lines if ln.name is not None)
+            for c in data.cards]
+
+
 def deed_rows(data: GameData, lang: str) -> list[tuple[str, ...]]:
     """(Deed name, the other language's, the card's name) of every named line."""
     other = _other(lang)

@@ -23,7 +23,7 @@ from .board import build_board, build_board_tiles, build_player_aid, build_token
 from .errors import CardgenError, Finding
 from .face import CardFace
 from .fonts import register_fonts
-from .glossary_sheet import build_glossary_sheet
+from .glossary_sheet import build_glossary_sheet, glossary_card_inputs
 from .incremental import digest, file_digest
 from .layout import Layout
 from .model import GameData
@@ -257,7 +257,7 @@ def game_targets(ctx: LangContext) -> list[Target]:
         ]
     out.append(Target(f"{lang}/player-aid.pdf", digest(key, "aid"),
                       lambda: build_player_aid(data, lang, project, cmyk=cmyk)))
-    out.append(Target(f"{lang}/glossary.pdf", digest(key, "glossary"),
+    out.append(Target(f"{lang}/glossary.pdf", digest(key, "glossary", *glossary_card_inputs(data)),
                       lambda: build_glossary_sheet(data, lang, ctx.layout.fonts, cmyk)))
     return out
 

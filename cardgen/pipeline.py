@@ -619,14 +619,8 @@ def _lang_targets(project: Path, output: Path, data: GameData, layout: Layout,
                       profile=options.profile, reprint=reprint, face_hashes=hashes,
                       back_offset=options.back_offset,
                       vtt=options.vtt, vtt_base_url=options.vtt_base_url, output=output)
-    out = []
-    for target in card_targets(ctx) + game_targets(ctx) + vtt_targets(ctx):
-        if target.rel.endswith("glossary.pdf"):
-            # the glossary lists every card's name: a text edit leaves it as it is
-            target = replace(target, key=digest(target.key, *(
-                f"{c.id}={c.name.values!r}" for c in data.cards)))
-        out.append(target)
-    return out + table_targets(data, lang, project, card_key)
+    return card_targets(ctx) + game_targets(ctx) + vtt_targets(ctx) + table_targets(
+        data, lang, project, card_key)
 
 
 @dataclass

@@ -36,7 +36,9 @@ def test_renaming_a_referenced_card_still_reports_the_card_naming_it(project):
     warm = run_check(project, check_cache=cache)
     cold = run_check(project, check_cache=CheckCache())
     assert warm.findings == cold.findings
-    assert ("text-differs", "philip-vi", "en") in {(f.code, f.card, f.lang) for f in warm.findings}
+    # she is a rulebook card (5.82): one rule-fact, noting the text that still names her
+    fact = [f for f in warm.findings if f.code == "rule-fact" and f.card == "blanche-de-valois"]
+    assert len(fact) == 1 and "market.yaml" in fact[0].message, fact
 
 
 def test_a_changed_effect_plays_every_card_again(project):
@@ -57,3 +59,15 @@ def test_a_changed_effect_plays_every_card_again(project):
 def test_a_damaged_cache_file_is_no_cache(project):
     assert CheckCache.from_json({"k": [{"severity": "nonsense"}]}).stored == {}
     assert CheckCache.from_json(["not", "a", "dict"]).stored == {}
+
+
+def test_a_changed_case_form_reaches_the_card_that_uses_it(project):
+    cache = _warm(project)
+    # Philip VI's Czech kicker declines Blanka's name (issue 13 item 7): her accusative is
+    # her record, his finding comes from it
+    replace_in(project / "card_data" / "cards" / "luxembourg.yaml",
+               "acc: Blanku z\u00a0Valois", "acc: Blanku Valoiskou")
+    warm = run_check(project, check_cache=cache)
+    assert warm.findings == run_check(project, check_cache=CheckCache()).findings
+    assert any(f.card == "philip-vi" and f.lang == "cs" for f in warm.findings)
+

@@ -57,10 +57,10 @@ def test_czech_text_change_rewrites_exactly_the_files_holding_the_card(proj, tmp
     before = _outputs(proj)
     replace_in(proj / LUX, "cs: Otec vlasti}", "cs: Otec říše}")
     report = pipeline.build(proj, pipeline.BuildOptions())
-    # Charles IV's Czech face is on these files only; the glossaries list names, not Deeds
+    # Charles IV's Czech face is on these files only, and the glossaries list Deed names
     assert _rels(report.written, proj) == {
         "cs/cards.pdf", "cs/sheets-a4.pdf", "cs/sheets-letter.pdf", "cs/print-shop.pdf",
-        "cs/manifest.json", "cs/manifest.txt"}
+        "cs/manifest.json", "cs/manifest.txt", "cs/glossary.pdf", "en/glossary.pdf"}
     after = _outputs(proj)
     assert {rel for rel in after if after[rel] != before.get(rel)} == _rels(report.written, proj)
     # and they equal a cold build of the edited data, byte for byte
