@@ -29,7 +29,6 @@ from typing import Any
 
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
@@ -201,7 +200,6 @@ def install_face_hooks() -> None:
 
 
 def record(project: Path, out: Path) -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     saved: list[dict] = []
     install_recorder(saved)
     install_face_hooks()
@@ -223,17 +221,8 @@ class _Canvas(rl_canvas.Canvas):
     the build's canvas does; ReportLab's own forms would lose them)."""
 
     def endForm(self, **extra: Any) -> None:
-        res = PDFResourceDictionary()
-        res.basicFonts()
-        res.allProcs()
-        if self._formsinuse:
-            res.XObject = self._doc.xobjDict(self._formsinuse)
-        states = self._extgstate.getState()
-        if states:
-            res.ExtGState = states
-        res.setShading(self._shadingUsed)
-        res.setColorSpace(self._colorsUsed)
-        super().endForm(Resources=res, **extra)
+        from cardgen.render.cmyk import form_resources  # the build's own, one definition
+        super().endForm(Resources=form_resources(self), **extra)
 
 
 def _decode(value: Any, objs: dict[int, Any]) -> Any:
@@ -289,6 +278,7 @@ def replay(log_file: Path, out: Path) -> dict[str, float]:
 
 
 def main(argv: list[str]) -> int:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's cardgen
     if len(argv) == 3 and argv[0] == "record":
         record(Path(argv[1]), Path(argv[2]))
         return 0

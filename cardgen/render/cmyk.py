@@ -142,6 +142,22 @@ def _pil(image: Any) -> Image.Image:
     return Image.open(Path(image))
 
 
+def form_resources(canvas: Canvas) -> PDFResourceDictionary:
+    """The resource dictionary a page of ``canvas`` would get, for a form XObject: its
+    fonts, forms, transparency states, gradients and colour spaces."""
+    res = PDFResourceDictionary()
+    res.basicFonts()
+    res.allProcs()
+    if canvas._formsinuse:
+        res.XObject = canvas._doc.xobjDict(canvas._formsinuse)
+    states = canvas._extgstate.getState()
+    if states:
+        res.ExtGState = states
+    res.setShading(canvas._shadingUsed)
+    res.setColorSpace(canvas._colorsUsed)
+    return res
+
+
 class CmykCanvas(Canvas):
     """A ReportLab canvas whose colours, gradients and images all go through ``cmyk``
     (when given); otherwise a plain canvas."""
@@ -171,17 +187,7 @@ class CmykCanvas(Canvas):
         gradients (Shading) and separation colours drawn inside a form would be lost; this
         gives the form the same resource dictionary a page gets.
         """
-        res = PDFResourceDictionary()
-        res.basicFonts()
-        res.allProcs()
-        if self._formsinuse:
-            res.XObject = self._doc.xobjDict(self._formsinuse)
-        states = self._extgstate.getState()
-        if states:
-            res.ExtGState = states
-        res.setShading(self._shadingUsed)
-        res.setColorSpace(self._colorsUsed)
-        super().endForm(Resources=res, **extra_attributes)
+        super().endForm(Resources=form_resources(self), **extra_attributes)
 
     def linearGradient(self, x0, y0, x1, y1, colors, positions=None, extend=True):
         if self.cmyk is not None:
