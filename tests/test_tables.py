@@ -306,3 +306,13 @@ def test_a_forbidden_variant_in_a_definition_is_an_error_at_its_line(project, ca
     assert main(["--project", str(project), "tables"]) == 1
     err = capsys.readouterr().err
     assert f"card_data/glossary.yaml:{line}:" in err and "'cancel' is a forbidden variant" in err
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("en", "Heinrich of Virneburg yields no Church."),
+    ("cs", "Jindřich z\u00a0Virneburgu už nevynáší církevní měnu.")])
+def test_a_shield_effect_a_card_states_is_listed_once(shipped, lang, sentence):
+    # Clement VI Elected (6.42) and Heinrich's own line (5.52) say the same: one mention
+    row = next(ln for ln in shipped[lang]["md"].splitlines() if "Virneburg" in ln
+               and "5.52" in ln)
+    assert row.replace("\u00a0", " ").count(sentence.replace("\u00a0", " ")) == 1, row

@@ -279,7 +279,9 @@ def _passive_texts(w: Words, s: f.ShieldFacts) -> tuple[str, bool]:
         proto = proto or bool(card and card.prototype)
     if s.states:
         line = CardLine("event", s.states, None, w.data.shields[s.id].loc)
-        texts.insert(0, renderer(w.data, w.lang).line(line))
+        stated = renderer(w.data, w.lang).line(line)
+        if not any(stated in text for text in texts):  # a card's own line may say it (5.52)
+            texts.insert(0, stated)
         holder = w.data.card(s.holder)
         proto = proto or bool(holder and holder.prototype)
     return w.typo(" ".join(texts)), proto
