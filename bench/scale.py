@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -59,10 +60,12 @@ def copy_word(k: int) -> str:
 CARD_PARAM = "card"
 
 
-def copy_name(name: str, k: int) -> str:
-    """The name of copy ``k`` of a card named ``name`` (in one language)."""
+def copy_name(name: str, k: int, longest: str = "") -> str:
+    """The name of copy ``k`` of a card named ``name`` (in one language). ``longest``, the
+    card's longest name in any language, decides whether the last word gives way, so both
+    languages drop the same word (a word kept in one only reads as left untranslated)."""
     word = copy_word(k).capitalize()
-    if len(name) + 1 + len(word) > MAX_NAME and " " in name:
+    if len(max(name, longest, key=len)) + 1 + len(word) > MAX_NAME and " " in name:
         name = name.rsplit(" ", 1)[0]
     return f"{name} {word}"
 
@@ -96,11 +99,15 @@ def _only_shield_checks(line: dict) -> bool:
 def _copy_card(card: dict, k: int, ids: dict[str, str], names: dict[str, dict[str, str]]
                ) -> dict:
     """Copy ``k`` of one card record (``ids``: card id → copy id, ``names``: card id → its
-    name per language)."""
+    name and declined forms per language)."""
     out = copy.deepcopy(card)
     out["id"] = ids[card["id"]]
     out["number"] = card["number"] + NUMBER_STEP * (k - 1)
-    out["name"] = {lang: copy_name(text, k) for lang, text in card["name"].items()}
+    out["name"] = {lang: copy_name(text, k, _longest(card)) for lang, text in card["name"].items()}
+    if card.get("name_forms"):  # the declined names (a Czech text's "Blanku z Valois")
+        out["name_forms"] = {lang: {case: copy_name(form, k, _longest(card))
+                                    for case, form in forms.items()}
+                             for lang, forms in card["name_forms"].items()}
     if "art" not in card:
         out["art"] = card["id"]  # the same picture as the original
     if card.get("shield"):
@@ -116,12 +123,26 @@ def _copy_card(card: dict, k: int, ids: dict[str, str], names: dict[str, dict[st
         line["effects"] = _rename_ids(line.get("effects"), ids, refs)
         texts = line.get("text") or {}
         for lang, text in list(texts.items()):
-            for ref in sorted(refs, key=lambda r: -len(names[r].get(lang, ""))):
-                old = names[ref].get(lang)
-                if old:
-                    text = text.replace(old, copy_name(old, k))
+            olds = sorted({n for ref in refs for n in names[ref].get(lang, ()) if n}, key=len,
+                          reverse=True)
+            if olds:  # one pass, longest first: a name inside a longer one is not renamed twice
+                longest = {n: max((names[ref][lang2][0] for lang2 in names[ref]), key=len)
+                           for ref in refs for n in names[ref].get(lang, ())}
+                text = re.sub("|".join(map(re.escape, olds)),
+                              lambda m, longest=longest: copy_name(m.group(0), k, longest[m.group(0)]),
+                              text)
             texts[lang] = text
     return out
+
+
+def _longest(card: dict) -> str:
+    return max(card["name"].values(), key=len)
+
+
+def _all_names(card: dict) -> dict[str, list[str]]:
+    """Language → the card's name and its declined forms."""
+    forms = card.get("name_forms") or {}
+    return {lang: [name, *(forms.get(lang) or {}).values()] for lang, name in card["name"].items()}
 
 
 def _dump(doc: Any, path: Path) -> None:
@@ -146,7 +167,7 @@ def make_scaled_project(out: Path, scale: int, source: Path = ROOT) -> Path:
     card_files = sorted((out / "card_data" / "cards").glob("*.yaml"))
     docs = {p: yaml.safe_load(p.read_text(encoding="utf-8")) for p in card_files}
     cards = [c for doc in docs.values() for c in doc["cards"]]
-    names = {c["id"]: c["name"] for c in cards}
+    names = {c["id"]: _all_names(c) for c in cards}
     game_path = out / "card_data" / "game.yaml"
     game = yaml.safe_load(game_path.read_text(encoding="utf-8"))
     uncounterable = list(game.get("uncounterable_events") or [])

@@ -26,8 +26,8 @@ def test_scale_two_checks_clean(tmp_path, capsys):
     make_scaled_project(out, 2)
     code = main(["--project", str(out), "check", "--format", "json"])
     report = json.loads(capsys.readouterr().out)
-    errors = [f for f in report["findings"] if f["severity"] == "error"]
-    assert code == 0 and errors == []
+    problems = [f for f in report["findings"] if f["severity"] in ("error", "warning")]
+    assert code == 0 and problems == []  # a benchmark times the shipped data's work, no more
     shipped, scaled = _cards(ROOT), _cards(out)
     assert len(scaled) == 2 * len(shipped)
     assert len({c["id"] for c in scaled}) == len(scaled)
@@ -41,6 +41,10 @@ def test_scale_two_checks_clean(tmp_path, capsys):
     philip = next(c for c in scaled if c["id"] == "philip-vi-ban")
     assert philip["deed"]["effects"][1]["card"] == "blanche-de-valois-ban"
     assert "Blanche de Valois Ban" in philip["deed"]["text"]["en"]
+    # the Czech text names her in the accusative, and the copy's forms follow the copy
+    blanche = next(c for c in scaled if c["id"] == "blanche-de-valois-ban")
+    assert blanche["name_forms"]["cs"]["acc"] == "Blanku z\xa0Valois Ban"
+    assert "Blanku z\xa0Valois Ban" in philip["deed"]["text"]["cs"]
 
 
 def test_scale_cli_refuses_a_folder_in_use(tmp_path):

@@ -268,7 +268,8 @@ class _Checker:
                 self.add(warning, "lang-name-english", t, "cs",
                          f"the Czech {what} name keeps the English word '{word}', which the "
                          f"Czech texts translate elsewhere ({', '.join(elsewhere[:3])})",
-                         "translate the name as the Czech texts do (Blanka z Valois)")
+                         "translate the name as the Czech texts do, as 'Blanka z Valois' translates "
+                         "'Blanche de Valois'")
                 return
 
     def forbidden(self, t: CardText, lang: str, value: str) -> None:
