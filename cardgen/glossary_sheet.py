@@ -24,7 +24,9 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus.tables import CellStyle
 
 from .errors import CardgenError, Finding, Location, error
 from .fonts import register_fonts
@@ -279,18 +281,26 @@ def forbidden_rows(data: GameData, lang: str) -> list[tuple[str, ...]]:
                    lang)
 
 
+#: The sheets' tables' top and bottom cell padding (points).
+_PAD = 1.5
+#: Left plus right padding of a table cell (the Table's default: 6 pt each side).
+_SIDES = CellStyle("default").leftPadding + CellStyle("default").rightPadding
+
+
 def ruled_table(cells: list[list[Any]], widths: list[float], st: dict[str, ParagraphStyle],
-                extra: Iterable[tuple] = ()) -> Table:
-    """A table in the sheets' style: a rule under the head row, hairlines between rows."""
+                extra: Iterable[tuple] = (), heights: Sequence[float | None] | None = None
+                ) -> Table:
+    """A table in the sheets' style: a rule under the head row, hairlines between rows;
+    ``heights``: row heights known beforehand (None: the Table measures the row)."""
     # splitInRow: a row taller than a page (a deck many times today's) goes on over the next
-    table = Table(cells, colWidths=widths, repeatRows=1, splitInRow=1)
+    table = Table(cells, colWidths=widths, rowHeights=heights, repeatRows=1, splitInRow=1)
     table.setStyle(TableStyle([
         ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
         ("LINEBELOW", (0, 1), (-1, -1), 0.2, colors.lightgrey),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("FONTNAME", (0, 0), (-1, -1), st["body"].fontName),  # no stray Helvetica
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        ("TOPPADDING", (0, 0), (-1, -1), _PAD),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), _PAD),
         *extra,
     ]))
     return table
@@ -306,6 +316,52 @@ def pair_table(rows: Iterable[tuple[str, ...]], head: Sequence[str],
     cells += [[Paragraph(escape(text), st["body" if i < 2 else "small"])
                for i, text in enumerate(row)] for row in rows]
     return ruled_table(cells, [width * s for s in shares], st)
+
+
+#: What a Paragraph reads otherwise than a plain string is drawn: a space it may break at
+#: other than the plain one (no-break spaces stay), a soft hyphen or invisible break, and
+#: doubled, leading or trailing spaces (it collapses and strips them).
+_PARAGRAPH_ONLY = re.compile(r"[^\S \u00a0]|[\u00ad\u200b-\u200f\u2060\ufeff]|  |^ | $")
+
+
+def _cell(text: str, style: ParagraphStyle, room: float) -> str | Paragraph:
+    """A plain string when a Paragraph would set ``text`` as one line (it fits with room to
+    spare): drawn by the Table in the column's FONT at the Paragraph's baseline, and far
+    quicker to measure, split and draw; else the wrapping Paragraph."""
+    if (text and not _PARAGRAPH_ONLY.search(text)
+            and stringWidth(text, style.fontName, style.fontSize) < room - 0.01):
+        return text
+    return Paragraph(escape(text), style)
+
+
+def _row_height(row: Sequence[Any], row_styles: Sequence[ParagraphStyle]) -> float | None:
+    """A row of plain strings is a line and the padding high (the Table's own sum); None
+    when a Paragraph must be measured. Known heights spare the Table its measuring loop,
+    which rescans the rows for each row (quadratic in a long table)."""
+    if not all(isinstance(v, str) for v in row):
+        return None
+    return max(s.leading for s in row_styles) + (_PAD + _PAD)
+
+
+def sheet_table(rows: Iterable[tuple[str, ...]], head: Sequence[str],
+                st: dict[str, ParagraphStyle], width: float, shares: Sequence[float]) -> Table:
+    """:func:`pair_table`'s look, page for page, with a plain string for every cell that is
+    one line: a deck many times today's makes thousands of cells, and a Paragraph for each
+    made the sheet slow (parsed, then wrapped to measure, to split and to draw)."""
+    widths = [width * s for s in shares]
+    rooms = [w - _SIDES for w in widths]
+    head_styles = [st["italic"]] * len(head)
+    body_styles = [st["body" if i < 2 else "small"] for i in range(len(head))]
+    cells = [[_cell(t, s, r) for t, s, r in zip(head, head_styles, rooms, strict=True)]]
+    cells += [[_cell(t, s, r) for t, s, r in zip(row, body_styles, rooms, strict=True)]
+              for row in rows]
+    fonts = [("FONT", (0, 0), (-1, 0), st["italic"].fontName, st["italic"].fontSize,
+              st["italic"].leading)]
+    fonts += [("FONT", (col, 1), (col, -1), s.fontName, s.fontSize, s.leading)
+              for col, s in enumerate(body_styles)]
+    heights = [_row_height(cells[0], head_styles)]
+    heights += [_row_height(row, body_styles) for row in cells[1:]]
+    return ruled_table(cells, widths, st, fonts, heights)
 
 
 def _typeset(value: Any, lang: str) -> Any:
@@ -363,7 +419,7 @@ def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Pat
     for title, columns, rows, shares in sections:
         if rows:
             story += [Paragraph(escape(title), st["h"]),
-                      pair_table([tuple(fix_text(c, lang) for c in row) for row in rows],
-                                 columns, st, width, shares), Spacer(1, 4 * mm)]
+                      sheet_table([tuple(fix_text(c, lang) for c in row) for row in rows],
+                                  columns, st, width, shares), Spacer(1, 4 * mm)]
     doc.build(story, canvasmaker=canvas_maker(cmyk))
     return buf.getvalue()

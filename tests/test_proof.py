@@ -7,8 +7,10 @@ import subprocess
 from types import MappingProxyType
 
 import pytest
+from PIL import Image
 from test_lang_fixtures import CARDS, CLEAN, NB, ROOT, make_project
 
+from cardgen import glossary_sheet
 from cardgen.check.lang import check_language
 from cardgen.compose import compose_faces
 from cardgen.glossary_sheet import build_glossary_sheet, czech_key, name_pairs
@@ -151,3 +153,36 @@ def test_glossary_sheet(tmp_path):
     assert "Mainz Mohuč in Mainz · from Mainz · the elector of Mainz" in en
     assert name_pairs(data, "cs") == [("Blanka z Valois", "Blanche de Valois"),
                                       ("Filip VI.", "Philip VI")]
+
+
+def pages_png(tmp_path, pdf: bytes, name: str) -> list[bytes]:
+    """Each page drawn by pdftoppm (72 dpi), as RGB pixels."""
+    (tmp_path / f"{name}.pdf").write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-r", "72", "-png", str(tmp_path / f"{name}.pdf"),
+                    str(tmp_path / name)], check=True)
+    return [Image.open(png).convert("RGB").tobytes()
+            for png in sorted(tmp_path.glob(f"{name}-*.png"))]
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler")
+def test_glossary_one_line_cells_look_as_a_paragraph_in_every_cell(tmp_path, monkeypatch):
+    """A one-line cell is a plain string (a Paragraph per cell made a 20× deck's sheet slow,
+    issue 14): the pages are pixel for pixel those with a Paragraph in every cell, a table
+    split over pages under its repeated head, a cell that wraps, a row taller than a page,
+    and spaces a Paragraph collapses or keeps (no-break) or breaks at (soft hyphen)."""
+    project = make_project(tmp_path)
+    shutil.copytree(ROOT / "card_data" / "text", project / "card_data" / "text")
+    data, _ = load(project)
+    odd = [("a  b", " lead", "trail "), ("soft\u00adhyphen", "n\u00a0b", "tab\there"),
+           ("A & B <i>x</i>", "thin\u2009space", ""), ("wraps", "word " * 40, "x"),
+           ("tall", "slovo " * 1500, "y")]
+    rows = odd + [(f"čin {i}", f"deed {i}", "Filip VI.") for i in range(80)]
+    monkeypatch.setattr(glossary_sheet, "deed_rows", lambda data, lang: rows)
+    for lang in ("cs", "en"):
+        plain = build_glossary_sheet(data, lang, FONTS)
+        with monkeypatch.context() as m:
+            m.setattr(glossary_sheet, "sheet_table", glossary_sheet.pair_table)
+            paragraphs = build_glossary_sheet(data, lang, FONTS)
+        assert plain != paragraphs  # drawn otherwise …
+        drawn = pages_png(tmp_path, plain, f"plain-{lang}")
+        assert len(drawn) > 5 and drawn == pages_png(tmp_path, paragraphs, f"para-{lang}")
