@@ -415,11 +415,13 @@ def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Pat
         (text["deeds"], (*head, text["card"]), deed_rows(data, lang), (0.35, 0.35, 0.3)),
         (text["names"], head, name_pairs(data, lang), (0.5, 0.5)),
     ]
+    # each text typeset once: a name recurs (a card's beside each of its Deeds)
+    typeset = {c: fix_text(c, lang) for _, _, rows, _ in sections for row in rows for c in row}
     story: list[Flowable] = [Paragraph(escape(text["title"]), st["title"])]
     for title, columns, rows, shares in sections:
         if rows:
             story += [Paragraph(escape(title), st["h"]),
-                      sheet_table([tuple(fix_text(c, lang) for c in row) for row in rows],
+                      sheet_table([tuple(typeset[c] for c in row) for row in rows],
                                   columns, st, width, shares), Spacer(1, 4 * mm)]
     doc.build(story, canvasmaker=canvas_maker(cmyk))
     return buf.getvalue()
