@@ -339,6 +339,7 @@ class FileForms:
             self._subsets[font_name] = [font.getSubsetInternalName(n, doc)[1:]
                                         for n in range(len(state.subsets))]
         self._fonts: dict[tuple[tuple[str, str], ...], PDFObjectReference] = {}
+        self._shared: dict[tuple, PDFObjectReference] = {}
         # what the drawing needs of the PDF version (an alpha of 1 still asks for 1.4)
         doc._pdfVersion = max(doc._pdfVersion, src._pdfVersion)
         self._gstates = self.library._canvas._extgstate.getState()
@@ -369,24 +370,34 @@ class FileForms:
                 _unregistered(copy.deepcopy(self.library.shadings[digest]))))
         return self._resources[key]
 
+    def _resources_of(self, drawing: Drawing) -> PDFObjectReference:
+        """The form's resources: one object shared by every form that uses the same fonts,
+        images and gradients (most faces), so a file holds and writes it once."""
+        key = (drawing.fonts, drawing.images, drawing.shadings)
+        if key not in self._shared:
+            res = PDFResourceDictionary()
+            res.allProcs()
+            res.Font = self._font_dict(drawing.fonts)
+            res.XObject = {xObjectName(n): self._image(n) for n in drawing.images}
+            res.Shading = {name: self._shading(digest) for name, digest in drawing.shadings}
+            if self._gstates:
+                res.ExtGState = self._gstates
+            self._shared[key] = self.canvas._doc.Reference(res)
+        return self._shared[key]
+
     def define(self, name: str, face: CardFace | None) -> str:
         """Form ``name`` in this file: ``face``'s front, or the back when None."""
         if name in self._defined:
             return name
         lib = self.library
         drawing = lib.back() if face is None else lib.front(face)
-        res = PDFResourceDictionary()
-        res.allProcs()
-        res.Font = self._font_dict(drawing.fonts)
-        res.XObject = {xObjectName(n): self._image(n) for n in drawing.images}
-        res.Shading = {name: self._shading(digest) for name, digest in drawing.shadings}
-        if self._gstates:
-            res.ExtGState = self._gstates
+        w, h = lib.layout.page_size
         w, h = lib.layout.page_size
         stream = PDFStream(PDFDictionary({
             "Type": PDFName("XObject"), "Subtype": PDFName("Form"), "FormType": 1,
             "BBox": PDFArray([0, 0, w, h]), "Matrix": PDFArray([1, 0, 0, 1, 0, 0]),
-            "Resources": res, "Filter": PDFName("FlateDecode")}), drawing.content, filters=[])
+            "Resources": self._resources_of(drawing), "Filter": PDFName("FlateDecode")}),
+            drawing.content, filters=[])
         self.canvas._doc.addForm(name, stream)
         self._defined.add(name)
         return name
