@@ -206,6 +206,9 @@ def record(project: Path, out: Path) -> None:
     from cardgen import fonts
     from cardgen.pipeline import BuildOptions, build
 
+    # a cold build: faces kept from an earlier build would not be drawn, so not logged
+    for kept in (project / "output" / ".cache").glob("faces-*.bin"):
+        kept.unlink()
     build(project, BuildOptions(jobs=1))
     # the build read its fonts from a copy of the inputs, removed since: the project's own
     registered = {name: str(project / "fonts" / path.name)

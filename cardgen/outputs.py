@@ -31,6 +31,7 @@ from .preflight import Rules
 from .render.card import draw_back, draw_card
 from .render.cmyk import CmykConverter, converter_for
 from .render.faceforms import FaceLibrary
+from .render.facestore import FaceStore
 from .render.pdf import render_back_pdf, render_cards_pdf
 from .tables import drawing_inputs, tables_document, writers
 from .vtt import vtt_files
@@ -72,6 +73,8 @@ class LangContext:
     vtt_base_url: str = ""
     #: the project's own output/ (a build reads a copy of the project, so not project/output)
     output: Path | None = None
+    #: the last build's face drawings, and where this build's go (None: every face drawn)
+    faces_kept: FaceStore | None = None
 
 
 def face_key(face: CardFace, card_key: str, project: Path) -> str:
@@ -146,6 +149,19 @@ def _faces_key(ctx: LangContext, *extra: str) -> str:
     return digest(ctx.card_key, ctx.lang, *hashes, *extra)
 
 
+def _library(ctx: LangContext, layout: Layout, cmyk: CmykConverter | None) -> FaceLibrary:
+    """The language's face library for ``layout`` and ``cmyk``, taking what it can from the
+    last build's drawings (``ctx.faces_kept``) and kept for the next."""
+    if ctx.faces_kept is None:
+        return FaceLibrary(layout, ctx.lang, cmyk)
+    key = digest(ctx.card_key, "faces", ctx.lang, cmyk.key if cmyk else "rgb",
+                 repr(layout.card))
+    library = FaceLibrary(layout, ctx.lang, cmyk, kept=ctx.faces_kept.kept(key),
+                          key=lambda face: ctx.face_hashes.get(face.card_id))
+    ctx.faces_kept.track(key, library)
+    return library
+
+
 def card_targets(ctx: LangContext) -> list[Target]:
     lang, faces = ctx.lang, ctx.faces
     front, back = _drawers(ctx)
@@ -160,11 +176,10 @@ def card_targets(ctx: LangContext) -> list[Target]:
     # when the shop's bleed or colours differ
     shop_card, shop_front, shop_back = _shop_drawing(ctx, profile)
     shop_cmyk = impose.printshop.shop_converter(profile, ctx.cmyk, ctx.pdfx)
-    library = FaceLibrary(ctx.layout, lang, ctx.cmyk)
+    library = _library(ctx, ctx.layout, ctx.cmyk)
     shop_library = (library if shop_card == card and shop_cmyk is ctx.cmyk
-                    else FaceLibrary(replace(ctx.layout, card=replace(ctx.layout.card,
-                                                                      bleed=shop_card.bleed)),
-                                     lang, shop_cmyk))
+                    else _library(ctx, replace(ctx.layout, card=replace(
+                        ctx.layout.card, bleed=shop_card.bleed)), shop_cmyk))
 
     def drawn() -> FaceLibrary:
         return library.prepare(faces)

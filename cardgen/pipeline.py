@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from .layout import Layout
     from .outputs import Target
     from .po import ImportReport
+    from .render.facestore import FaceStore
     from .review import Earlier
 
 CARD_LAYOUT = Path("layouts") / "card.yaml"
@@ -491,6 +492,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     from .check.cache import CheckCache
     from .outputs import make_targets, print_shop_findings
     from .preflight import check_bytes
+    from .render.facestore import FaceStore
     from .render.pdf import write_pngs
     log("check")
     progress.stage("check")
@@ -516,10 +518,11 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
         raise CardgenError(shop)
     result.findings += shop
     result.face_keys = _face_keys(report.faces, layout, project)
+    faces_kept = FaceStore(output / CACHE_DIR)
     targets: list[Target] = []
     for lang in options.langs:
         targets += _lang_targets(project, output, data, layout, report.faces[lang], lang, options,
-                                 manifest, (card_key, base_key), result)
+                                 manifest, (card_key, base_key), result, faces_kept)
     stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
     result.skipped = [output / t.rel for t in targets if t not in stale]
     _preflight(output, stale)
@@ -538,6 +541,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     # every file is made before the first is written: an error while making any of
     # them leaves all outputs as they were
     result.written += _write_made(output, made, state)
+    faces_kept.save()
     if options.png:
         for lang in options.langs:
             log(f"{lang}/png")
@@ -602,7 +606,7 @@ def _face_keys(faces: dict[str, list[CardFace]], layout: Layout, project: Path
 def _lang_targets(project: Path, output: Path, data: GameData, layout: Layout,
                   faces: list[CardFace], lang: str, options: BuildOptions,
                   manifest: dict | None, keys: tuple[str, str],
-                  result: BuildReport) -> list[Target]:
+                  result: BuildReport, faces_kept: FaceStore | None = None) -> list[Target]:
     from .impose import select_reprint
     from .outputs import LangContext, card_targets, converter, game_targets, table_targets, vtt_targets
     card_key, base_key = keys
@@ -618,7 +622,8 @@ def _lang_targets(project: Path, output: Path, data: GameData, layout: Layout,
                       pdfx=options.pdfx,
                       profile=options.profile, reprint=reprint, face_hashes=hashes,
                       back_offset=options.back_offset,
-                      vtt=options.vtt, vtt_base_url=options.vtt_base_url, output=output)
+                      vtt=options.vtt, vtt_base_url=options.vtt_base_url, output=output,
+                      faces_kept=faces_kept)
     return card_targets(ctx) + game_targets(ctx) + vtt_targets(ctx) + table_targets(
         data, lang, project, card_key)
 

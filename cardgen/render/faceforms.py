@@ -1,4 +1,5 @@
-"""Every face of one language drawn once, then placed by reference in every file.
+"""Every face of one language drawn once, then placed by reference in every file; a face
+whose inputs did not change since the last build is not drawn at all.
 
 A :class:`FaceLibrary` draws each face (and the back) of one language once, on a canvas of
 its own, and keeps the drawing as a finished form: its content stream, compressed once, and
@@ -11,16 +12,26 @@ their content, gradients and fonts by names local to the form's own resources, a
 by glyph codes that :meth:`FaceLibrary.bind` gives the file's fonts before anything is
 drawn on it (the codes the library's fonts assigned while drawing every face). So the
 library records every face first (:meth:`FaceLibrary.prepare`) and files bind after.
+
+Glyph codes are given in order of first use, face after face in deck order. Each drawing
+notes, per font, the characters it uses in the order it first uses them and the codes they
+got; a drawing kept from an earlier build (:mod:`cardgen.render.facestore`) is taken
+instead of drawing the face when its characters, assigned in that order, get the same codes
+again. A file is thus byte for byte what a build that draws every face would make.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import io
 import pickle
+import re
 import zlib
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import (
@@ -32,10 +43,11 @@ from reportlab.pdfbase.pdfdoc import (
     PDFStream,
     xObjectName,
 )
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from ..face import CardFace
-from ..fonts import register_fonts
+from ..fonts import NBSP, register_fonts
 from ..layout import Layout
 from .card import CardReport, draw_back, draw_card
 from .cmyk import CmykCanvas, CmykConverter
@@ -44,12 +56,49 @@ _INTERNAL = "__InternalName__"  # where ReportLab notes an object's name in its 
 
 
 @dataclass(frozen=True)
-class _Drawing:
-    """One recorded form: compressed content and the library names of what it uses."""
+class Glyphs:
+    """The characters one drawing shows in one font, in the order it first shows them, and
+    the glyph codes they had (0: a character the font lacks)."""
+
+    font: str  # ReportLab font name
+    chars: str
+    codes: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """One recorded form: its compressed content and what the content names."""
 
     content: bytes
-    images: tuple[str, ...]  # XObject names
-    shadings: tuple[tuple[str, str], ...]  # (name in the content, an equal shading's name)
+    fonts: tuple[tuple[str, str], ...]  # (name in the content, e.g. "F2"; ReportLab font name)
+    glyphs: tuple[Glyphs, ...]
+    images: tuple[str, ...]  # XObject names (by content)
+    shadings: tuple[tuple[str, str], ...]  # (name in the content, digest of the shading)
+    report: CardReport | None = None  # a card front's fit and findings
+    version: tuple[int, int] = (1, 3)  # the PDF version the drawing needs (1.4: shadings)
+    #: False for a drawing that sets a graphics state (alpha, blend) or uses a font outside
+    #: the layout: those are named by the library's document, not by the drawing
+    portable: bool = True
+
+
+@dataclass
+class Image:
+    """An image XObject a drawing places, and its soft mask (ReportLab objects, not named
+    in any document)."""
+
+    obj: Any
+    mask_name: str | None = None
+    mask: Any = None
+
+
+@dataclass
+class Kept:
+    """Drawings kept from an earlier build for one library: face key → drawing, and the
+    images and gradients they use."""
+
+    drawings: dict[str, Drawing] = field(default_factory=dict)
+    images: dict[str, Image] = field(default_factory=dict)
+    shadings: dict[str, Any] = field(default_factory=dict)
 
 
 def _unregistered(obj):
@@ -59,29 +108,80 @@ def _unregistered(obj):
     return clone
 
 
+def _code(assignments: dict[int, int], char: str) -> int:
+    """The glyph code ReportLab's text output gives ``char`` (a no-break space is a space)."""
+    return assignments.get(32 if char == NBSP else ord(char), 0)
+
+
+@contextmanager
+def _glyph_log(doc: Any) -> Iterator[dict[str, dict[str, None]]]:
+    """Font name → characters shown on ``doc`` while the block runs, in order of first use.
+
+    ReportLab gives a TrueType font's characters their codes in ``TTFont.splitString``, the
+    one place every text call passes; it is wrapped for the block only.
+    """
+    used: dict[str, dict[str, None]] = {}
+    original = TTFont.splitString
+
+    def split(font: TTFont, text: Any, on: Any, encoding: str = "utf-8") -> Any:
+        if on is doc:
+            chars = text if isinstance(text, str) else text.decode(encoding)
+            used.setdefault(font.fontName, {}).update(dict.fromkeys(chars))
+        return original(font, text, on, encoding)
+
+    TTFont.splitString = split  # type: ignore[method-assign]
+    try:
+        yield used
+    finally:
+        TTFont.splitString = original  # type: ignore[method-assign]
+
+
+#: A gradient's name in a drawing's content: ReportLab numbers them per document, a drawing
+#: kept between builds names each by its digest instead (the same bytes in every build)
+_SHADING_USE = re.compile(rb"/(Sh\d+) sh\b")
+
+
 class FaceLibrary:
-    """The faces of one language, each drawn once for ``layout`` (its bleed) and ``cmyk``."""
+    """The faces of one language, each drawn once for ``layout`` (its bleed) and ``cmyk``.
 
-    def __init__(self, layout: Layout, lang: str, cmyk: CmykConverter | None = None):
+    ``kept`` gives drawings of an earlier build (called once, when the first face is
+    needed) and ``key`` each face's key in them; without them every face is drawn.
+    """
+
+    def __init__(self, layout: Layout, lang: str, cmyk: CmykConverter | None = None, *,
+                 kept: Callable[[], Kept] | None = None,
+                 key: Callable[[CardFace], str | None] | None = None):
         self.layout, self.lang, self.cmyk = layout, lang, cmyk
-        body = register_fonts(layout.fonts)["body"]
+        fonts = register_fonts(layout.fonts)
         self._canvas = CmykCanvas(io.BytesIO(), pagesize=layout.page_size, invariant=1,
-                                  pageCompression=1, initialFontName=body, initialFontSize=8,
-                                  cmyk=cmyk)
-        self._drawings: dict[Hashable, _Drawing] = {}
-        self.reports: dict[CardFace, CardReport] = {}
+                                  pageCompression=1, initialFontName=fonts["body"],
+                                  initialFontSize=8, cmyk=cmyk)
+        doc = self._canvas._doc
+        # the layout's fonts named in a fixed order, not in order of first use, so a kept
+        # drawing's font names mean the same fonts in every build
+        self._named = sorted(set(fonts.values()))
+        for n, name in enumerate(self._named, 1):
+            font = pdfmetrics.getFont(name)
+            font._assignState(doc).internalName = f"F{n}"
+            doc.fontMapping[name] = f"/F{n}"
+        self._version = doc._pdfVersion
+        self._kept_source, self._kept, self._key = kept, None, key
+        self._drawings: dict[Hashable, Drawing] = {}
+        self.images: dict[str, Image] = {}
+        self.shadings: dict[str, Any] = {}
+        self.fonts: set[str] = set()  # every font a drawing of the library uses
+        self.drawn = 0  # faces drawn, not taken from an earlier build
         self._bound = False
-        self._same_shading: dict[bytes, str] = {}  # content → the first shading's name
 
-    def _shared_shading(self, name: str) -> str:
-        """The name of the first recorded shading equal to ``name`` (every face's steel
-        shield has the same gradient: each file then holds it once)."""
-        obj = _unregistered(self._canvas._doc.idToObject[name])
-        return self._same_shading.setdefault(pickle.dumps(obj, protocol=4), name)
+    def report(self, face: CardFace) -> CardReport:
+        """What drawing ``face`` found (its fit and findings)."""
+        report = self.front(face).report
+        assert report is not None
+        return report
 
     # --- recording ------------------------------------------------------------------------
 
-    def _record(self, key: Hashable, draw: Callable[[Canvas], object]) -> _Drawing:
+    def _record(self, key: Hashable, draw: Callable[[Canvas], object]) -> Drawing:
         found = self._drawings.get(key)
         if found is not None:
             return found
@@ -89,36 +189,118 @@ class FaceLibrary:
             raise RuntimeError("a face was drawn after a file took the library's glyph codes;"
                                " call FaceLibrary.prepare() with every face first")
         c = self._canvas
+        doc = c._doc
         c._pushAccumulators()  # what endForm does, keeping the content for us
         c.saveState()
-        draw(c)
+        before, doc._pdfVersion = doc._pdfVersion, self._version
+        with _glyph_log(doc) as used:
+            result = draw(c)
         c.restoreState()
+        needs, doc._pdfVersion = doc._pdfVersion, max(before, doc._pdfVersion)
         if c._colorsUsed:
             raise RuntimeError("spot colours in a card face are not supported by FaceLibrary")
         content = "\n".join([c._preamble, *c._code]).encode("latin-1")
-        drawing = _Drawing(zlib.compress(content), tuple(dict.fromkeys(c._formsinuse)),
-                           tuple((s, self._shared_shading(s)) for s in c._shadingUsed))
+        shadings: dict[str, str] = {}  # name in the document → digest
+        for name in c._shadingUsed:
+            obj = _unregistered(doc.idToObject[name])
+            digest = hashlib.sha256(pickle.dumps(obj, protocol=4)).hexdigest()[:24]
+            self.shadings.setdefault(digest, obj)
+            shadings[name] = digest
+        if shadings:
+            content = _SHADING_USE.sub(lambda m: b"/Sh%s sh" % shadings[m.group(1).decode()]
+                                       .encode(), content)
+        for name in dict.fromkeys(c._formsinuse):
+            self._keep_image(name)
+        glyphs = []
+        for font_name, chars in sorted(used.items()):
+            state = pdfmetrics.getFont(font_name).state[doc]
+            glyphs.append(Glyphs(font_name, "".join(chars),
+                                 tuple(_code(state.assignments, ch) for ch in chars)))
+        self.fonts.update(used)
+        drawing = Drawing(
+            zlib.compress(content), tuple(sorted((
+                pdfmetrics.getFont(n).state[doc].internalName, n) for n in used)),
+            tuple(glyphs), tuple(dict.fromkeys(c._formsinuse)),
+            tuple(sorted({(f"Sh{d}", d) for d in shadings.values()})),
+            result if isinstance(result, CardReport) else None, needs,
+            portable=b" gs" not in content and all(n in self._named for n in used))
         c._restartAccumulators()
         self._drawings[key] = drawing
+        self.drawn += isinstance(key, CardFace)
         return drawing
 
-    def front(self, face: CardFace) -> _Drawing:
-        """The face's drawing (drawn now if it was not yet); its report in :attr:`reports`."""
-        def draw(c: Canvas) -> None:
-            self.reports[face] = draw_card(c, face, self.layout)
+    def _keep_image(self, name: str) -> None:
+        if name in self.images:
+            return
+        doc = self._canvas._doc
+        obj = _unregistered(doc.idToObject[xObjectName(name)])
+        smask = getattr(obj, "smask", None)
+        image = Image(obj)
+        if isinstance(smask, PDFObjectReference):
+            image.mask_name, image.mask = smask.name, _unregistered(doc.idToObject[smask.name])
+        self.images[name] = image
 
-        return self._record(face, draw)
+    def _adopt(self, face: CardFace) -> bool:
+        """Take ``face``'s drawing from an earlier build if its glyphs keep their codes."""
+        key = self._key(face) if self._key is not None else None
+        if key is None or self._kept_source is None:
+            return False
+        if self._kept is None:
+            self._kept = self._kept_source()
+        kept = self._kept.drawings.get(key)
+        if kept is None or not kept.portable:
+            return False
+        doc = self._canvas._doc
+        for glyphs in kept.glyphs:
+            if glyphs.font not in self._named:
+                return False
+            font = pdfmetrics.getFont(glyphs.font)
+            font.splitString(glyphs.chars, doc)  # new characters get codes as drawing would
+            assignments = font.state[doc].assignments
+            if tuple(_code(assignments, ch) for ch in glyphs.chars) != glyphs.codes:
+                return False
+        if (any(n not in self._kept.images for n in kept.images)
+                or any(d not in self._kept.shadings for _n, d in kept.shadings)):
+            return False
+        for name in kept.images:
+            self.images.setdefault(name, self._kept.images[name])
+        for _name, digest in kept.shadings:
+            self.shadings.setdefault(digest, self._kept.shadings[digest])
+        self.fonts.update(g.font for g in kept.glyphs)
+        doc._pdfVersion = max(doc._pdfVersion, kept.version)
+        self._drawings[face] = kept
+        return True
 
-    def back(self) -> _Drawing:
+    def front(self, face: CardFace) -> Drawing:
+        """The face's drawing (drawn now if it was not yet)."""
+        return self._record(face, lambda c: draw_card(c, face, self.layout))
+
+    def back(self) -> Drawing:
         return self._record("back", lambda c: draw_back(c, self.layout, lang=self.lang))
 
     def prepare(self, faces: Iterable[CardFace], back: bool = True) -> FaceLibrary:
-        """Draw every face (and the back) that is not drawn yet; returns the library."""
+        """Draw, or take from an earlier build, every face (and the back) not ready yet, in
+        the order given (the order glyph codes are given in); returns the library."""
         for face in faces:
-            self.front(face)
+            if face not in self._drawings and not self._adopt(face):
+                self.front(face)
         if back:
             self.back()
         return self
+
+    def keep(self) -> Kept:
+        """The drawings an earlier build can take (by face key), with what they use."""
+        out = Kept()
+        for face, drawing in self._drawings.items():
+            key = self._key(face) if isinstance(face, CardFace) and self._key else None
+            if key is None or not drawing.portable:
+                continue
+            out.drawings[key] = drawing
+            for name in drawing.images:
+                out.images[name] = self.images[name]
+            for _name, digest in drawing.shadings:
+                out.shadings[digest] = self.shadings[digest]
+        return out
 
     # --- placing in a file ----------------------------------------------------------------
 
@@ -140,8 +322,9 @@ class FileForms:
 
     def __post_init__(self) -> None:
         src, doc = self.library._canvas._doc, self.canvas._doc
-        fonts = PDFDictionary({})
-        for font_name in src.fontMapping:
+        #: font name → this file's name of each of its subsets
+        self._subsets: dict[str, list[str]] = {}
+        for font_name in sorted(self.library.fonts):
             font = pdfmetrics.getFont(font_name)
             state = font.state.get(src)
             if state is None or not font._dynamicFont:
@@ -153,35 +336,54 @@ class FileForms:
             mine.assignments = dict(state.assignments)
             mine.subsets = [list(s) for s in state.subsets]
             mine.nextCode = state.nextCode
-            for n in range(len(state.subsets)):
-                theirs = font.getSubsetInternalName(n, doc)[1:]
-                fonts.dict[f"{state.internalName}+{n}"] = PDFObjectReference(theirs)
-        self._fonts = doc.Reference(fonts)
+            self._subsets[font_name] = [font.getSubsetInternalName(n, doc)[1:]
+                                        for n in range(len(state.subsets))]
+        self._fonts: dict[tuple[tuple[str, str], ...], PDFObjectReference] = {}
+        self._shared: dict[tuple, PDFObjectReference] = {}
         # what the drawing needs of the PDF version (an alpha of 1 still asks for 1.4)
         doc._pdfVersion = max(doc._pdfVersion, src._pdfVersion)
         self._gstates = self.library._canvas._extgstate.getState()
 
+    def _font_dict(self, fonts: tuple[tuple[str, str], ...]) -> PDFObjectReference:
+        """The /Font resources of a drawing whose content names ``fonts``."""
+        if fonts not in self._fonts:
+            entries = {f"{name}+{n}": PDFObjectReference(subset) for name, font in fonts
+                       for n, subset in enumerate(self._subsets[font])}
+            self._fonts[fonts] = self.canvas._doc.Reference(PDFDictionary(entries))
+        return self._fonts[fonts]
+
     def _image(self, name: str) -> PDFObjectReference:
-        src, doc = self.library._canvas._doc, self.canvas._doc
+        doc = self.canvas._doc
         reg = xObjectName(name)
         if reg not in doc.idToObject:
-            image = _unregistered(src.idToObject[reg])
-            smask = getattr(image, "smask", None)
-            if isinstance(smask, PDFObjectReference):
-                mask = smask.name
-                if mask not in doc.idToObject:
-                    doc.Reference(_unregistered(src.idToObject[mask]), mask)
-            doc.Reference(image, reg)
+            image = self.library.images[name]
+            if image.mask_name is not None and image.mask_name not in doc.idToObject:
+                doc.Reference(_unregistered(image.mask), image.mask_name)
+            doc.Reference(_unregistered(image.obj), reg)
         return PDFObjectReference(reg)
 
-    def _shading(self, name: str) -> PDFObjectReference:
-        key = f"shading:{name}"
+    def _shading(self, digest: str) -> PDFObjectReference:
+        key = f"shading:{digest}"
         if key not in self._resources:
-            src = self.library._canvas._doc
             # a deep copy: a shading's function objects get named in each document too
-            self._resources[key] = PDFObjectReference(
-                self.canvas._doc.addShading(_unregistered(copy.deepcopy(src.idToObject[name]))))
+            self._resources[key] = PDFObjectReference(self.canvas._doc.addShading(
+                _unregistered(copy.deepcopy(self.library.shadings[digest]))))
         return self._resources[key]
+
+    def _resources_of(self, drawing: Drawing) -> PDFObjectReference:
+        """The form's resources: one object shared by every form that uses the same fonts,
+        images and gradients (most faces), so a file holds and writes it once."""
+        key = (drawing.fonts, drawing.images, drawing.shadings)
+        if key not in self._shared:
+            res = PDFResourceDictionary()
+            res.allProcs()
+            res.Font = self._font_dict(drawing.fonts)
+            res.XObject = {xObjectName(n): self._image(n) for n in drawing.images}
+            res.Shading = {name: self._shading(digest) for name, digest in drawing.shadings}
+            if self._gstates:
+                res.ExtGState = self._gstates
+            self._shared[key] = self.canvas._doc.Reference(res)
+        return self._shared[key]
 
     def define(self, name: str, face: CardFace | None) -> str:
         """Form ``name`` in this file: ``face``'s front, or the back when None."""
@@ -189,19 +391,13 @@ class FileForms:
             return name
         lib = self.library
         drawing = lib.back() if face is None else lib.front(face)
-        res = PDFResourceDictionary()
-        res.allProcs()
-        res.Font = self._fonts
-        res.XObject = {reg: self._image(n) for n in drawing.images
-                       for reg in (xObjectName(n),)}
-        res.Shading = {name: self._shading(same) for name, same in drawing.shadings}
-        if self._gstates:
-            res.ExtGState = self._gstates
+        w, h = lib.layout.page_size
         w, h = lib.layout.page_size
         stream = PDFStream(PDFDictionary({
             "Type": PDFName("XObject"), "Subtype": PDFName("Form"), "FormType": 1,
             "BBox": PDFArray([0, 0, w, h]), "Matrix": PDFArray([1, 0, 0, 1, 0, 0]),
-            "Resources": res, "Filter": PDFName("FlateDecode")}), drawing.content, filters=[])
+            "Resources": self._resources_of(drawing), "Filter": PDFName("FlateDecode")}),
+            drawing.content, filters=[])
         self.canvas._doc.addForm(name, stream)
         self._defined.add(name)
         return name

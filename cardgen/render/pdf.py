@@ -72,7 +72,7 @@ def render_cards_pdf(faces: Iterable[CardFace], layout: Layout, *, physical: boo
     for face in faces:
         if face not in names:
             names[face] = forms.define(f"front-{len(names) + 1}", face)
-        report.cards.append(library.reports[face])
+        report.cards.append(library.report(face))
         for _copy in range(face.copies if physical else 1):
             c.doForm(names[face])
             c.showPage()

@@ -1,0 +1,108 @@
+"""Issue 14 item 3: a one-card edit draws that card's face only; every other face comes from
+the last build's drawings (output/.cache/faces-*.bin), and the files are byte for byte what
+a build that draws every face makes."""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from cardgen.pipeline import BuildOptions, build
+from cardgen.render import faceforms
+from cardgen.render.facestore import MAGIC
+from tests.conftest import replace_in
+
+CARDS = Path("card_data/cards/luxembourg.yaml")
+FACE_FILES = ("cards.pdf", "sheets-a4.pdf", "sheets-letter.pdf", "print-shop.pdf")
+
+
+@pytest.fixture
+def drawn(monkeypatch) -> Counter[tuple[str, str]]:
+    """(card id, language) → how often the build drew that face."""
+    count: Counter[tuple[str, str]] = Counter()
+    real = faceforms.draw_card
+
+    def counting(c, face, layout, *args, **kwargs):
+        count[(face.card_id, face.lang)] += 1
+        return real(c, face, layout, *args, **kwargs)
+
+    monkeypatch.setattr(faceforms, "draw_card", counting)
+    return count
+
+
+def _outputs(project: Path) -> dict[str, bytes]:
+    out = project / "output"
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*"))
+            if p.is_file() and not p.relative_to(out).parts[0].startswith(".")}
+
+
+def _cold(project: Path, tmp_path: Path) -> dict[str, bytes]:
+    """The outputs of a build of ``project``'s inputs into an empty output/."""
+    fresh = tmp_path / "fresh"
+    shutil.copytree(project, fresh, ignore=shutil.ignore_patterns("output"))
+    build(fresh, BuildOptions(jobs=1))
+    return _outputs(fresh)
+
+
+def test_a_czech_edit_draws_one_face_and_writes_what_a_cold_build_writes(project, tmp_path,
+                                                                        drawn):
+    build(project, BuildOptions(jobs=1))
+    faces = len(drawn)
+    assert faces > 100 and set(drawn.values()) == {1}
+    assert len(list((project / "output" / ".cache").glob("faces-*.bin"))) == 2  # en, cs
+    drawn.clear()
+    replace_in(project / CARDS, "cs: Otec vlasti", "cs: Otec národa")
+    build(project, BuildOptions(jobs=1))
+    assert drawn == {("charles-iv", "cs"): 1}
+    drawn.clear()
+    assert _outputs(project) == _cold(project, tmp_path)
+    assert len(drawn) == faces  # the cold build drew them all
+
+
+def test_a_new_letter_early_in_the_deck_renumbers_glyphs_as_a_cold_build_would(project,
+                                                                               tmp_path, drawn):
+    # Charles IV is the first card: a letter no card used before gets the next glyph code,
+    # so every later face that shows a letter first used after it cannot be taken as kept
+    build(project, BuildOptions(jobs=1))
+    drawn.clear()
+    replace_in(project / CARDS, "cs: Otec vlasti", "cs: Otec Őrségu")
+    build(project, BuildOptions(jobs=1))
+    assert ("charles-iv", "cs") in drawn and ("charles-iv", "en") not in drawn
+    assert _outputs(project) == _cold(project, tmp_path)
+
+
+def test_a_damaged_or_planted_face_cache_is_ignored(project, tmp_path, drawn):
+    build(project, BuildOptions(jobs=1))
+    faces = len(drawn)
+    files = sorted((project / "output" / ".cache").glob("faces-*.bin"))
+    files[0].write_bytes(files[0].read_bytes()[:-100])  # truncated: checksum fails
+
+    class Planted:  # unpickling it would run a command
+        def __reduce__(self):
+            return (shutil.rmtree, (str(project / "card_data"),))
+
+    payload = pickle.dumps(Planted())
+    files[1].write_bytes(MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+    drawn.clear()
+    replace_in(project / CARDS, "cs: Otec vlasti", "cs: Otec národa")
+    build(project, BuildOptions(jobs=1))
+    assert (project / "card_data").is_dir()  # the planted file ran nothing
+    # whichever of the two files was Czech, the Czech library drew every face again
+    assert len(drawn) == faces // 2 and {lang for _card, lang in drawn} == {"cs"}
+    assert _outputs(project) == _cold(project, tmp_path)
+
+
+def test_a_layout_change_leaves_no_stale_face_cache(project, drawn):
+    build(project, BuildOptions(jobs=1))
+    before = {p.name for p in (project / "output" / ".cache").glob("faces-*.bin")}
+    replace_in(project / "layouts" / "card.yaml", "bleed: 3", "bleed: 3.5")
+    drawn.clear()
+    build(project, BuildOptions(jobs=1))
+    after = {p.name for p in (project / "output" / ".cache").glob("faces-*.bin")}
+    assert len(after) == 2 and not before & after
+    assert set(drawn.values()) == {1} and len(drawn) > 100
