@@ -136,6 +136,10 @@ def _glyph_log(doc: Any) -> Iterator[dict[str, dict[str, None]]]:
         TTFont.splitString = original  # type: ignore[method-assign]
 
 
+#: Characters a face's drawing shows that its data need not hold: the separator of the
+#: coin row and the en dash of the back's years.
+DRAWN = "\u00b7\u2013"
+
 #: A gradient's name in a drawing's content: ReportLab numbers them per document, a drawing
 #: kept between builds names each by its digest instead (the same bytes in every build)
 _SHADING_USE = re.compile(rb"/(Sh\d+) sh\b")
@@ -171,6 +175,7 @@ class FaceLibrary:
         self.shadings: dict[str, Any] = {}
         self.fonts: set[str] = set()  # every font a drawing of the library uses
         self.drawn = 0  # faces drawn, not taken from an earlier build
+        self._seeded = False
         self._bound = False
 
     def report(self, face: CardFace) -> CardReport:
@@ -278,9 +283,33 @@ class FaceLibrary:
     def back(self) -> Drawing:
         return self._record("back", lambda c: draw_back(c, self.layout, lang=self.lang))
 
+    def _seed(self, faces: list[CardFace]) -> None:
+        """Give every character the faces can show its glyph code now, in character order.
+
+        Codes given in order of first use would change whenever a card's text changes the
+        order in which a character first appears (a new word on the first card renumbers
+        the deck), and every later face would have to be drawn again. The characters are
+        taken from everything a face holds, in both cases (labels print in capitals), and
+        from :data:`DRAWN`; one the drawing shows beyond them is given the next code when
+        first used, as before.
+        """
+        chars: set[str] = set(DRAWN)
+        for face in faces:
+            text = repr(face)
+            chars.update(text, text.upper())
+        seed = "".join(sorted(ch for ch in chars if ord(ch) > 126))
+        doc = self._canvas._doc
+        for name in self._named:
+            pdfmetrics.getFont(name).splitString(seed, doc)
+
     def prepare(self, faces: Iterable[CardFace], back: bool = True) -> FaceLibrary:
         """Draw, or take from an earlier build, every face (and the back) not ready yet, in
-        the order given (the order glyph codes are given in); returns the library."""
+        the order given; returns the library. The first call gives the glyph codes: it must
+        have every face that any file of the library shows."""
+        faces = list(faces)
+        if not self._seeded:
+            self._seed(faces)
+            self._seeded = True
         for face in faces:
             if face not in self._drawings and not self._adopt(face):
                 self.front(face)
