@@ -30,7 +30,7 @@ import re
 import zlib
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
@@ -178,11 +178,10 @@ class FaceLibrary:
         self._seeded = False
         self._bound = False
 
-    def report(self, face: CardFace) -> CardReport:
-        """What drawing ``face`` found (its fit and findings)."""
-        report = self.front(face).report
-        assert report is not None
-        return report
+    def report(self, face: CardFace) -> CardReport | None:
+        """What drawing ``face`` found (its fit and findings); None for a face taken from an
+        earlier build (the check fits every face and reports what it finds)."""
+        return self.front(face).report
 
     # --- recording ------------------------------------------------------------------------
 
@@ -324,7 +323,7 @@ class FaceLibrary:
             key = self._key(face) if isinstance(face, CardFace) and self._key else None
             if key is None or not drawing.portable:
                 continue
-            out.drawings[key] = drawing
+            out.drawings[key] = replace(drawing, report=None)  # a tenth of the reading time
             for name in drawing.images:
                 out.images[name] = self.images[name]
             for _name, digest in drawing.shadings:

@@ -56,7 +56,9 @@ def render_cards_pdf(faces: Iterable[CardFace], layout: Layout, *, physical: boo
     """Draw the faces (each ``copies`` times when ``physical``) and return the PDF bytes.
 
     Each face is one form placed on each of its pages, taken from ``library`` (faces drawn
-    once for every file of the language; it must be for ``layout`` and ``cmyk``).
+    once for every file of the language; it must be for ``layout`` and ``cmyk``). The report
+    has the fit of every face drawn for it, not of faces the library kept from an earlier
+    build (the check fits every face).
     """
     faces = list(faces)
     if library is None:
@@ -72,7 +74,9 @@ def render_cards_pdf(faces: Iterable[CardFace], layout: Layout, *, physical: boo
     for face in faces:
         if face not in names:
             names[face] = forms.define(f"front-{len(names) + 1}", face)
-        report.cards.append(library.report(face))
+        card_report = library.report(face)
+        if card_report is not None:
+            report.cards.append(card_report)
         for _copy in range(face.copies if physical else 1):
             c.doForm(names[face])
             c.showPage()
