@@ -156,9 +156,9 @@ def _library(ctx: LangContext, layout: Layout, cmyk: CmykConverter | None) -> Fa
         return FaceLibrary(layout, ctx.lang, cmyk)
     key = digest(ctx.card_key, "faces", ctx.lang, cmyk.key if cmyk else "rgb",
                  repr(layout.card))
-    library = FaceLibrary(layout, ctx.lang, cmyk, kept=ctx.faces_kept.kept(key),
+    library = FaceLibrary(layout, ctx.lang, cmyk, kept=ctx.faces_kept.kept(ctx.lang, key),
                           key=lambda face: ctx.face_hashes.get(face.card_id))
-    ctx.faces_kept.track(key, library)
+    ctx.faces_kept.track(ctx.lang, key, library)
     return library
 
 

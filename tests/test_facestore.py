@@ -112,3 +112,13 @@ def test_a_layout_change_leaves_no_stale_face_cache(project, drawn):
     after = {p.name for p in (project / "output" / ".cache").glob("faces-*.bin")}
     assert len(after) == 2 and not before & after
     assert set(drawn.values()) == {1} and len(drawn) > 100
+
+
+def test_a_build_of_one_language_keeps_the_other_languages_drawings(project, drawn):
+    build(project, BuildOptions(jobs=1))
+    cache = project / "output" / ".cache"
+    czech = {p.name for p in cache.glob("faces-cs-*.bin")}
+    replace_in(project / "layouts" / "card.yaml", "bleed: 3", "bleed: 3.5")
+    build(project, BuildOptions(langs=("en",), jobs=1))
+    assert {p.name for p in cache.glob("faces-cs-*.bin")} == czech
+    assert len(list(cache.glob("faces-en-*.bin"))) == 1

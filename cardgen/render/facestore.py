@@ -1,4 +1,4 @@
-"""Face drawings kept between builds: output/.cache/faces-<key>.bin, one file per face library.
+"""Face drawings kept between builds: output/.cache/faces-<lang>-<key>.bin, one file per face library.
 
 A one-card edit then draws one face instead of every face of its language
 (:class:`cardgen.render.faceforms.FaceLibrary` takes the others when their glyph codes
@@ -6,7 +6,7 @@ still hold). A file holds a checksum, then the pickled drawings; it is read only
 checksum matches, and unpickled by an unpickler that builds nothing but ReportLab's PDF
 objects and cardgen's own data classes, so a damaged or planted cache file is ignored and
 can run no code. The build writes a library's file only when it drew something new, and
-removes the files of libraries it no longer has.
+removes the files of the languages it built that no library of it uses any more.
 """
 
 from __future__ import annotations
@@ -62,26 +62,28 @@ class FaceStore:
         self.folder = folder
         self._libraries: dict[str, FaceLibrary] = {}
 
-    def path(self, key: str) -> Path:
-        return self.folder / f"{PREFIX}{key[:32]}{SUFFIX}"
+    def path(self, lang: str, key: str) -> Path:
+        return self.folder / f"{PREFIX}{lang}-{key[:32]}{SUFFIX}"
 
-    def kept(self, key: str) -> Callable[[], Kept]:
-        """What the library with content key ``key`` may take (read when first asked)."""
-        return lambda: _read(self.path(key))
+    def kept(self, lang: str, key: str) -> Callable[[], Kept]:
+        """What the library of ``lang`` with content key ``key`` may take (read when first
+        asked)."""
+        return lambda: _read(self.path(lang, key))
 
-    def track(self, key: str, library: FaceLibrary) -> None:
+    def track(self, lang: str, key: str, library: FaceLibrary) -> None:
         """Keep ``library``'s drawings when the build has written its files."""
-        self._libraries[key] = library
+        self._libraries[self.path(lang, key)] = library
 
     def save(self) -> None:
-        """Write each library that drew a face; remove the files of libraries gone."""
-        live = {self.path(key) for key in self._libraries}
-        for key, library in self._libraries.items():
+        """Write each library that drew a face; remove the other files of its language."""
+        for path, library in self._libraries.items():
             if library.drawn:  # a library that drew nothing new: its file is as it was
                 self.folder.mkdir(parents=True, exist_ok=True)
                 payload = pickle.dumps(library.keep(), protocol=pickle.HIGHEST_PROTOCOL)
-                atomic_write(self.path(key), MAGIC + hashlib.sha256(payload).hexdigest()
-                             .encode() + b"\n" + payload)
+                atomic_write(path, MAGIC + hashlib.sha256(payload).hexdigest().encode()
+                             + b"\n" + payload)
+        langs = {library.lang for library in self._libraries.values()}
         for old in self.folder.glob(f"{PREFIX}*{SUFFIX}"):
-            if old not in live:
+            lang = old.name.removeprefix(PREFIX).split("-", 1)[0]
+            if lang in langs and old not in self._libraries:
                 old.unlink(missing_ok=True)
