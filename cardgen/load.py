@@ -7,6 +7,7 @@ every file in one pass; a YAML syntax error skips only that file.
 from __future__ import annotations
 
 import gc
+import hashlib
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import model as m
+from .cardcache import CardFileCache
 from .errors import CardgenError, Finding, Location, error, has_errors
 from .fields import (
     MAX_PRINTED,
@@ -24,8 +26,9 @@ from .fields import (
     items,
     printable_findings,
 )
+from .oserrors import read_input
 from .shape import check_shape
-from .yamlsrc import LocList, LocMap, load_yaml_file
+from .yamlsrc import LocList, LocMap, load_yaml_bytes, load_yaml_file
 
 LINE_SPEC = {
     "name": Field(dict),
@@ -466,23 +469,54 @@ class _Loader:
             if "name_forms" in rec else {},
         ), rec.source_key())
 
-    def cards(self) -> tuple[m.Card, ...]:
-        out = []
+    def cards(self, cache: CardFileCache) -> tuple[m.Card, ...]:
+        out: list[m.Card] = []
         folder = self.root / "cards"
         for path in sorted(folder.glob("*.yaml")):
-            data = self.read(path)
-            if data is None:
+            self.files.append(path)
+            name = self.rel(path)
+            try:
+                raw = read_input(path, name)
+            except CardgenError as exc:
+                self.findings.extend(exc.findings)
                 continue
-            if not isinstance(data, LocMap) or not isinstance(data.get("cards"), LocList):
-                where = data.loc if hasattr(data, "loc") else Location(self.rel(path))
-                self.findings.append(error("shape", "a card file holds 'cards:' with a list of cards",
-                                           location=where))
-                continue
-            for rec, where in items(data["cards"]):
-                card = self.card(rec, where)
-                if card is not None:
-                    out.append(card)
+            sha = hashlib.sha256(raw).hexdigest()
+            hit = cache.get(name, sha)
+            if hit is None:
+                start, first = len(self.findings), len(out)
+                self.card_file(raw, name, out)
+                hit = out[first:], self.findings[start:]
+                if not any(self.names_project(f) for f in hit[1]):  # kept: relative only
+                    cache.put(name, sha, *hit)
+            else:
+                out += hit[0]
+                self.findings += hit[1]
         return tuple(out)
+
+    def names_project(self, finding: Finding) -> bool:
+        """Whether ``finding`` names the project's folder (not true of another copy)."""
+        text = repr(finding)
+        return any(len(p) > 1 and p in text for p in (str(self.project),
+                                                       str(self.project.resolve())))
+
+    def card_file(self, raw: bytes, name: str, out: list[m.Card]) -> None:
+        """The cards of one card file (its bytes ``raw``) onto ``out``, findings onto ours."""
+        try:
+            data = load_yaml_bytes(raw, name)
+        except CardgenError as exc:
+            self.findings.extend(exc.findings)
+            return
+        if data is None:
+            return
+        if not isinstance(data, LocMap) or not isinstance(data.get("cards"), LocList):
+            where = data.loc if hasattr(data, "loc") else Location(name)
+            self.findings.append(error("shape", "a card file holds 'cards:' with a list of cards",
+                                       location=where))
+            return
+        for rec, where in items(data["cards"]):
+            card = self.card(rec, where)
+            if card is not None:
+                out.append(card)
 
 
 @contextmanager
@@ -504,13 +538,16 @@ def _uncollected() -> Iterator[None]:
             gc.enable()
 
 
-def load(project: Path) -> tuple[m.GameData, list[Finding]]:
-    """Load card_data/ under ``project``; return the model and every shape finding."""
+def load(project: Path, cache: CardFileCache | None = None) -> tuple[m.GameData, list[Finding]]:
+    """Load card_data/ under ``project``; return the model and every shape finding.
+
+    With a ``cache`` (cardgen/cardcache.py), card files whose bytes it holds are not parsed
+    again."""
     with _uncollected():
-        return _load(project)
+        return _load(project, cache or CardFileCache())
 
 
-def _load(project: Path) -> tuple[m.GameData, list[Finding]]:
+def _load(project: Path, cache: CardFileCache) -> tuple[m.GameData, list[Finding]]:
     loader = _Loader(project)
     if not loader.root.is_dir():
         raise CardgenError(error("no-card-data", f"no card_data/ folder in {project}",
@@ -522,7 +559,7 @@ def _load(project: Path) -> tuple[m.GameData, list[Finding]]:
     data = m.GameData(
         root=project,
         game=game,
-        cards=loader.cards(),
+        cards=loader.cards(cache),
         places=loader.places(),
         currencies=currencies,
         shields=loader.shields(),

@@ -220,7 +220,11 @@ def load_yaml_text(text: str, file: str) -> Any:
 
 def load_yaml_file(path: Path, display: str | None = None) -> Any:
     name = display or str(path)
-    raw = read_input(path, name)
+    return load_yaml_bytes(read_input(path, name), name)
+
+
+def load_yaml_bytes(raw: bytes, name: str) -> Any:
+    """:func:`load_yaml_text` of a file's bytes, which must be UTF-8."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

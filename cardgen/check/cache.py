@@ -29,7 +29,6 @@ from typing import Any
 from ..errors import Finding, Location, Severity
 from ..incremental import code_digest, digest, file_digest
 from ..model import Card, CardLine, GameData
-from ..yamlsrc import LocList, LocMap
 
 CARDS_FOLDER = Path("card_data") / "cards"
 
@@ -117,24 +116,26 @@ _LOCATED = frozenset({"loc", "locs"})
 
 
 @functools.cache
-def _played_fields(cls: type) -> tuple[str, ...]:
+def _played_fields(cls: type) -> tuple[str, ...] | None:
+    """The fields of a record type the rules engine reads; None for any other type."""
+    if not dataclasses.is_dataclass(cls):
+        return None
     skip = _NOT_PLAYED.get(cls, _LOCATED)
     return tuple(f.name for f in dataclasses.fields(cls) if f.name not in skip)
 
 
 def _played(value: Any) -> Any:
-    """``value`` as the rules engine sees it, as plain data to repr: records without what it
-    does not read. Loaded YAML values (LocMap, LocList, scalars) are kept as they are; their
-    repr has no file:line."""
-    if isinstance(value, tuple):
-        return tuple(_played(v) for v in value)
-    if isinstance(value, LocMap | LocList):
-        return value
-    if isinstance(value, dict):  # an effect's parameters may hold effects (then, else)
+    """``value`` as the rules engine sees it, as plain data to repr: records (by type name,
+    in field order) without what it does not read. Loaded YAML values (LocMap, LocList,
+    scalars) are kept as they are; their repr has no file:line."""
+    cls = type(value)
+    names = _played_fields(cls)
+    if names is not None:
+        return (cls.__name__, *[_played(getattr(value, name)) for name in names])
+    if cls is tuple:
+        return tuple(map(_played, value))
+    if cls is dict:  # an effect's parameters may hold effects (then, else)
         return {k: _played(v) for k, v in value.items()}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (type(value).__name__,
-                *((name, _played(getattr(value, name))) for name in _played_fields(type(value))))
     return value
 
 
