@@ -526,8 +526,10 @@ def _uncollected() -> Iterator[None]:
     The model is a tree of many small objects with no reference cycle; the collector would
     walk all of them ever more often while they pile up (a third of a large deck's check)
     and at every full collection after. Frozen (:func:`gc.freeze`), they are still freed by
-    reference counting when the model is dropped.
+    reference counting when the model is dropped; what an earlier load froze goes back to
+    the collector first, so a long-running watch or serve keeps no garbage frozen for long.
     """
+    gc.unfreeze()
     enabled = gc.isenabled()
     gc.disable()
     try:
