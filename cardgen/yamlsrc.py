@@ -39,12 +39,13 @@ class Source:
                           or any(c in text for c in "\r\x85\u2028\u2029"))
         self.lines = text.split("\n") if self.keyed else []
 
-    def key(self, first: int, last: int) -> str | None:
-        """A digest of the file name, the first line's number and the text of the lines
-        ``first``..``last`` (0-based, inclusive), or None when the lines are not enough."""
+    def key(self, first: int, column: int, last: int) -> str | None:
+        """A digest of the file name, where the mapping starts (line and column: two
+        mappings may share a line) and the text of the lines ``first``..``last`` (0-based,
+        inclusive), or None when the lines are not enough."""
         if not self.keyed:
             return None
-        h = hashlib.sha256(f"{self.file}\0{first}\0".encode())
+        h = hashlib.sha256(f"{self.file}\0{first}\0{column}\0".encode())
         h.update("\n".join(self.lines[first:last + 1]).encode("utf-8", "surrogatepass"))
         return h.hexdigest()
 
@@ -55,9 +56,9 @@ class LocMap(dict):
     loc: Location
     locs: dict[Any, Location]
     key_locs: dict[Any, Location]
-    #: the file it was read from and its first and last line there (0-based)
+    #: the file it was read from; where it starts there (line, column) and its last line
     source: Source | None = None
-    span: tuple[int, int] = (0, 0)
+    span: tuple[int, int, int] = (0, 0, 0)
 
     def at(self, key: Any) -> Location:
         return self.locs.get(key, self.loc)
@@ -164,7 +165,8 @@ class _Constructor:
         out.loc = _loc(self.file, node)
         out.locs = {}
         out.key_locs = {}
-        out.source, out.span = self.source, (node.start_mark.line, node.end_mark.line)
+        start = node.start_mark
+        out.source, out.span = self.source, (start.line, start.column, node.end_mark.line)
         for key_node, value_node in node.value:
             key = self.build(key_node)
             key_loc = _loc(self.file, key_node)

@@ -71,6 +71,9 @@ def test_a_mapping_is_keyed_by_its_lines_and_where_they_start():
     assert {m.source_key() for m in moved}.isdisjoint(keys)
     other = load_yaml_text(text, "other.yaml")["cards"]
     assert {m.source_key() for m in other}.isdisjoint(keys)
+    # two mappings on one line
+    same = load_yaml_text("cards: [{id: a}, {id: a}]\n", "cards.yaml")["cards"]
+    assert same[0].source_key() != same[1].source_key()
 
 
 def test_no_key_when_a_mapping_may_read_text_elsewhere():
