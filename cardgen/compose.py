@@ -444,10 +444,22 @@ def canonical_text(data: GameData, card: Card, line: CardLine, lang: str) -> str
 # faces ---------------------------------------------------------------------------------
 
 
-def _art(project: Path, card: Card) -> Path | None:
+def _art_names(project: Path) -> frozenset[str]:
+    """The names in art/, case-folded (as a case-blind file system finds them)."""
+    try:
+        return frozenset(p.name.casefold() for p in (project / "art").iterdir())
+    except OSError:
+        return frozenset()
+
+
+def _art(project: Path, card: Card, names: frozenset[str]) -> Path | None:
+    """The card's art file; ``names`` (:func:`_art_names`) spares a file-system look-up per
+    extension for the many cards without art."""
     stem = card.art or card.id
     for ext in ("png", "jpg", "jpeg"):
-        if not (project / "art" / f"{stem}.{ext}").is_file():
+        name = f"{stem}.{ext}"
+        listed = name.casefold() in names or "/" in name or "\\" in name
+        if not listed or not (project / "art" / name).is_file():
             continue
         try:
             return inside(project / "art", f"{stem}.{ext}")
@@ -470,7 +482,8 @@ def card_order(data: GameData) -> list[Card]:
                                              c.number, c.id))
 
 
-def _face(data: GameData, card: Card, lang: str, project: Path) -> CardFace:
+def _face(data: GameData, card: Card, lang: str, project: Path,
+          art_names: frozenset[str]) -> CardFace:
     r = renderer(data, lang)
     lines: list[TextLine] = []
     for kind in LINE_KINDS:
@@ -519,7 +532,7 @@ def _face(data: GameData, card: Card, lang: str, project: Path) -> CardFace:
                             "deck_market" if card.deck == "market" else "deck_starter"],
         number=card.number,
         version=data.game.data_version,
-        art=_art(project, card),
+        art=_art(project, card, art_names),
         currencies=_currency_styles(data, lang, shown),
         kind_label=kind_label,
         copies=card.copies,
@@ -531,7 +544,8 @@ def _face(data: GameData, card: Card, lang: str, project: Path) -> CardFace:
 def compose_faces(data: GameData, lang: str, project: Path) -> list[CardFace]:
     """One face per card record in ``lang``, in deck and number order."""
     try:
-        return [_face(data, card, lang, project) for card in card_order(data)]
+        art_names = _art_names(project)
+        return [_face(data, card, lang, project, art_names) for card in card_order(data)]
     except TextError as exc:
         raise CardgenError(error(exc.code if exc.unsafe else "compose",
                                  f"cannot compose the {lang} faces: {exc}",

@@ -6,11 +6,16 @@ every file in one pass; a YAML syntax error skips only that file.
 
 from __future__ import annotations
 
+import gc
+import hashlib
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from . import model as m
+from .cardcache import CardFileCache
 from .errors import CardgenError, Finding, Location, error, has_errors
 from .fields import (
     MAX_PRINTED,
@@ -21,8 +26,9 @@ from .fields import (
     items,
     printable_findings,
 )
+from .oserrors import read_input
 from .shape import check_shape
-from .yamlsrc import LocList, LocMap, load_yaml_file
+from .yamlsrc import LocList, LocMap, load_yaml_bytes, load_yaml_file
 
 LINE_SPEC = {
     "name": Field(dict),
@@ -436,7 +442,7 @@ class _Loader:
             v = rec.get(key)
             return v if isinstance(v, int) and not isinstance(v, bool) else None
 
-        return m.Card(
+        return m.read_from(m.Card(
             id=card or "?",
             number=rec["number"] if isinstance(rec["number"], int) else 0,
             # a wrong type is already a finding; keep later checks from tripping over it
@@ -461,29 +467,89 @@ class _Loader:
             locs={k: rec.at(k) for k in rec} | {f"key:{k}": rec.key_locs[k] for k in rec},
             name_forms=self.forms(rec["name_forms"], rec.at("name_forms"), f"name_forms of {card}")
             if "name_forms" in rec else {},
-        )
+        ), rec.source_key())
 
-    def cards(self) -> tuple[m.Card, ...]:
-        out = []
+    def cards(self, cache: CardFileCache) -> tuple[m.Card, ...]:
+        out: list[m.Card] = []
         folder = self.root / "cards"
         for path in sorted(folder.glob("*.yaml")):
-            data = self.read(path)
-            if data is None:
+            self.files.append(path)
+            name = self.rel(path)
+            try:
+                raw = read_input(path, name)
+            except CardgenError as exc:
+                self.findings.extend(exc.findings)
                 continue
-            if not isinstance(data, LocMap) or not isinstance(data.get("cards"), LocList):
-                where = data.loc if hasattr(data, "loc") else Location(self.rel(path))
-                self.findings.append(error("shape", "a card file holds 'cards:' with a list of cards",
-                                           location=where))
-                continue
-            for rec, where in items(data["cards"]):
-                card = self.card(rec, where)
-                if card is not None:
-                    out.append(card)
+            sha = hashlib.sha256(raw).hexdigest()
+            hit = cache.get(name, sha)
+            if hit is None:
+                start, first = len(self.findings), len(out)
+                self.card_file(raw, name, out)
+                hit = out[first:], self.findings[start:]
+                if not any(self.names_project(f) for f in hit[1]):  # kept: relative only
+                    cache.put(name, sha, *hit)
+            else:
+                out += hit[0]
+                self.findings += hit[1]
         return tuple(out)
 
+    def names_project(self, finding: Finding) -> bool:
+        """Whether ``finding`` names the project's folder (not true of another copy)."""
+        text = repr(finding)
+        return any(len(p) > 1 and p in text for p in (str(self.project),
+                                                       str(self.project.resolve())))
 
-def load(project: Path) -> tuple[m.GameData, list[Finding]]:
-    """Load card_data/ under ``project``; return the model and every shape finding."""
+    def card_file(self, raw: bytes, name: str, out: list[m.Card]) -> None:
+        """The cards of one card file (its bytes ``raw``) onto ``out``, findings onto ours."""
+        try:
+            data = load_yaml_bytes(raw, name)
+        except CardgenError as exc:
+            self.findings.extend(exc.findings)
+            return
+        if data is None:
+            return
+        if not isinstance(data, LocMap) or not isinstance(data.get("cards"), LocList):
+            where = data.loc if hasattr(data, "loc") else Location(name)
+            self.findings.append(error("shape", "a card file holds 'cards:' with a list of cards",
+                                       location=where))
+            return
+        for rec, where in items(data["cards"]):
+            card = self.card(rec, where)
+            if card is not None:
+                out.append(card)
+
+
+@contextmanager
+def _uncollected() -> Iterator[None]:
+    """Keep the cyclic garbage collector off the model while it is made and after.
+
+    The model is a tree of many small objects with no reference cycle; the collector would
+    walk all of them ever more often while they pile up (a third of a large deck's check)
+    and at every full collection after. Frozen (:func:`gc.freeze`), they are still freed by
+    reference counting when the model is dropped; what an earlier load froze goes back to
+    the collector first, so a long-running watch or serve keeps no garbage frozen for long.
+    """
+    gc.unfreeze()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+def load(project: Path, cache: CardFileCache | None = None) -> tuple[m.GameData, list[Finding]]:
+    """Load card_data/ under ``project``; return the model and every shape finding.
+
+    With a ``cache`` (cardgen/cardcache.py), card files whose bytes it holds are not parsed
+    again."""
+    with _uncollected():
+        return _load(project, cache or CardFileCache())
+
+
+def _load(project: Path, cache: CardFileCache) -> tuple[m.GameData, list[Finding]]:
     loader = _Loader(project)
     if not loader.root.is_dir():
         raise CardgenError(error("no-card-data", f"no card_data/ folder in {project}",
@@ -495,7 +561,7 @@ def load(project: Path) -> tuple[m.GameData, list[Finding]]:
     data = m.GameData(
         root=project,
         game=game,
-        cards=loader.cards(),
+        cards=loader.cards(cache),
         places=loader.places(),
         currencies=currencies,
         shields=loader.shields(),

@@ -128,11 +128,26 @@ class Card:
         return self.kind in EVENT_KINDS
 
     @property
+    def source_key(self) -> str | None:
+        """A key over the card file's text this card was read from (see :func:`read_from`);
+        None for a card made or changed in code."""
+        return self.__dict__.get("_source_key")
+
+    @property
     def types(self) -> tuple[str, ...]:
         """Card types from the printed yield (rules 5.5, 5.51)."""
         if self.kind in ("retinue", "john") or "any" in self.yields:
             return ()
         return tuple(dict.fromkeys(self.yields))
+
+
+def read_from(card: Card, source_key: str | None) -> Card:
+    """``card``, remembering the key of the text it was read from: what the per-card check
+    caches key it by. Not a field, so a copy made with :func:`dataclasses.replace` (which may
+    differ from that text) has none."""
+    if source_key is not None:
+        object.__setattr__(card, "_source_key", source_key)  # frozen: a key, not a field
+    return card
 
 
 #: The card groups of the inventory (2.1) whose sizes ``counts`` in game.yaml fix, each with

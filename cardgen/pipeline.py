@@ -37,6 +37,7 @@ from .write import atomic_write, make_folder, remove_stale_temps
 # them: a build that finds nothing changed, the usual case in `watch` and in an editor's
 # build-on-save, needs none of them and starts several times faster without them.
 if TYPE_CHECKING:
+    from .cardcache import CardFileCache
     from .check.cache import CheckCache
     from .layout import Layout
     from .outputs import Target
@@ -74,14 +75,17 @@ class CheckReport:
 
 def run_check(project: Path, *, lang_only: bool = False,
               fit_cache: dict[str, list[Finding]] | None = None,
-              check_cache: CheckCache | None = None) -> CheckReport:
+              check_cache: CheckCache | None = None,
+              card_cache: CardFileCache | None = None) -> CheckReport:
     """Load and check everything, fit included; never raises for bad data, only reports.
 
     ``fit_cache`` (face hash → that face's fit and glyph findings) lets a build re-fit only
     the cards whose face changed; it is read and filled in place. ``check_cache`` does the
-    same for the per-card checks; without them, the last build's are read (never written).
+    same for the per-card checks, ``card_cache`` for the loaded card files; without them,
+    the last build's are read (never written).
     """
     from . import check as checks
+    from .cardcache import CardFileCache
     from .check.cache import CheckCache
     from .check.components import check_component_texts
     from .compose import compose_faces
@@ -90,8 +94,10 @@ def run_check(project: Path, *, lang_only: bool = False,
     from .load import load
     from .tables import label_findings as table_label_findings
     from .translation import state_summary
+    if card_cache is None:
+        card_cache = CardFileCache.read(project / "output")
     try:
-        data, findings = load(project)
+        data, findings = load(project, card_cache)
     except CardgenError as exc:
         return CheckReport(None, exc.findings)
     findings = list(findings)
@@ -489,6 +495,7 @@ def _relocate_report(report: BuildReport, snapshot: Path, project: Path) -> Buil
 def _build_from(project: Path, output: Path, options: BuildOptions, manifest: dict | None,
                 state: BuildState, inputs: str, log: Log, progress: Progress) -> BuildReport:
     """The build proper, reading only ``project`` (the copy of the inputs)."""
+    from .cardcache import CardFileCache
     from .check.cache import CheckCache
     from .outputs import make_targets, print_shop_findings
     from .preflight import check_bytes
@@ -502,7 +509,9 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     fit_cache = _read_fit_cache(fit_cache_file, fit_key)
     checks_file = JsonCache(output, CHECKS_CACHE)
     check_cache = CheckCache.from_json(checks_file.read(_checks_key()))
-    report = run_check(project, fit_cache=fit_cache, check_cache=check_cache)
+    card_cache = CardFileCache.read(output, keep=True)
+    report = run_check(project, fit_cache=fit_cache, check_cache=check_cache,
+                       card_cache=card_cache)
     if not report.ok:
         raise CardgenError(report.findings)
     assert report.data is not None and report.layout is not None
@@ -550,6 +559,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     live = fit_cache.keys() & {k for keys in result.face_keys.values() for k in keys.values()}
     fit_cache_file.write(fit_key, {k: [f.to_json() for f in fit_cache[k]] for k in sorted(live)})
     checks_file.write(_checks_key(), check_cache.to_json())
+    card_cache.write(output)
     findings_cache.write(inputs, [f.to_json() for f in result.findings])
     state.inputs, state.outputs = inputs, [t.rel for t in targets]
     state.save()

@@ -7,6 +7,7 @@ Duplicate keys (which PyYAML accepts silently) and alias bombs are errors.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -23,15 +24,50 @@ SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_EXPANDED_NODES = 200_000
 
 
+class Source:
+    """The text of one YAML file as lines, for keys over the part a mapping was read from.
+
+    ``keyed`` is False when a mapping's lines alone may not determine its values: the file
+    has anchors (an alias reads text elsewhere), directives (``%TAG`` changes what a tag
+    means) or line breaks other than ``\\n`` (the parser's line numbers might not be
+    ``str.split``'s).
+    """
+
+    def __init__(self, text: str, file: str):
+        self.file = file
+        self.keyed = not ("&" in text or text.startswith("%") or "\n%" in text
+                          or any(c in text for c in "\r\x85\u2028\u2029"))
+        self.lines = text.split("\n") if self.keyed else []
+
+    def key(self, first: int, column: int, last: int) -> str | None:
+        """A digest of the file name, where the mapping starts (line and column: two
+        mappings may share a line) and the text of the lines ``first``..``last`` (0-based,
+        inclusive), or None when the lines are not enough."""
+        if not self.keyed:
+            return None
+        h = hashlib.sha256(f"{self.file}\0{first}\0{column}\0".encode())
+        h.update("\n".join(self.lines[first:last + 1]).encode("utf-8", "surrogatepass"))
+        return h.hexdigest()
+
+
 class LocMap(dict):
     """A mapping that knows its own location and the location of each value and key."""
 
     loc: Location
     locs: dict[Any, Location]
     key_locs: dict[Any, Location]
+    #: the file it was read from; where it starts there (line, column) and its last line
+    source: Source | None = None
+    span: tuple[int, int, int] = (0, 0, 0)
 
     def at(self, key: Any) -> Location:
         return self.locs.get(key, self.loc)
+
+    def source_key(self) -> str | None:
+        """A key over everything this mapping was read from (its values, their file:line):
+        the same key, the same mapping. None when not known (built in code, or see
+        :class:`Source`)."""
+        return self.source.key(*self.span) if self.source is not None else None
 
 
 class LocList(list):
@@ -86,9 +122,10 @@ _PLAIN_TAGS = frozenset({"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map", "tag:
 class _Constructor:
     """Turns a composed node tree into LocMap/LocList/scalars."""
 
-    def __init__(self, file: str, loader: yaml.SafeLoader):  # or CSafeLoader
+    def __init__(self, file: str, loader: yaml.SafeLoader, source: Source):  # or CSafeLoader
         self.file = file
         self.loader = loader
+        self.source = source
         self.active: set[int] = set()
 
     def build(self, node: Node) -> Any:
@@ -128,6 +165,8 @@ class _Constructor:
         out.loc = _loc(self.file, node)
         out.locs = {}
         out.key_locs = {}
+        start = node.start_mark
+        out.source, out.span = self.source, (start.line, start.column, node.end_mark.line)
         for key_node, value_node in node.value:
             key = self.build(key_node)
             key_loc = _loc(self.file, key_node)
@@ -162,7 +201,7 @@ def load_yaml_text(text: str, file: str) -> Any:
             return None
         if "&" in text:  # without an anchor (&name) there is no alias to expand
             _check_expansion(root, file)
-        return _Constructor(file, loader).build(root)
+        return _Constructor(file, loader, Source(text, file)).build(root)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)
@@ -183,7 +222,11 @@ def load_yaml_text(text: str, file: str) -> Any:
 
 def load_yaml_file(path: Path, display: str | None = None) -> Any:
     name = display or str(path)
-    raw = read_input(path, name)
+    return load_yaml_bytes(read_input(path, name), name)
+
+
+def load_yaml_bytes(raw: bytes, name: str) -> Any:
+    """:func:`load_yaml_text` of a file's bytes, which must be UTF-8."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 from cardgen.check.cache import CheckCache
-from cardgen.pipeline import run_check
+from cardgen.incremental import JsonCache
+from cardgen.pipeline import CHECKS_CACHE, _checks_key, run_check
 from tests.conftest import replace_in
 
 
@@ -71,3 +74,62 @@ def test_a_changed_case_form_reaches_the_card_that_uses_it(project):
     assert warm.findings == run_check(project, check_cache=CheckCache()).findings
     assert any(f.card == "philip-vi" and f.lang == "cs" for f in warm.findings)
 
+
+
+def _at(findings, code: str, card: str) -> list[str]:
+    return [str(f.location) for f in findings if f.code == code and f.card == card]
+
+
+def test_lines_added_above_a_card_move_its_cached_finding(project):
+    cards = project / "card_data" / "cards" / "luxembourg.yaml"
+    # Blanche de Valois's Czech Deed text moves John's loyalty 2 steps, her effect 1 (2.36)
+    line = replace_in(cards, 'cs: "Drží-li Jana Wittelsbachové: posuň Janovu věrnost o\u00a01',
+                      'cs: "Drží-li Jana Wittelsbachové: posuň Janovu věrnost o\u00a02')
+    cache = CheckCache()
+    first = run_check(project, check_cache=cache)
+    assert _at(first.findings, "text-differs", "blanche-de-valois") == [
+        f"card_data/cards/luxembourg.yaml:{line}:13"]
+    cache = CheckCache(dict(cache.live))
+    # two lines more above every card: her record's text is the same, her lines are not
+    replace_in(cards, "cards:\n", "# a note\n# another\ncards:\n")
+    warm = run_check(project, check_cache=cache)
+    assert _at(warm.findings, "text-differs", "blanche-de-valois") == [
+        f"card_data/cards/luxembourg.yaml:{line + 2}:13"]
+    assert warm.findings == run_check(project, check_cache=CheckCache()).findings
+
+
+def test_an_edit_after_a_build_is_reported_by_check_at_its_line(project):
+    # the cache a build leaves in output/.cache, as `cardgen check` then reads it
+    cache = CheckCache()
+    assert run_check(project, check_cache=cache).ok
+    JsonCache(project / "output", CHECKS_CACHE).write(_checks_key(), cache.to_json())
+    cards = project / "card_data" / "cards" / "luxembourg.yaml"
+    line = replace_in(cards, 'cs: "Umísti 2\u00a0vlivu do Čech.', 'cs: "Umísti 3\u00a0vlivu do Čech.')
+    found = run_check(project).findings
+    assert _at(found, "text-differs", "charles-iv") == [f"card_data/cards/luxembourg.yaml:{line}:13"]
+    assert found == run_check(project, check_cache=CheckCache()).findings
+
+
+def test_a_damaged_cache_file_in_output_is_ignored(project):
+    cache = CheckCache()
+    run_check(project, check_cache=cache)
+    file = JsonCache(project / "output", CHECKS_CACHE)
+    file.write(_checks_key(), cache.to_json())
+    # a finding slipped into an entry (the checksum no longer matches), then a cut-off file
+    doc = json.loads(file.path.read_text(encoding="utf-8"))
+    entry = next(iter(doc["payload"]))
+    doc["payload"][entry] = [{"severity": "error", "code": "planted", "message": "not found"}]
+    file.path.write_text(json.dumps(doc), encoding="utf-8")
+    cold = run_check(project, check_cache=CheckCache()).findings
+    assert run_check(project).findings == cold
+    file.path.write_text(file.path.read_text(encoding="utf-8")[:200], encoding="utf-8")
+    assert run_check(project).findings == cold
+
+
+def test_a_changed_place_form_reaches_the_card_that_uses_it(project):
+    cache = _warm(project)
+    # Charles IV's Czech Deed places influence "do Čech" (the into form of Bohemia)
+    replace_in(project / "card_data" / "places.yaml", "into: do Čech,", "into: do Čechů,")
+    warm = run_check(project, check_cache=cache)
+    assert warm.findings == run_check(project, check_cache=CheckCache()).findings
+    assert _at(warm.findings, "text-differs", "charles-iv")

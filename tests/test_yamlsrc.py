@@ -56,3 +56,28 @@ def test_unsafe_tags_are_rejected():
     assert exc.findings[0].code == "yaml-tag"
     exc = _error("a: !!python/name:os.system\n")
     assert exc.findings[0].code == "yaml-syntax"
+
+
+def test_a_mapping_is_keyed_by_its_lines_and_where_they_start():
+    text = "cards:\n  - id: a\n    n: 1\n  - id: b\n    n: 2\n"
+    first, second = load_yaml_text(text, "cards.yaml")["cards"]
+    keys = first.source_key(), second.source_key()
+    assert None not in keys and keys[0] != keys[1]
+    # another value of b: a's key stays, b's changes
+    a, b = load_yaml_text(text.replace("n: 2", "n: 3"), "cards.yaml")["cards"]
+    assert (a.source_key(), b.source_key() != keys[1]) == (keys[0], True)
+    # the same text one line further down (its file:line differ), or in another file
+    moved = load_yaml_text("# note\n" + text, "cards.yaml")["cards"]
+    assert {m.source_key() for m in moved}.isdisjoint(keys)
+    other = load_yaml_text(text, "other.yaml")["cards"]
+    assert {m.source_key() for m in other}.isdisjoint(keys)
+    # two mappings on one line
+    same = load_yaml_text("cards: [{id: a}, {id: a}]\n", "cards.yaml")["cards"]
+    assert same[0].source_key() != same[1].source_key()
+
+
+def test_no_key_when_a_mapping_may_read_text_elsewhere():
+    anchored = "base: &b {n: 1}\ncards:\n  - {<<: *b, id: a}\n"
+    assert load_yaml_text(anchored, "cards.yaml")["cards"][0].source_key() is None
+    crlf = "cards:\r\n  - id: a\r\n"
+    assert load_yaml_text(crlf, "cards.yaml")["cards"][0].source_key() is None

@@ -4,7 +4,9 @@ The costly checks (written against canonical text, translation QA, playing every
 sampled game states) look at one card at a time, reading besides that card only inputs
 every card shares. Their findings for a card are kept under a key over
 
-* the card itself, everything loaded from its record (values, texts, file:line of each), and
+* the card itself, everything loaded from its record (values, texts, file:line of each):
+  the text of the card file it was read from, with that file's name and the line it
+  starts at (or its repr, for a card made in code), and
 * the shared inputs its check reads: the generator's code, every card_data/ file other than
   the card files, and what that check reads of the other cards — their ids and names for
   the text and language checks (a card's text may name another card), everything the rules
@@ -19,15 +21,15 @@ Cross-card rules (counts, ids, numbers, shields, rule facts) are cheap and alway
 from __future__ import annotations
 
 import dataclasses
-import re
+import functools
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ..errors import Finding, Location, Severity
 from ..incremental import code_digest, digest, file_digest
-from ..model import Card, GameData
+from ..model import Card, CardLine, GameData
 
-_LOCATION = re.compile(r"Location\(file='[^']*', line=\d+, col=\d+\)")
 CARDS_FOLDER = Path("card_data") / "cards"
 
 
@@ -91,21 +93,50 @@ def rules_key(data: GameData) -> str:
     engine sees it (no texts, names of lines or file:line)."""
     return _memo(data, "rules", lambda: digest(
         _memo(data, "files", lambda: _shared_files(data)), "rules",
-        *(_LOCATION.sub("", repr(_rules_view(c))) for c in data.cards)))
+        *(repr(_played(c)) for c in data.cards)))
 
 
 def card_key(check: str, shared: str, card: Card) -> str:
     """The key of ``check``'s findings for ``card`` under the ``shared`` inputs."""
     own = card.__dict__.get("_record_key")
     if own is None:  # the card's whole record, once per loaded card (several checks ask)
-        own = digest(repr(card))
+        source = card.source_key  # the text it was read from: cheaper than its repr
+        own = digest("source", source) if source is not None else digest(repr(card))
         object.__setattr__(card, "_record_key", own)  # frozen: a cache, not a field
     return digest(check, shared, own)
 
 
-def _rules_view(card: Card) -> Card:
-    lines = tuple(dataclasses.replace(ln, text=None, name=None) for ln in card.lines)
-    return dataclasses.replace(card, lines=lines, exceptions=())
+#: What the rules engine does not read, by record type: texts, names of lines, reviewed
+#: wording and every file:line.
+_NOT_PLAYED: dict[type, frozenset[str]] = {
+    Card: frozenset({"exceptions", "loc", "locs"}),
+    CardLine: frozenset({"text", "name", "loc", "locs"}),
+}
+_LOCATED = frozenset({"loc", "locs"})
+
+
+@functools.cache
+def _played_fields(cls: type) -> tuple[str, ...] | None:
+    """The fields of a record type the rules engine reads; None for any other type."""
+    if not dataclasses.is_dataclass(cls):
+        return None
+    skip = _NOT_PLAYED.get(cls, _LOCATED)
+    return tuple(f.name for f in dataclasses.fields(cls) if f.name not in skip)
+
+
+def _played(value: Any) -> Any:
+    """``value`` as the rules engine sees it, as plain data to repr: records (by type name,
+    in field order) without what it does not read. Loaded YAML values (LocMap, LocList,
+    scalars) are kept as they are; their repr has no file:line."""
+    cls = type(value)
+    names = _played_fields(cls)
+    if names is not None:
+        return (cls.__name__, *[_played(getattr(value, name)) for name in names])
+    if cls is tuple:
+        return tuple(map(_played, value))
+    if cls is dict:  # an effect's parameters may hold effects (then, else)
+        return {k: _played(v) for k, v in value.items()}
+    return value
 
 
 _MEMO: dict[tuple[int, str], tuple[GameData, str]] = {}
