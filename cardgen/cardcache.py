@@ -15,17 +15,13 @@ SHA-256 of its body must match, and its pickles may make no object but the model
 from __future__ import annotations
 
 import datetime
-import hashlib
-import io
-import pickle
 from pathlib import Path
 from typing import Any
 
-from . import errors, model, yamlsrc
+from . import errors, model, pickles, yamlsrc
 from .errors import Finding
 from .incremental import CACHE_DIR, code_digest, digest
 from .model import Card
-from .write import atomic_write
 
 NAME = "cards.pickle"
 MAGIC = b"cardgen-cards 1\n"
@@ -39,25 +35,12 @@ ALLOWED: dict[str, tuple[Any, frozenset[str]]] = {
     "datetime": (datetime, frozenset({"date", "datetime", "time", "timedelta", "timezone"})),
 }
 
-#: Anything unpickling a damaged or foreign entry may raise.
-_BROKEN = (pickle.UnpicklingError, EOFError, AttributeError, ImportError, IndexError, KeyError,
-           TypeError, ValueError, OverflowError, MemoryError, RecursionError)
-
 Entry = tuple[list[Card], list[Finding]]
 
 
-class _ModelUnpickler(pickle.Unpickler):
-    """An unpickler that makes none but the :data:`ALLOWED` classes."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        allowed = ALLOWED.get(module)
-        if allowed is None or name not in allowed[1]:
-            raise pickle.UnpicklingError(f"{module}.{name} is not part of the model")
-        return getattr(allowed[0], name)
-
-
-def _loads(blob: bytes) -> Any:
-    return _ModelUnpickler(io.BytesIO(blob)).load()
+def _allowed(module: str, name: str) -> Any:
+    allowed = ALLOWED.get(module)
+    return getattr(allowed[0], name) if allowed is not None and name in allowed[1] else None
 
 
 def _key() -> str:
@@ -78,10 +61,10 @@ class CardFileCache:
         hit = self.stored.get(name)
         if hit is None or hit[0] != sha:
             return None
-        try:
-            cards, findings = _loads(hit[1])
-        except _BROKEN:
+        entry = pickles.loads(hit[1], _allowed)
+        if not isinstance(entry, tuple) or len(entry) != 2:
             return None
+        cards, findings = entry
         if not (isinstance(cards, list) and all(isinstance(c, Card) for c in cards)
                 and isinstance(findings, list) and all(isinstance(f, Finding) for f in findings)):
             return None
@@ -91,25 +74,13 @@ class CardFileCache:
     def put(self, name: str, sha: str, cards: list[Card], findings: list[Finding]) -> None:
         """Keep the cards and findings just made from file ``name`` (a build's cache only)."""
         if self.keep:
-            self.live[name] = (sha, pickle.dumps((cards, findings), pickle.HIGHEST_PROTOCOL))
+            self.live[name] = (sha, pickles.dumps((cards, findings)))
 
     @classmethod
     def read(cls, output: Path, *, keep: bool = False) -> CardFileCache:
         """The cache under ``output``; a missing, damaged or stale file is an empty cache."""
-        try:
-            raw = (output / CACHE_DIR / NAME).read_bytes()
-        except OSError:
-            return cls(keep=keep)
-        head, _, rest = raw.partition(b"\n")
-        key, _, rest = rest.partition(b"\n")
-        sha, _, body = rest.partition(b"\n")
-        if (head + b"\n" != MAGIC or key.decode("ascii", "replace") != _key()
-                or sha.decode("ascii", "replace") != hashlib.sha256(body).hexdigest()):
-            return cls(keep=keep)
-        try:
-            stored = _loads(body)  # builtin types only: a dict of str → (str, bytes)
-        except _BROKEN:
-            return cls(keep=keep)
+        body = pickles.read(output / CACHE_DIR / NAME, MAGIC, _key())
+        stored = pickles.loads(body, _allowed) if body is not None else None
         if not isinstance(stored, dict) or not all(
                 isinstance(k, str) and isinstance(v, tuple) and len(v) == 2
                 and isinstance(v[0], str) and isinstance(v[1], bytes) for k, v in stored.items()):
@@ -118,9 +89,5 @@ class CardFileCache:
 
     def write(self, output: Path) -> None:
         """Keep this load's entries (only those: a removed card file's entry goes)."""
-        body = pickle.dumps(dict(sorted(self.live.items())), pickle.HIGHEST_PROTOCOL)
-        path = output / CACHE_DIR / NAME
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, b"".join([MAGIC, _key().encode("ascii"), b"\n",
-                                     hashlib.sha256(body).hexdigest().encode("ascii"), b"\n",
-                                     body]))
+        pickles.write(output / CACHE_DIR / NAME, MAGIC, _key(),
+                      pickles.dumps(dict(sorted(self.live.items()))))
