@@ -43,7 +43,8 @@ class Target:
     rel: str  # path under output/
     key: str
     make: Callable[[], bytes]
-    preflight: Rules | None = None  # print files: checked before anything is written
+    #: print files: checked by the process that makes them, before anything is written
+    preflight: Rules | None = None
     #: run once in the building process before any target is made (in workers too): draws
     #: what several targets share, so each worker inherits it instead of drawing it again
     prepare: Callable[[], object] | None = None

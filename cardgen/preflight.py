@@ -6,6 +6,11 @@ text sizes and image resolution) and the fill and stroke colours. Per page it re
 highest total ink (colour operators and CMYK image pixels), the smallest text, the lowest
 image resolution, any RGB, any transparency, the TrimBox and BleedBox, and fonts that are
 not embedded. :func:`findings` turns a report into errors and warnings.
+
+qpdf gives every stream as stored; only the streams a walk reads (page contents, forms,
+CMYK images) are decoded, here. A :class:`WalkCache` lends what walking a page or a form
+found in an earlier build, keyed by everything that walk reads, so after a one-card edit
+only that card's page and form are read again.
 """
 
 from __future__ import annotations
