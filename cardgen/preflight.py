@@ -78,6 +78,8 @@ class PageReport:
 GENERALIZED = frozenset({"/FlateDecode", "/ASCII85Decode", "/ASCIIHexDecode", "/LZWDecode",
                          "/RunLengthDecode", "/Fl", "/A85", "/AHx", "/LZW", "/RL"})
 REF = re.compile(r"\d+ \d+ R")
+#: TOKEN's strings: a "(" starts no other token, so both find the same strings
+STRING = re.compile(rb"\((?:\\.|[^\\)])*\)")
 #: What a walk found, as the walk cache stores it (a list, in this order; exact floats,
 #: not rounded), and the keys of the forms it placed (kept while the walk holding them is):
 #: ink_max, min_text_pt, min_image_ppi, rgb, transparency, text_not_k_only,
@@ -231,6 +233,8 @@ class _Doc:
         self._image_ink: dict[str, float] = {}
         self._streams: dict[str, tuple[bytes, dict[str, Any]]] = {}
         self._sigs: dict[str, str] = {}
+        self._form_sigs: dict[str, str] = {}
+        self._named: dict[tuple[str, str], dict[str, Any]] = {}  # (kind, ref) → outcomes
         #: (form, CTM) → what walking that form found: a form placed on many pages (a card
         #: on every copy, the back on every back) is read once per placement geometry
         self.forms: dict[tuple[str, tuple[float, ...]], tuple[PageReport, str]] = {}
@@ -301,14 +305,77 @@ class _Doc:
 
     def walk_key(self, ref: str, ctm: list[float], depth: int) -> str:
         """The walk cache's key of a form placed with ``ctm`` at nesting ``depth``."""
-        return digest(code_digest(), "form", self.sig(ref), repr(ctm), str(depth))[:32]
+        sig = self._form_sig(ref, set())[0]
+        return digest(code_digest(), "form", sig, repr(ctm), str(depth))[:32]
 
     def page_key(self, info: dict[str, Any], contents: list[str]) -> str:
-        """The walk cache's key of a page: its resources and content streams (not its
-        /Parent, which leads to every page)."""
-        resources = self._canon(info.get("/Resources"), set(), [False])
-        return digest(code_digest(), "page", json.dumps(resources, sort_keys=True),
-                      *(self.sig(c) for c in contents))[:32]
+        """The walk cache's key of a page: what its walk reads of its resources, and its
+        content streams (not its /Parent, which leads to every page)."""
+        resources = self._resources_sig(info.get("/Resources"), set(), [False])
+        return digest(code_digest(), "page", resources, *(self.sig(c) for c in contents))[:32]
+
+    def _form_sig(self, ref: str, busy: set[str]) -> tuple[str, bool]:
+        """(digest of what walking a form reads, whether it met a loop of forms): its
+        content with every string emptied (a walk reads text's size and place, never its
+        characters, so forms whose glyph codes shifted when another card brought a new
+        glyph into the font subset keep their key), its /Matrix and its resources."""
+        if ref in self._form_sigs:
+            return self._form_sigs[ref], False
+        if ref in busy:
+            return "loop", True
+        busy.add(ref)
+        info = self.get(ref) or {}
+        loop = [False]
+        resources = self._resources_sig(info.get("/Resources"), busy, loop)
+        content = hashlib.sha256(STRING.sub(b"()", self.data(ref))).hexdigest()
+        busy.discard(ref)
+        out = digest(json.dumps(info.get("/Matrix")), resources, content)
+        if not loop[0]:
+            self._form_sigs[ref] = out
+        return out, loop[0]
+
+    def _resources_sig(self, resources: Any, busy: set[str], loop: list[bool]) -> str:
+        """A digest of what a walk reads of a resource dictionary: each font's name if it
+        is not embedded (not its glyphs or widths), whether each ExtGState is transparent,
+        each shading's RGB and ink, each XObject (a form by :meth:`_form_sig`, anything
+        else by its content). Anything these cannot read goes in whole."""
+        res = self.get(resources) or {}
+        if not isinstance(res, dict):
+            return self._whole(resources, busy, loop)
+        out: dict[str, Any] = {}
+        for kind, outcome in (("/Font", lambda v: _font_not_embedded(self, v)),
+                              ("/ExtGState", lambda v: _transparent(self.get(v) or {})),
+                              ("/Shading", lambda v: _shading(self, self.get(v) or {})),
+                              ("/XObject", lambda v: self._xobject_sig(v, busy, loop))):
+            shared = res.get(kind)  # fonts are one dictionary that every form names
+            if kind != "/XObject" and isinstance(shared, str) and (kind, shared) in self._named:
+                out[kind] = self._named[kind, shared]
+                continue
+            named = self.get(shared) or {}
+            if not isinstance(named, dict):
+                out[kind] = self._whole(named, busy, loop)
+                continue
+            found = {}
+            for name, value in named.items():
+                try:
+                    found[name] = outcome(value)
+                except (ValueError, TypeError, AttributeError):
+                    found[name] = ["whole", self._whole(value, busy, loop)]
+            out[kind] = found
+            if kind != "/XObject" and isinstance(shared, str) and not loop[0]:
+                self._named[kind, shared] = found
+        return json.dumps(out, sort_keys=True)
+
+    def _xobject_sig(self, ref: Any, busy: set[str], loop: list[bool]) -> str:
+        info = self.get(ref) or {}
+        if isinstance(ref, str) and isinstance(info, dict) and info.get("/Subtype") == "/Form":
+            sig, looped = self._form_sig(ref, busy)
+            loop[0] = loop[0] or looped
+            return "form:" + sig
+        return self._whole(ref, busy, loop)
+
+    def _whole(self, value: Any, busy: set[str], loop: list[bool]) -> str:
+        return json.dumps(self._canon(value, busy, loop), sort_keys=True)
 
     def sig(self, ref: str) -> str:
         """A digest of an object's content with every reference in it replaced by the
@@ -438,9 +505,7 @@ def _walk(doc: _Doc, report: PageReport, content: bytes, resources: Any,
                 report.text_not_k_only += 1
         elif op == b"gs" and operands:
             state = doc.get(gstates.get(operands[-1].decode("latin-1"))) or {}
-            if (float(state.get("/ca", 1)) < 1 or float(state.get("/CA", 1)) < 1
-                    or state.get("/SMask", "/None") != "/None"
-                    or state.get("/BM", "/Normal") not in ("/Normal", "/Compatible")):
+            if _transparent(state):
                 report.transparency += 1
         elif op == b"sh" and operands:
             sh = doc.get(shadings.get(operands[-1].decode("latin-1"))) or {}
@@ -493,20 +558,39 @@ def _merge(report: PageReport, part: PageReport) -> None:
 
 
 def _check_font(doc: _Doc, ref: Any, report: PageReport) -> None:
+    name = _font_not_embedded(doc, ref)
+    if name is not None:
+        report.fonts_not_embedded.add(name)
+
+
+def _font_not_embedded(doc: _Doc, ref: Any) -> str | None:
+    """The font's name if it is not embedded (Type 3 fonts are drawn, never embedded)."""
     font = doc.get(ref) or {}
     name = str(font.get("/BaseFont", "?"))
     for desc_font in [font, *[doc.get(d) for d in (doc.get(font.get("/DescendantFonts")) or [])]]:
         desc = doc.get((desc_font or {}).get("/FontDescriptor")) or {}
         if desc and any(k in desc for k in FONT_FILES):
-            return
-    if font.get("/Subtype") != "/Type3":
-        report.fonts_not_embedded.add(name)
+            return None
+    return None if font.get("/Subtype") == "/Type3" else name
+
+
+def _transparent(state: dict[str, Any]) -> bool:
+    """An ExtGState that makes what follows transparent."""
+    return (float(state.get("/ca", 1)) < 1 or float(state.get("/CA", 1)) < 1
+            or state.get("/SMask", "/None") != "/None"
+            or state.get("/BM", "/Normal") not in ("/Normal", "/Compatible"))
 
 
 def _check_shading(doc: _Doc, sh: dict[str, Any], report: PageReport) -> None:
+    rgb, ink = _shading(doc, sh)
+    report.rgb += rgb
+    report.ink_max = max(report.ink_max, ink)
+
+
+def _shading(doc: _Doc, sh: dict[str, Any]) -> tuple[int, float]:
+    """(1 if the shading is RGB, its highest total ink in percent)."""
     space = sh.get("/ColorSpace")
-    if space == "/DeviceRGB":
-        report.rgb += 1
+    ink = 0.0
     functions = [sh.get("/Function")]
     while functions:
         fn = doc.get(functions.pop()) or {}
@@ -517,7 +601,8 @@ def _check_shading(doc: _Doc, sh: dict[str, Any], report: PageReport) -> None:
         for key in ("/C0", "/C1"):
             values = fn.get(key)
             if space == "/DeviceCMYK" and isinstance(values, list) and len(values) == 4:
-                report.ink_max = max(report.ink_max, sum(float(v) for v in values) * 100)
+                ink = max(ink, sum(float(v) for v in values) * 100)
+    return int(space == "/DeviceRGB"), ink
 
 
 def _check_image(doc: _Doc, ref: str, info: dict[str, Any], ctm: list[float],
