@@ -27,7 +27,7 @@ from .glossary_sheet import build_glossary_sheet, glossary_card_inputs
 from .incremental import digest, file_digest
 from .layout import Layout
 from .model import GameData
-from .preflight import Rules
+from .preflight import Rules, WalkCache, check_bytes
 from .render.card import draw_back, draw_card
 from .render.cmyk import CmykConverter, converter_for
 from .render.faceforms import FaceLibrary
@@ -44,7 +44,8 @@ class Target:
     rel: str  # path under output/
     key: str
     make: Callable[[], bytes]
-    preflight: Rules | None = None  # print files: checked before anything is written
+    #: print files: checked by the process that makes them, before anything is written
+    preflight: Rules | None = None
     #: run once in the building process before any target is made (in workers too): draws
     #: what several targets share, so each worker inherits it instead of drawing it again
     prepare: Callable[[], object] | None = None
@@ -307,6 +308,31 @@ _DEFAULT_COST = {"cards.pdf": 0.3, "print-shop.pdf": 0.3, "tokens": 0.25, "sheet
                  "board.png": 1.0}
 
 _JOBS: list[Target] = []  # read by forked workers (inherited, never pickled)
+#: the preflight walk cache read before the build: inherited by workers, like _JOBS
+_WALKS: list[dict[str, list]] = []
+
+
+@dataclass
+class Preflights:
+    """The print files' preflights of one build, each run where its file is made, so
+    they overlap with the other targets instead of running one after another at the end.
+
+    ``walks`` is the walk cache the build read (workers inherit it, never write it); what
+    each file's preflight found and the walk entries it used come back with its bytes."""
+
+    walks: dict[str, list] = field(default_factory=dict)
+    findings: dict[str, list[Finding]] = field(default_factory=dict)  # rel → findings
+    used: dict[str, dict[str, list]] = field(default_factory=dict)  # rel → walk entries
+
+
+#: what one target's preflight gives back: its findings and the walk entries it used
+Checked = tuple[list[Finding], dict[str, list]]
+
+
+def _check(target: Target, data: bytes, walks: dict[str, list]) -> Checked:
+    assert target.preflight is not None
+    cache = WalkCache(walks)
+    return check_bytes(data, target.preflight, f"output/{target.rel}", cache), cache.used
 
 
 def _cost(target: Target, timings: dict[str, float]) -> float:
@@ -318,13 +344,17 @@ def _cost(target: Target, timings: dict[str, float]) -> float:
     return next((v for k, v in _DEFAULT_COST.items() if name.startswith(k)), 0.05)
 
 
-def _make_in_worker(index: int) -> tuple[int, bytes | None, list[Finding] | None, float]:
+def _make_in_worker(index: int
+                    ) -> tuple[int, bytes | None, list[Finding] | None, float, Checked | None]:
+    """Make a target and, when it is a print file and the build preflights, check it."""
     start = time.perf_counter()
+    target = _JOBS[index]
     try:
-        data = _JOBS[index].make()
+        data = target.make()
+        checked = _check(target, data, _WALKS[0]) if _WALKS and target.preflight else None
     except CardgenError as exc:  # findings pickle; the exception itself does not round-trip
-        return index, None, exc.findings, 0.0
-    return index, data, None, time.perf_counter() - start
+        return index, None, exc.findings, 0.0, None
+    return index, data, None, time.perf_counter() - start, checked
 
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
@@ -352,14 +382,16 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def make_targets(targets: list[Target], jobs: int = 0, timings: dict[str, float] | None = None
-                 ) -> Iterator[tuple[Target, bytes]]:
+def make_targets(targets: list[Target], jobs: int = 0, timings: dict[str, float] | None = None,
+                 preflights: Preflights | None = None) -> Iterator[tuple[Target, bytes]]:
     """Make every target's bytes; yield (target, bytes) as each is done.
 
     With more than one job the targets are made in forked worker processes, longest first;
     each target's bytes depend only on its inputs, so they equal a serial build's. Workers
     never write files: the caller writes each result atomically. ``timings`` (rel → seconds)
-    is read for scheduling and updated with this run's times.
+    is read for scheduling and updated with this run's times. With ``preflights``, each
+    target that has preflight rules is checked by the process that made it, and its
+    findings and walk entries are recorded there before the target is yielded.
     """
     timings = timings if timings is not None else {}
     jobs = jobs or default_jobs()
@@ -375,6 +407,7 @@ def make_targets(targets: list[Target], jobs: int = 0, timings: dict[str, float]
         local, remote = order, []
     if remote:
         _JOBS[:] = targets
+        _WALKS[:] = [preflights.walks] if preflights is not None else []
         ctx = multiprocessing.get_context("fork")
         # the objects made so far (data, faces, their drawings) go to the permanent
         # generation: a worker's collections then never write to the pages it shares with
@@ -383,20 +416,32 @@ def make_targets(targets: list[Target], jobs: int = 0, timings: dict[str, float]
         pool = ctx.Pool(min(jobs, len(remote)), initializer=_worker_start,
                         initargs=(os.getpid(),))
         try:
-            for index, data, findings, seconds in pool.imap_unordered(_make_in_worker, remote):
+            for index, data, findings, seconds, checked in pool.imap_unordered(
+                    _make_in_worker, remote):
                 if findings is not None:
                     raise CardgenError(findings)
                 assert data is not None
                 timings[targets[index].rel] = seconds
+                _record(preflights, targets[index], checked)
                 yield targets[index], data
             pool.close()
         finally:
             pool.terminate()
             pool.join()
             _JOBS.clear()
+            _WALKS.clear()
             gc.unfreeze()
     for index in local:
         start = time.perf_counter()
-        data = targets[index].make()
-        timings[targets[index].rel] = time.perf_counter() - start
-        yield targets[index], data
+        target = targets[index]
+        data = target.make()
+        checked = (_check(target, data, preflights.walks)
+                   if preflights is not None and target.preflight else None)
+        timings[target.rel] = time.perf_counter() - start
+        _record(preflights, target, checked)
+        yield target, data
+
+
+def _record(preflights: Preflights | None, target: Target, checked: Checked | None) -> None:
+    if preflights is not None and checked is not None:
+        preflights.findings[target.rel], preflights.used[target.rel] = checked

@@ -132,6 +132,8 @@ CHECKS_CACHE = "checks"
 
 
 FIT_CACHE = "fit"
+#: output/.cache/<name>.json: per print file, what the preflight's page and form walks found
+PREFLIGHT_CACHE = "preflight"
 
 
 def _checks_key() -> str:
@@ -140,6 +142,35 @@ def _checks_key() -> str:
 
 def _fit_key() -> str:
     return digest(code_digest(), FIT_CACHE)
+
+
+def _preflight_key() -> str:
+    return digest(code_digest(), PREFLIGHT_CACHE)
+
+
+def _read_preflight_cache(cache: JsonCache) -> dict[str, dict[str, list]]:
+    """Output path → the walk entries its last preflight used; all or nothing."""
+    from .preflight import walk_entries
+    payload = cache.read(_preflight_key())
+    if not isinstance(payload, dict):
+        return {}
+    out = {}
+    for rel, raw in payload.items():
+        entries = walk_entries(raw)
+        if entries != raw:  # not as written: trust none of it
+            return {}
+        out[rel] = entries
+    return out
+
+
+def _write_preflight_cache(cache: JsonCache, old: dict[str, dict[str, list]],
+                           used: dict[str, dict[str, list]], targets: list[Target]) -> None:
+    """Keep the entries of every print file this build has: those its preflight used now,
+    or, for a file not made again, those of the last build."""
+    live = {t.rel for t in targets if t.preflight is not None}
+    payload = {rel: used.get(rel, old.get(rel, {})) for rel in sorted(live)
+               if rel in used or rel in old}
+    cache.write(_preflight_key(), payload)
 
 
 ART_STEM = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -497,8 +528,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     """The build proper, reading only ``project`` (the copy of the inputs)."""
     from .cardcache import CardFileCache
     from .check.cache import CheckCache
-    from .outputs import make_targets, print_shop_findings
-    from .preflight import check_bytes
+    from .outputs import Preflights, make_targets, print_shop_findings
     from .render.facestore import FaceStore
     from .render.pdf import write_pngs
     log("check")
@@ -537,14 +567,18 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     _preflight(output, stale)
     progress.start(len(stale), "build")
     made: list[tuple[Target, bytes]] = []
-    for target, data_bytes in make_targets(stale, options.jobs, state.timings):
+    preflight_file = JsonCache(output, PREFLIGHT_CACHE)
+    walks = _read_preflight_cache(preflight_file)
+    # each print file is preflighted by the process that made it; findings in made order
+    preflights = Preflights({k: v for entries in walks.values() for k, v in entries.items()})
+    for target, data_bytes in make_targets(stale, options.jobs, state.timings, preflights):
         made.append((target, data_bytes))
         log(target.rel)
         progress.step(target.rel)
     progress.finish()
-    for target, data_bytes in made:
+    for target, _data in made:
         if target.preflight is not None:
-            result.findings += check_bytes(data_bytes, target.preflight, f"output/{target.rel}")
+            result.findings += preflights.findings[target.rel]
     if has_errors(result.findings):
         raise CardgenError(result.findings)
     # every file is made before the first is written: an error while making any of
@@ -560,6 +594,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     fit_cache_file.write(fit_key, {k: [f.to_json() for f in fit_cache[k]] for k in sorted(live)})
     checks_file.write(_checks_key(), check_cache.to_json())
     card_cache.write(output)
+    _write_preflight_cache(preflight_file, walks, preflights.used, targets)
     findings_cache.write(inputs, [f.to_json() for f in result.findings])
     state.inputs, state.outputs = inputs, [t.rel for t in targets]
     state.save()

@@ -6,16 +6,23 @@ text sizes and image resolution) and the fill and stroke colours. Per page it re
 highest total ink (colour operators and CMYK image pixels), the smallest text, the lowest
 image resolution, any RGB, any transparency, the TrimBox and BleedBox, and fonts that are
 not embedded. :func:`findings` turns a report into errors and warnings.
+
+qpdf gives every stream as stored; only the streams a walk reads (page contents, forms,
+CMYK images) are decoded, here. A :class:`WalkCache` lends what walking a page or a form
+found in an earlier build, keyed by everything that walk reads, so after a one-card edit
+only that card's page and form are read again.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
 import json
 import math
 import re
 import shutil
+import struct
 import subprocess
 import tempfile
 import zlib
@@ -26,6 +33,7 @@ from typing import Any
 from PIL import Image, ImageMath
 
 from .errors import CardgenError, Finding, Location, error, warning
+from .incremental import code_digest, digest
 
 TOKEN = re.compile(rb"/[^\s/\[\]()<>{}%]*|\((?:\\.|[^\\)])*\)|<<|>>|<[0-9A-Fa-f\s]*>|\[|\]"
                    rb"|[-+]?(?:\d+\.?\d*|\.\d+)|[A-Za-z'\"*]+[0-9]?\*?")
@@ -65,20 +73,142 @@ class PageReport:
                 "small_text_not_k_only": self.text_not_k_only}
 
 
-def _qpdf_json(path: Path) -> dict[str, Any]:
+#: Filters qpdf's "generalized" decode level undoes (with their short names). A stream
+#: whose chain has any other filter (DCT, JPX, JBIG2, CCITT) is left as it is, whole.
+GENERALIZED = frozenset({"/FlateDecode", "/ASCII85Decode", "/ASCIIHexDecode", "/LZWDecode",
+                         "/RunLengthDecode", "/Fl", "/A85", "/AHx", "/LZW", "/RL"})
+REF = re.compile(r"\d+ \d+ R")
+#: TOKEN's strings: a "(" starts no other token, so both find the same strings
+STRING = re.compile(rb"\((?:\\.|[^\\)])*\)")
+#: What a walk found, as the walk cache stores it (a list, in this order; exact floats,
+#: not rounded), and the keys of the forms it placed (kept while the walk holding them is):
+#: ink_max, min_text_pt, min_image_ppi, rgb, transparency, text_not_k_only,
+#: fonts_not_embedded, parts
+WALK_TYPES = (float, (float, type(None)), (float, type(None)), int, int, int, list, list)
+
+
+def _qpdf(path: Path, *options: str) -> dict[str, Any]:
+    """qpdf's JSON (version 2) of the objects of the PDF at ``path``."""
     exe = shutil.which("qpdf")
     if exe is None:
         raise CardgenError(error("tool-missing", "preflight needs qpdf",
                                  hint="install qpdf (apt-get install qpdf)"))
-    with tempfile.TemporaryDirectory(prefix="cardgen-preflight-") as tmp:
-        out = Path(tmp) / "p.json"
-        proc = subprocess.run([exe, "--json=2", "--json-stream-data=inline",
-                               "--decode-level=generalized", str(path), str(out)],
-                              capture_output=True, text=True, check=False)
-        if proc.returncode not in (0, 3):  # 3: warnings
-            raise CardgenError(error("preflight-read", f"cannot read the PDF: "
-                                     f"{proc.stderr.strip()}", location=Location(str(path))))
-        return json.loads(out.read_text(encoding="utf-8"))
+    proc = subprocess.run([exe, "--json=2", "--json-key=qpdf", "--json-stream-data=inline",
+                           *options, str(path), "-"], capture_output=True, check=False)
+    if proc.returncode not in (0, 3):  # 3: warnings
+        raise CardgenError(error("preflight-read", "cannot read the PDF: "
+                                 f"{proc.stderr.decode('utf-8', 'replace').strip()}",
+                                 location=Location(str(path))))
+    return json.loads(proc.stdout)
+
+
+def _qpdf_json(path: Path) -> dict[str, Any]:
+    """Every object with its stream data as stored (``--decode-level=none``): the filters
+    are undone here, and only for the streams a walk reads (contents, forms, CMYK images),
+    so qpdf neither inflates nor base64-encodes every decoded image and font."""
+    return _qpdf(path, "--decode-level=none")
+
+
+#: Each ASCII85 digit's worth in the five places of a group (digit 0 is "!", 33).
+_A85_PLACES = [[(c - 33) * 85 ** k if 33 <= c <= 117 else -(1 << 40) for c in range(256)]
+               for k in range(4, -1, -1)]
+
+
+def _a85(data: bytes) -> bytes:
+    """ASCII85 decoded five digits at a time through tables (the standard library's
+    decoder goes digit by digit, slower than qpdf was for a file's page streams)."""
+    text = data.translate(None, b" \t\n\r\x0b\x0c\x00").removesuffix(b"~>")
+    text = text.removeprefix(b"<~").replace(b"z", b"!!!!!")
+    pad = -len(text) % 5
+    text += b"u" * pad
+    t4, t3, t2, t1, t0 = _A85_PLACES
+    groups = [a + b + c + d + e for a, b, c, d, e in zip(
+        map(t4.__getitem__, text[0::5]), map(t3.__getitem__, text[1::5]),
+        map(t2.__getitem__, text[2::5]), map(t1.__getitem__, text[3::5]),
+        map(t0.__getitem__, text[4::5]), strict=True)]
+    try:
+        out = struct.pack(f">{len(groups)}I", *groups)
+    except struct.error:
+        raise ValueError("not ASCII85") from None
+    return out[:len(out) - pad]
+
+
+def _ahx(data: bytes) -> bytes:
+    text = re.sub(rb"\s", b"", data).removesuffix(b">")
+    return bytes.fromhex((text + b"0" * (len(text) % 2)).decode("ascii"))
+
+
+#: The generalized filters decoded here; any other (or /DecodeParms) is left to qpdf.
+DECODERS = {"/FlateDecode": zlib.decompress, "/ASCII85Decode": _a85, "/ASCIIHexDecode": _ahx}
+
+
+def _filters(info: dict[str, Any]) -> list[Any]:
+    chain = info.get("/Filter")
+    return [] if chain is None else chain if isinstance(chain, list) else [chain]
+
+
+def _decode(data: bytes, info: dict[str, Any]) -> bytes | None:
+    """``data`` with its filters undone, or None when one is not decoded here."""
+    if info.get("/DecodeParms") is not None:
+        return None
+    for name in _filters(info):
+        decoder = DECODERS.get(name) if isinstance(name, str) else None
+        if decoder is None:
+            return None
+        try:
+            data = decoder(data)
+        except (ValueError, zlib.error):
+            return None
+    return data
+
+
+@dataclass
+class WalkCache:
+    """What walking pages and forms found, from earlier builds (``known``) and in this
+    preflight.
+
+    A key hashes everything a walk reads (the content, the resources followed through,
+    the CTM a form is placed with, the code), so an entry is reused only for the same
+    content drawn the same way. ``used`` holds the entries this preflight read or made
+    (and the parts of those it read): the only ones a build keeps."""
+
+    known: dict[str, list[Any]] = field(default_factory=dict)
+    used: dict[str, list[Any]] = field(default_factory=dict)
+
+    def get(self, key: str) -> PageReport | None:
+        entry = self.used.get(key) or self.known.get(key)
+        if entry is None:
+            return None
+        self._keep(key, entry)
+        ink, text, ppi, rgb, transparency, k_only, fonts, _parts = entry
+        return PageReport(0, ink, text, ppi, rgb, transparency, fonts_not_embedded=set(fonts),
+                          text_not_k_only=k_only)
+
+    def _keep(self, key: str, entry: list[Any]) -> None:
+        todo = [(key, entry)]
+        while todo:
+            key, entry = todo.pop()
+            self.used[key] = entry
+            todo += [(k, self.known[k]) for k in entry[-1]
+                     if k in self.known and k not in self.used]
+
+    def put(self, key: str, found: PageReport, parts: list[str]) -> None:
+        self.used[key] = [found.ink_max, found.min_text_pt, found.min_image_ppi, found.rgb,
+                          found.transparency, found.text_not_k_only,
+                          sorted(found.fonts_not_embedded), sorted(set(parts))]
+
+
+def walk_entries(payload: object) -> dict[str, list[Any]]:
+    """A walk cache's entries read back, or none at all if any is not as written."""
+    if not isinstance(payload, dict):
+        return {}
+    for entry in payload.values():
+        if (not isinstance(entry, list) or len(entry) != len(WALK_TYPES)
+                or any(isinstance(v, bool) or not isinstance(v, t)
+                       for v, t in zip(entry, WALK_TYPES, strict=True))
+                or not all(isinstance(n, str) for n in entry[-2] + entry[-1])):
+            return {}
+    return payload
 
 
 @dataclass
@@ -92,17 +222,22 @@ class DocReport:
 
 
 class _Doc:
-    def __init__(self, raw: dict[str, Any]):
+    def __init__(self, raw: dict[str, Any], path: Path, walks: WalkCache | None = None):
+        self.path = path
         self.header = raw["qpdf"][0]
         self.trailer = raw["qpdf"][1].get("trailer", {}).get("value", {})
         self.objects: dict[str, Any] = {k.removeprefix("obj:"): v
                                         for k, v in raw["qpdf"][1].items()
                                         if k.startswith("obj:")}
-        self.pages = raw["pages"]
+        self.walks = walks
         self._image_ink: dict[str, float] = {}
+        self._streams: dict[str, tuple[bytes, dict[str, Any]]] = {}
+        self._sigs: dict[str, str] = {}
+        self._form_sigs: dict[str, str] = {}
+        self._named: dict[tuple[str, str], dict[str, Any]] = {}  # (kind, ref) → outcomes
         #: (form, CTM) → what walking that form found: a form placed on many pages (a card
         #: on every copy, the back on every back) is read once per placement geometry
-        self.forms: dict[tuple[str, tuple[float, ...]], PageReport] = {}
+        self.forms: dict[tuple[str, tuple[float, ...]], tuple[PageReport, str]] = {}
 
     def get(self, value: Any) -> Any:
         """Resolve an indirect reference ("12 0 R") to its dictionary (or stream dict)."""
@@ -111,15 +246,177 @@ class _Doc:
             value = obj["stream"]["dict"] if "stream" in obj else obj.get("value")
         return value
 
-    def data(self, ref: str) -> bytes:
-        stream = self.objects.get(ref, {}).get("stream", {})
-        return base64.b64decode(stream.get("data", ""))
+    def pages(self) -> list[tuple[str, list[str]]]:
+        """Each page's object and content streams, in page-tree order."""
+        root = self.get(self.trailer.get("/Root")) or {}
+        out: list[tuple[str, list[str]]] = []
+        seen: set[str] = set()
+        todo = [root.get("/Pages")]
+        while todo:
+            ref = todo.pop()
+            if not isinstance(ref, str) or ref in seen:
+                continue
+            seen.add(ref)
+            node = self.get(ref) or {}
+            kids = self.get(node.get("/Kids"))
+            if isinstance(kids, list):
+                todo.extend(reversed(kids))
+                continue
+            contents = node.get("/Contents")
+            if isinstance(contents, str) and "value" in self.objects.get(contents, {}):
+                contents = self.objects[contents]["value"]  # a reference to an array
+            refs = contents if isinstance(contents, list) else [contents] if contents else []
+            out.append((ref, [r for r in refs if isinstance(r, str)]))
+        return out
 
-    def image_ink(self, ref: str, info: dict[str, Any]) -> float:
+    def stream(self, ref: str) -> tuple[bytes, dict[str, Any]]:
+        """A stream's data and dictionary as qpdf's generalized decoding gives them: every
+        filter undone (and /Filter gone) when all are generalized ones, else as stored."""
+        if ref not in self._streams:
+            stream = self.objects.get(ref, {}).get("stream", {})
+            info = stream.get("dict", {})
+            data = base64.b64decode(stream.get("data", ""))
+            if _filters(info) and all(isinstance(f, str) and f in GENERALIZED
+                                      for f in _filters(info)):
+                decoded = _decode(data, info)
+                if decoded is None:
+                    data, info = self._qpdf_stream(ref)
+                else:
+                    data = decoded
+                    info = {k: v for k, v in info.items() if k not in ("/Filter", "/DecodeParms")}
+            self._streams[ref] = (data, info)
+        return self._streams[ref]
+
+    def _qpdf_stream(self, ref: str) -> tuple[bytes, dict[str, Any]]:
+        """One stream decoded by qpdf: filters or parameters not decoded here."""
+        number = ",".join(ref.split()[:2])
+        raw = _qpdf(self.path, "--decode-level=generalized", f"--json-object={number}")
+        stream = raw["qpdf"][1].get(f"obj:{ref}", {}).get("stream", {})
+        return base64.b64decode(stream.get("data", "")), stream.get("dict", {})
+
+    def data(self, ref: str) -> bytes:
+        return self.stream(ref)[0] if isinstance(ref, str) else b""
+
+    def image_ink(self, ref: str) -> float:
         """Highest C+M+Y+K of a CMYK image's pixels, percent."""
         if ref not in self._image_ink:
-            self._image_ink[ref] = _cmyk_max(self.data(ref), info)
+            self._image_ink[ref] = _cmyk_max(*self.stream(ref))
         return self._image_ink[ref]
+
+    def walk_key(self, ref: str, ctm: list[float], depth: int) -> str:
+        """The walk cache's key of a form placed with ``ctm`` at nesting ``depth``."""
+        sig = self._form_sig(ref, set())[0]
+        return digest(code_digest(), "form", sig, repr(ctm), str(depth))[:32]
+
+    def page_key(self, info: dict[str, Any], contents: list[str]) -> str:
+        """The walk cache's key of a page: what its walk reads of its resources, and its
+        content streams (not its /Parent, which leads to every page)."""
+        resources = self._resources_sig(info.get("/Resources"), set(), [False])
+        return digest(code_digest(), "page", resources, *(self.sig(c) for c in contents))[:32]
+
+    def _form_sig(self, ref: str, busy: set[str]) -> tuple[str, bool]:
+        """(digest of what walking a form reads, whether it met a loop of forms): its
+        content with every string emptied (a walk reads text's size and place, never its
+        characters, so forms whose glyph codes shifted when another card brought a new
+        glyph into the font subset keep their key), its /Matrix and its resources."""
+        if ref in self._form_sigs:
+            return self._form_sigs[ref], False
+        if ref in busy:
+            return "loop", True
+        busy.add(ref)
+        info = self.get(ref) or {}
+        loop = [False]
+        resources = self._resources_sig(info.get("/Resources"), busy, loop)
+        content = hashlib.sha256(STRING.sub(b"()", self.data(ref))).hexdigest()
+        busy.discard(ref)
+        out = digest(json.dumps(info.get("/Matrix")), resources, content)
+        if not loop[0]:
+            self._form_sigs[ref] = out
+        return out, loop[0]
+
+    def _resources_sig(self, resources: Any, busy: set[str], loop: list[bool]) -> str:
+        """A digest of what a walk reads of a resource dictionary: each font's name if it
+        is not embedded (not its glyphs or widths), whether each ExtGState is transparent,
+        each shading's RGB and ink, each XObject (a form by :meth:`_form_sig`, anything
+        else by its content). Anything these cannot read goes in whole."""
+        res = self.get(resources) or {}
+        if not isinstance(res, dict):
+            return self._whole(resources, busy, loop)
+        out: dict[str, Any] = {}
+        for kind, outcome in (("/Font", lambda v: _font_not_embedded(self, v)),
+                              ("/ExtGState", lambda v: _transparent(self.get(v) or {})),
+                              ("/Shading", lambda v: _shading(self, self.get(v) or {})),
+                              ("/XObject", lambda v: self._xobject_sig(v, busy, loop))):
+            shared = res.get(kind)  # fonts are one dictionary that every form names
+            if kind != "/XObject" and isinstance(shared, str) and (kind, shared) in self._named:
+                out[kind] = self._named[kind, shared]
+                continue
+            named = self.get(shared) or {}
+            if not isinstance(named, dict):
+                out[kind] = self._whole(named, busy, loop)
+                continue
+            found = {}
+            for name, value in named.items():
+                try:
+                    found[name] = outcome(value)
+                except (ValueError, TypeError, AttributeError):
+                    found[name] = ["whole", self._whole(value, busy, loop)]
+            out[kind] = found
+            if kind != "/XObject" and isinstance(shared, str) and not loop[0]:
+                self._named[kind, shared] = found
+        return json.dumps(out, sort_keys=True)
+
+    def _xobject_sig(self, ref: Any, busy: set[str], loop: list[bool]) -> str:
+        info = self.get(ref) or {}
+        if isinstance(ref, str) and isinstance(info, dict) and info.get("/Subtype") == "/Form":
+            sig, looped = self._form_sig(ref, busy)
+            loop[0] = loop[0] or looped
+            return "form:" + sig
+        return self._whole(ref, busy, loop)
+
+    def _whole(self, value: Any, busy: set[str], loop: list[bool]) -> str:
+        return json.dumps(self._canon(value, busy, loop), sort_keys=True)
+
+    def sig(self, ref: str) -> str:
+        """A digest of an object's content with every reference in it replaced by the
+        digest of what it names (object numbers aside); streams by their dictionary and
+        data (the data as stored, with the filters in the dictionary: the same stored
+        bytes decode to the same content)."""
+        return self._sig(ref, set())[0]
+
+    def _sig(self, ref: str, busy: set[str]) -> tuple[str, bool]:
+        """(digest, whether it met a reference loop): a digest made inside a loop depends
+        on where the walk entered it, so it is not kept for other callers."""
+        if ref in self._sigs:
+            return self._sigs[ref], False
+        if ref in busy:
+            return "loop", True
+        busy.add(ref)
+        obj = self.objects.get(ref, {})
+        stream = obj.get("stream")
+        loop = [False]
+        body = self._canon(stream["dict"] if stream else obj.get("value"), busy, loop)
+        data = hashlib.sha256(stream.get("data", "").encode("ascii")).hexdigest() if stream else ""
+        busy.discard(ref)
+        out = digest(json.dumps(body, sort_keys=True, separators=(",", ":")), data)
+        if not loop[0]:
+            self._sigs[ref] = out
+        return out, loop[0]
+
+    def _canon(self, value: Any, busy: set[str], loop: list[bool]) -> Any:
+        """``value`` with each reference replaced by "@" and its digest; ``loop[0]`` is set
+        when one met a reference loop."""
+        if isinstance(value, str):
+            if value.endswith(" R") and REF.fullmatch(value):
+                sig, looped = self._sig(value, busy)
+                loop[0] = loop[0] or looped
+                return "@" + sig
+            return value
+        if isinstance(value, dict):
+            return {k: self._canon(v, busy, loop) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._canon(v, busy, loop) for v in value]
+        return value
 
 
 def _cmyk_max(data: bytes, info: dict[str, Any]) -> float:
@@ -157,7 +454,7 @@ def _scale(m: list[float]) -> float:
 
 
 def _walk(doc: _Doc, report: PageReport, content: bytes, resources: Any,
-          ctm: list[float], depth: int = 0) -> None:
+          ctm: list[float], depth: int = 0, parts: list[str] | None = None) -> None:
     res = doc.get(resources) or {}
     xobjects = doc.get(res.get("/XObject")) or {}
     gstates = doc.get(res.get("/ExtGState")) or {}
@@ -208,9 +505,7 @@ def _walk(doc: _Doc, report: PageReport, content: bytes, resources: Any,
                 report.text_not_k_only += 1
         elif op == b"gs" and operands:
             state = doc.get(gstates.get(operands[-1].decode("latin-1"))) or {}
-            if (float(state.get("/ca", 1)) < 1 or float(state.get("/CA", 1)) < 1
-                    or state.get("/SMask", "/None") != "/None"
-                    or state.get("/BM", "/Normal") not in ("/Normal", "/Compatible")):
+            if _transparent(state):
                 report.transparency += 1
         elif op == b"sh" and operands:
             sh = doc.get(shadings.get(operands[-1].decode("latin-1"))) or {}
@@ -222,12 +517,32 @@ def _walk(doc: _Doc, report: PageReport, content: bytes, resources: Any,
                 inner = _mul(info.get("/Matrix", [1, 0, 0, 1, 0, 0]), ctm)
                 key = (str(ref), tuple(inner))
                 if key not in doc.forms:
-                    found = doc.forms[key] = PageReport(0)
-                    _walk(doc, found, doc.data(ref), info.get("/Resources"), inner, depth + 1)
-                _merge(report, doc.forms[key])
+                    doc.forms[key] = _form(doc, str(ref), info, inner, depth)
+                part, part_key = doc.forms[key]
+                _merge(report, part)
+                if parts is not None:
+                    parts.append(part_key)
             elif info.get("/Subtype") == "/Image":
                 _check_image(doc, ref, info, ctm, report)
         operands = []
+
+
+def _form(doc: _Doc, ref: str, info: dict[str, Any], ctm: list[float], depth: int
+          ) -> tuple[PageReport, str]:
+    """What a form placed with ``ctm`` holds, and its walk key: from the walk cache, else
+    walked (and kept)."""
+    if doc.walks is None:
+        found = PageReport(0)
+        _walk(doc, found, doc.data(ref), info.get("/Resources"), ctm, depth + 1)
+        return found, ""
+    key = doc.walk_key(ref, ctm, depth)
+    cached = doc.walks.get(key)
+    if cached is not None:
+        return cached, key
+    found, parts = PageReport(0), []
+    _walk(doc, found, doc.data(ref), info.get("/Resources"), ctm, depth + 1, parts)
+    doc.walks.put(key, found, parts)
+    return found, key
 
 
 def _merge(report: PageReport, part: PageReport) -> None:
@@ -243,20 +558,39 @@ def _merge(report: PageReport, part: PageReport) -> None:
 
 
 def _check_font(doc: _Doc, ref: Any, report: PageReport) -> None:
+    name = _font_not_embedded(doc, ref)
+    if name is not None:
+        report.fonts_not_embedded.add(name)
+
+
+def _font_not_embedded(doc: _Doc, ref: Any) -> str | None:
+    """The font's name if it is not embedded (Type 3 fonts are drawn, never embedded)."""
     font = doc.get(ref) or {}
     name = str(font.get("/BaseFont", "?"))
     for desc_font in [font, *[doc.get(d) for d in (doc.get(font.get("/DescendantFonts")) or [])]]:
         desc = doc.get((desc_font or {}).get("/FontDescriptor")) or {}
         if desc and any(k in desc for k in FONT_FILES):
-            return
-    if font.get("/Subtype") != "/Type3":
-        report.fonts_not_embedded.add(name)
+            return None
+    return None if font.get("/Subtype") == "/Type3" else name
+
+
+def _transparent(state: dict[str, Any]) -> bool:
+    """An ExtGState that makes what follows transparent."""
+    return (float(state.get("/ca", 1)) < 1 or float(state.get("/CA", 1)) < 1
+            or state.get("/SMask", "/None") != "/None"
+            or state.get("/BM", "/Normal") not in ("/Normal", "/Compatible"))
 
 
 def _check_shading(doc: _Doc, sh: dict[str, Any], report: PageReport) -> None:
+    rgb, ink = _shading(doc, sh)
+    report.rgb += rgb
+    report.ink_max = max(report.ink_max, ink)
+
+
+def _shading(doc: _Doc, sh: dict[str, Any]) -> tuple[int, float]:
+    """(1 if the shading is RGB, its highest total ink in percent)."""
     space = sh.get("/ColorSpace")
-    if space == "/DeviceRGB":
-        report.rgb += 1
+    ink = 0.0
     functions = [sh.get("/Function")]
     while functions:
         fn = doc.get(functions.pop()) or {}
@@ -267,7 +601,8 @@ def _check_shading(doc: _Doc, sh: dict[str, Any], report: PageReport) -> None:
         for key in ("/C0", "/C1"):
             values = fn.get(key)
             if space == "/DeviceCMYK" and isinstance(values, list) and len(values) == 4:
-                report.ink_max = max(report.ink_max, sum(float(v) for v in values) * 100)
+                ink = max(ink, sum(float(v) for v in values) * 100)
+    return int(space == "/DeviceRGB"), ink
 
 
 def _check_image(doc: _Doc, ref: str, info: dict[str, Any], ctm: list[float],
@@ -278,7 +613,7 @@ def _check_image(doc: _Doc, ref: str, info: dict[str, Any], ctm: list[float],
     if "/SMask" in info or "/Mask" in info:
         report.transparency += 1
     if space == "/DeviceCMYK":
-        report.ink_max = max(report.ink_max, doc.image_ink(ref, info))
+        report.ink_max = max(report.ink_max, doc.image_ink(ref))
     width_in = math.hypot(ctm[0], ctm[1]) / 72
     height_in = math.hypot(ctm[2], ctm[3]) / 72
     if width_in > 0 and height_in > 0:
@@ -301,18 +636,31 @@ def _document(doc: _Doc) -> DocReport:
 
 def inspect_document(path: Path) -> DocReport:
     """The document-level facts of the PDF at ``path`` (PDF/X keys, OutputIntent)."""
-    return _document(_Doc(_qpdf_json(Path(path))))
+    return _document(_Doc(_qpdf_json(Path(path)), Path(path)))
 
 
-def inspect(path: Path) -> list[PageReport]:
-    """One :class:`PageReport` per page of the PDF at ``path``."""
-    doc = _Doc(_qpdf_json(Path(path)))
+def inspect(path: Path, walks: WalkCache | None = None) -> list[PageReport]:
+    """One :class:`PageReport` per page of the PDF at ``path``; ``walks`` lends what forms
+    walked before hold, and keeps what this run walked."""
+    return _pages(_Doc(_qpdf_json(Path(path)), Path(path), walks))
+
+
+def _pages(doc: _Doc) -> list[PageReport]:
     out = []
-    for i, page in enumerate(doc.pages, 1):
-        info = doc.get(page["object"]) or {}
+    for i, (ref, contents) in enumerate(doc.pages(), 1):
+        info = doc.get(ref) or {}
         report = PageReport(i, trim_box="/TrimBox" in info, bleed_box="/BleedBox" in info)
-        content = b"".join(doc.data(ref) + b"\n" for ref in page["contents"])
-        _walk(doc, report, content, info.get("/Resources"), [1.0, 0, 0, 1, 0, 0])
+        key = doc.page_key(info, contents) if doc.walks is not None else ""
+        cached = doc.walks.get(key) if doc.walks is not None else None
+        if cached is not None:  # merged into an empty report: the cached values exactly
+            _merge(report, cached)
+        else:
+            content = b"".join(doc.data(c) + b"\n" for c in contents)
+            parts: list[str] = []
+            _walk(doc, report, content, info.get("/Resources"), [1.0, 0, 0, 1, 0, 0],
+                  parts=parts)
+            if doc.walks is not None:
+                doc.walks.put(key, report, parts)
         out.append(report)
     return out
 
@@ -392,8 +740,10 @@ def pdfx_findings(doc: DocReport, shown: str) -> list[Finding]:
     return out
 
 
-def check_bytes(pdf: bytes, rules: Rules, shown: str) -> list[Finding]:
-    """Preflight a PDF that is not written yet (a build checks before it writes)."""
+def check_bytes(pdf: bytes, rules: Rules, shown: str, walks: WalkCache | None = None
+                ) -> list[Finding]:
+    """Preflight a PDF that is not written yet (a build checks before it writes); qpdf
+    reads it once for the pages and the document. ``walks``: as for :func:`inspect`."""
     if shutil.which("qpdf") is None:
         return [warning("preflight-skipped", "qpdf is not installed: print files were not "
                         "preflighted", location=Location(shown),
@@ -401,9 +751,10 @@ def check_bytes(pdf: bytes, rules: Rules, shown: str) -> list[Finding]:
     with tempfile.TemporaryDirectory(prefix="cardgen-preflight-") as tmp:
         path = Path(tmp) / "file.pdf"
         path.write_bytes(pdf)
-        found = findings(path, inspect(path), rules, shown)
+        doc = _Doc(_qpdf_json(path), path, walks)
+        found = findings(path, _pages(doc), rules, shown)
         if rules.pdfx:
-            found += pdfx_findings(inspect_document(path), shown)
+            found += pdfx_findings(_document(doc), shown)
         return found
 
 
