@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from cardgen.render import faceforms
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT_PARTS = ("card_data", "layouts", "fonts", "art")
@@ -18,6 +21,21 @@ def copy_project(dest: Path) -> Path:
         if src.is_dir():
             shutil.copytree(src, dest / part)
     return dest
+
+
+@pytest.fixture
+def drawn(monkeypatch) -> Counter[tuple[str, str]]:
+    """(card id, language) → how often the build drew that face (the face library's
+    draw_card counted)."""
+    count: Counter[tuple[str, str]] = Counter()
+    real = faceforms.draw_card
+
+    def counting(c, face, layout, *args, **kwargs):
+        count[(face.card_id, face.lang)] += 1
+        return real(c, face, layout, *args, **kwargs)
+
+    monkeypatch.setattr(faceforms, "draw_card", counting)
+    return count
 
 
 @pytest.fixture

@@ -7,13 +7,11 @@ import os
 import re
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from cardgen.pipeline import BuildOptions, build
-from cardgen.render import faceforms
 
 ROOT = Path(__file__).resolve().parent.parent
 FACE_FILES = ("cards.pdf", "sheets-a4.pdf", "sheets-letter.pdf", "print-shop.pdf")
@@ -25,15 +23,7 @@ def _text(pdf: Path, *args: str) -> str:
     return " ".join(out.split())
 
 
-def test_each_face_is_drawn_once_per_language_and_defined_once_per_file(project, monkeypatch):
-    drawn: Counter[tuple[str, str]] = Counter()
-    real = faceforms.draw_card
-
-    def counting(c, face, layout, *args, **kwargs):
-        drawn[(face.card_id, face.lang)] += 1
-        return real(c, face, layout, *args, **kwargs)
-
-    monkeypatch.setattr(faceforms, "draw_card", counting)
+def test_each_face_is_drawn_once_per_language_and_defined_once_per_file(project, drawn):
     build(project, BuildOptions(jobs=1))
     assert drawn and set(drawn.values()) == {1}, [k for k, n in drawn.items() if n > 1]
     assert {lang for _card, lang in drawn} == {"en", "cs"}

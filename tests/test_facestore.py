@@ -6,33 +6,15 @@ from __future__ import annotations
 
 import pickle
 import shutil
-from collections import Counter
 from pathlib import Path
-
-import pytest
 
 from cardgen import pickles
 from cardgen.pipeline import BuildOptions, build, run_check
-from cardgen.render import faceforms
 from cardgen.render.facestore import MAGIC
 from tests.conftest import replace_in
 
 CARDS = Path("card_data/cards/luxembourg.yaml")
 FACE_FILES = ("cards.pdf", "sheets-a4.pdf", "sheets-letter.pdf", "print-shop.pdf")
-
-
-@pytest.fixture
-def drawn(monkeypatch) -> Counter[tuple[str, str]]:
-    """(card id, language) → how often the build drew that face."""
-    count: Counter[tuple[str, str]] = Counter()
-    real = faceforms.draw_card
-
-    def counting(c, face, layout, *args, **kwargs):
-        count[(face.card_id, face.lang)] += 1
-        return real(c, face, layout, *args, **kwargs)
-
-    monkeypatch.setattr(faceforms, "draw_card", counting)
-    return count
 
 
 def _outputs(project: Path) -> dict[str, bytes]:
