@@ -18,7 +18,6 @@ a Markdown table and the same numbers as JSON.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import shutil
@@ -31,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.run import _env
+from bench.run import _env, emit_json
 from bench.scale import make_scaled_project
 
 CARD_FILE = Path("card_data/cards/luxembourg.yaml")
@@ -149,10 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|" + "---|" * len(results))
     for name in names:
         print(f"| {name} | " + " | ".join(str(r.get(name, "")) for r in results) + " |")
-    text = json.dumps(results, indent=1)
-    print(text)
-    if args.json:
-        args.json.write_text(text + "\n", encoding="utf-8")
+    emit_json(results, args.json)
     return 0
 
 

@@ -395,12 +395,17 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(table(reports))
-    text = json.dumps({"repeat": args.repeat, "cpus": len(os.sched_getaffinity(0)),
-                       "scales": reports}, indent=1)
-    print(text)
-    if args.json:
-        args.json.write_text(text + "\n", encoding="utf-8")
+    emit_json({"repeat": args.repeat, "cpus": len(os.sched_getaffinity(0)), "scales": reports},
+              args.json)
     return 0
+
+
+def emit_json(doc: object, path: Path | None) -> None:
+    """Print a benchmark's results as JSON, and write them to ``path`` when given."""
+    text = json.dumps(doc, indent=1)
+    print(text)
+    if path:
+        path.write_text(text + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

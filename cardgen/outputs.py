@@ -396,10 +396,10 @@ def make_targets(targets: list[Target], jobs: int = 0, timings: dict[str, float]
     timings = timings if timings is not None else {}
     jobs = jobs or default_jobs()
     order = sorted(range(len(targets)), key=lambda i: -_cost(targets[i], timings))
-    # targets that share an in-process cache (a print-shop image folder) stay in this process
     for i in order:  # before forking: every worker inherits what the targets share
         if targets[i].prepare is not None:
             targets[i].prepare()
+    # targets that share an in-process cache (a print-shop image folder) stay in this process
     local = [i for i in order if "/print-shop-" in targets[i].rel]
     remote = [i for i in order if "/print-shop-" not in targets[i].rel]
     fork_ok = "fork" in multiprocessing.get_all_start_methods()

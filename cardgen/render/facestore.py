@@ -44,8 +44,8 @@ class FaceStore:
 
     def __init__(self, folder: Path):
         self.folder = folder
-        self._libraries: dict[Path, FaceLibrary] = {}
-        self._keys: dict[Path, str] = {}
+        #: file → (its content key, the library whose drawings it keeps)
+        self._libraries: dict[Path, tuple[str, FaceLibrary]] = {}
 
     def path(self, lang: str, key: str) -> Path:
         return self.folder / f"{PREFIX}{lang}-{key[:32]}{SUFFIX}"
@@ -57,15 +57,14 @@ class FaceStore:
 
     def track(self, lang: str, key: str, library: FaceLibrary) -> None:
         """Keep ``library``'s drawings when the build has written its files."""
-        self._libraries[self.path(lang, key)] = library
-        self._keys[self.path(lang, key)] = key
+        self._libraries[self.path(lang, key)] = key, library
 
     def save(self) -> None:
         """Write each library that drew a face; remove the other files of its language."""
-        for path, library in self._libraries.items():
+        for path, (key, library) in self._libraries.items():
             if library.drawn:  # a library that drew nothing new: its file is as it was
-                pickles.write(path, MAGIC, self._keys[path], pickles.dumps(library.keep()))
-        langs = {library.lang for library in self._libraries.values()}
+                pickles.write(path, MAGIC, key, pickles.dumps(library.keep()))
+        langs = {library.lang for _key, library in self._libraries.values()}
         for old in self.folder.glob(f"{PREFIX}*{SUFFIX}"):
             lang = old.name.removeprefix(PREFIX).split("-", 1)[0]
             if lang in langs and old not in self._libraries:
