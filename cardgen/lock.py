@@ -20,7 +20,7 @@ def build_lock(output: Path) -> Iterator[None]:
     """Hold an exclusive lock on ``output`` for the duration of a build.
 
     The lock is an OS file lock, so it is released even when the process is killed; forked
-    workers share it, and they die with the build (:mod:`cardgen.outputs`), so a killed build
+    workers share it, and they die with the build (:mod:`cardgen.making`), so a killed build
     never leaves it held.
     """
     make_folder(output)

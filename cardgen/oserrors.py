@@ -106,7 +106,10 @@ def read_input(path: Path | str, display: str | None = None,
                     location=Location(shown), hint="is this the right file?"))
             os.set_blocking(fd, True)
             with os.fdopen(os.dup(fd), "rb") as fh:
-                data = fh.read(limit + 1)
+                # sized by the file, not the limit: read(n) sets aside n bytes up front
+                data = fh.read(info.st_size + 1)
+                if len(data) > info.st_size:  # it grew since fstat: read on, to the limit
+                    data += fh.read(limit + 1 - len(data))
         finally:
             os.close(fd)
     if len(data) > limit:

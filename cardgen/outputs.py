@@ -7,27 +7,21 @@ the pipeline writes.
 
 from __future__ import annotations
 
-import ctypes
-import gc
 import json
-import multiprocessing
-import os
-import signal
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import impose
 from .board import build_board, build_board_tiles, build_player_aid, build_tokens
-from .errors import CardgenError, Finding
+from .errors import Finding
 from .face import CardFace
 from .fonts import register_fonts
 from .glossary_sheet import build_glossary_sheet, glossary_card_inputs
 from .incremental import digest, file_digest
 from .layout import Layout
 from .model import GameData
-from .preflight import Rules, WalkCache, check_bytes
+from .preflight import Rules
 from .render.card import draw_back, draw_card
 from .render.cmyk import CmykConverter, converter_for
 from .render.faceforms import FaceLibrary
@@ -299,149 +293,3 @@ def vtt_targets(ctx: LangContext) -> list[Target]:
     return [Target(f"{ctx.lang}/vtt/{f.name}",
                    digest(ctx.base_key if f.shared else "", "vtt", *f.key), f.make)
             for f in files]
-
-
-# --- making targets, in this process or in a pool of forked workers ----------------------
-
-#: Guess of a target's cost (seconds) when no earlier build timed it: cards first.
-_DEFAULT_COST = {"cards.pdf": 0.3, "print-shop.pdf": 0.3, "tokens": 0.25, "sheets-": 0.3,
-                 "board.png": 1.0}
-
-_JOBS: list[Target] = []  # read by forked workers (inherited, never pickled)
-#: the preflight walk cache read before the build: inherited by workers, like _JOBS
-_WALKS: list[dict[str, list]] = []
-
-
-@dataclass
-class Preflights:
-    """The print files' preflights of one build, each run where its file is made, so
-    they overlap with the other targets instead of running one after another at the end.
-
-    ``walks`` is the walk cache the build read (workers inherit it, never write it); what
-    each file's preflight found and the walk entries it used come back with its bytes."""
-
-    walks: dict[str, list] = field(default_factory=dict)
-    findings: dict[str, list[Finding]] = field(default_factory=dict)  # rel → findings
-    used: dict[str, dict[str, list]] = field(default_factory=dict)  # rel → walk entries
-
-
-#: what one target's preflight gives back: its findings and the walk entries it used
-Checked = tuple[list[Finding], dict[str, list]]
-
-
-def _check(target: Target, data: bytes, walks: dict[str, list]) -> Checked:
-    assert target.preflight is not None
-    cache = WalkCache(walks)
-    return check_bytes(data, target.preflight, f"output/{target.rel}", cache), cache.used
-
-
-def _cost(target: Target, timings: dict[str, float]) -> float:
-    if target.rel in timings:
-        return timings[target.rel]
-    if "/vtt/sheets/" in target.rel:  # a deck sheet draws up to 69 cards
-        return 1.0
-    name = target.rel.rsplit("/", 1)[-1]
-    return next((v for k, v in _DEFAULT_COST.items() if name.startswith(k)), 0.05)
-
-
-def _make_in_worker(index: int
-                    ) -> tuple[int, bytes | None, list[Finding] | None, float, Checked | None]:
-    """Make a target and, when it is a print file and the build preflights, check it."""
-    start = time.perf_counter()
-    target = _JOBS[index]
-    try:
-        data = target.make()
-        checked = _check(target, data, _WALKS[0]) if _WALKS and target.preflight else None
-    except CardgenError as exc:  # findings pickle; the exception itself does not round-trip
-        return index, None, exc.findings, 0.0, None
-    return index, data, None, time.perf_counter() - start, checked
-
-
-_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
-
-
-def _worker_start(parent: int) -> None:
-    """Tie a forked worker's life to the build: it is killed (SIGKILL, so it prints nothing)
-    when the build process dies, and ignores Ctrl-C, which the build handles for it. A
-    worker thus never outlives a killed build, never holds its lock, and never prints a
-    BrokenPipe traceback into a finished terminal."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)  # this process's own symbols: libc's prctl
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    except (OSError, AttributeError):  # pragma: no cover - not Linux: the pool's own cleanup
-        pass
-    if os.getppid() != parent:  # the build died before the line above took effect
-        os._exit(0)
-
-
-def default_jobs() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
-
-
-def make_targets(targets: list[Target], jobs: int = 0, timings: dict[str, float] | None = None,
-                 preflights: Preflights | None = None) -> Iterator[tuple[Target, bytes]]:
-    """Make every target's bytes; yield (target, bytes) as each is done.
-
-    With more than one job the targets are made in forked worker processes, longest first;
-    each target's bytes depend only on its inputs, so they equal a serial build's. Workers
-    never write files: the caller writes each result atomically. ``timings`` (rel → seconds)
-    is read for scheduling and updated with this run's times. With ``preflights``, each
-    target that has preflight rules is checked by the process that made it, and its
-    findings and walk entries are recorded there before the target is yielded.
-    """
-    timings = timings if timings is not None else {}
-    jobs = jobs or default_jobs()
-    order = sorted(range(len(targets)), key=lambda i: -_cost(targets[i], timings))
-    for i in order:  # before forking: every worker inherits what the targets share
-        if targets[i].prepare is not None:
-            targets[i].prepare()
-    # targets that share an in-process cache (a print-shop image folder) stay in this process
-    local = [i for i in order if "/print-shop-" in targets[i].rel]
-    remote = [i for i in order if "/print-shop-" not in targets[i].rel]
-    fork_ok = "fork" in multiprocessing.get_all_start_methods()
-    if jobs <= 1 or len(remote) < 2 or not fork_ok:
-        local, remote = order, []
-    if remote:
-        _JOBS[:] = targets
-        _WALKS[:] = [preflights.walks] if preflights is not None else []
-        ctx = multiprocessing.get_context("fork")
-        # the objects made so far (data, faces, their drawings) go to the permanent
-        # generation: a worker's collections then never write to the pages it shares with
-        # this process, so they stay shared instead of being copied into every worker
-        gc.freeze()
-        pool = ctx.Pool(min(jobs, len(remote)), initializer=_worker_start,
-                        initargs=(os.getpid(),))
-        try:
-            for index, data, findings, seconds, checked in pool.imap_unordered(
-                    _make_in_worker, remote):
-                if findings is not None:
-                    raise CardgenError(findings)
-                assert data is not None
-                timings[targets[index].rel] = seconds
-                _record(preflights, targets[index], checked)
-                yield targets[index], data
-            pool.close()
-        finally:
-            pool.terminate()
-            pool.join()
-            _JOBS.clear()
-            _WALKS.clear()
-            gc.unfreeze()
-    for index in local:
-        start = time.perf_counter()
-        target = targets[index]
-        data = target.make()
-        checked = (_check(target, data, preflights.walks)
-                   if preflights is not None and target.preflight else None)
-        timings[target.rel] = time.perf_counter() - start
-        _record(preflights, target, checked)
-        yield target, data
-
-
-def _record(preflights: Preflights | None, target: Target, checked: Checked | None) -> None:
-    if preflights is not None and checked is not None:
-        preflights.findings[target.rel], preflights.used[target.rel] = checked

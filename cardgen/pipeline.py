@@ -31,7 +31,7 @@ from .model import LANGS, GameData
 from .oserrors import check_regular, os_errors, os_finding, read_input
 from .progress import Progress
 from .safepath import inside
-from .write import atomic_write, make_folder, remove_stale_temps
+from .write import StagedFiles, atomic_write, make_folder, remove_stale_temps
 
 # The stages (check, compose, render, impose, …) are imported by the functions that run
 # them: a build that finds nothing changed, the usual case in `watch` and in an editor's
@@ -484,16 +484,11 @@ def _preflight(output: Path, targets: list[Target]) -> None:
         raise CardgenError(found)
 
 
-def _write_made(output: Path, made: list[tuple[Target, bytes]], state: BuildState) -> list[Path]:
-    """Write finished targets into ``output`` atomically and record them in the build state."""
-    written = []
-    for target, data_bytes in made:
-        path = inside(output, target.rel)
-        make_folder(path.parent)
-        atomic_write(path, data_bytes)
-        state.record(target.rel, target.key, data_bytes)
-        written.append(path)
-    return written
+def _stage(staged: StagedFiles, output: Path, target: Target, data: bytes,
+           state: BuildState) -> None:
+    """Stage a made target's file in ``output`` and record it in the build state."""
+    staged.add(inside(output, target.rel), data)
+    state.record(target.rel, target.key, data)
 
 
 def _relocate(findings: list[Finding], snapshot: Path, project: Path) -> list[Finding]:
@@ -528,7 +523,8 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     """The build proper, reading only ``project`` (the copy of the inputs)."""
     from .cardcache import CardFileCache
     from .check.cache import CheckCache
-    from .outputs import Preflights, make_targets, print_shop_findings
+    from .making import Preflights, make_targets
+    from .outputs import print_shop_findings
     from .render.facestore import FaceStore
     from .render.pdf import write_pngs
     log("check")
@@ -566,24 +562,23 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     result.skipped = [output / t.rel for t in targets if t not in stale]
     _preflight(output, stale)
     progress.start(len(stale), "build")
-    made: list[tuple[Target, bytes]] = []
     preflight_file = JsonCache(output, PREFLIGHT_CACHE)
     walks = _read_preflight_cache(preflight_file)
     # each print file is preflighted by the process that made it; findings in made order
     preflights = Preflights({k: v for entries in walks.values() for k, v in entries.items()})
-    for target, data_bytes in make_targets(stale, options.jobs, state.timings, preflights):
-        made.append((target, data_bytes))
-        log(target.rel)
-        progress.step(target.rel)
-    progress.finish()
-    for target, _data in made:
-        if target.preflight is not None:
-            result.findings += preflights.findings[target.rel]
-    if has_errors(result.findings):
-        raise CardgenError(result.findings)
-    # every file is made before the first is written: an error while making any of
+    # every file is made before the first is put in place: an error while making any of
     # them leaves all outputs as they were
-    result.written += _write_made(output, made, state)
+    with StagedFiles() as staged:
+        for target, data_bytes in make_targets(stale, options.jobs, state.timings, preflights):
+            _stage(staged, output, target, data_bytes, state)
+            if target.preflight is not None:
+                result.findings += preflights.findings[target.rel]
+            log(target.rel)
+            progress.step(target.rel)
+        progress.finish()
+        if has_errors(result.findings):
+            raise CardgenError(result.findings)
+        result.written += staged.commit()
     faces_kept.save()
     if options.png:
         for lang in options.langs:
@@ -703,7 +698,10 @@ def tables(project: Path, langs: tuple[str, ...] = LANGS) -> TablesReport:
         targets = [t for lang in langs for t in table_targets(data, lang, project, card_key)]
         stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
         report.skipped = [output / t.rel for t in targets if t not in stale]
-        report.written = _write_made(output, [(t, t.make()) for t in stale], state)
+        with StagedFiles() as staged:
+            for target in stale:
+                _stage(staged, output, target, target.make(), state)
+            report.written = staged.commit()
         state.save()
     return report
 

@@ -29,16 +29,10 @@ def atomic_output(path: Path | str) -> Iterator[BinaryIO]:
     An operating-system error (read-only or full disk, a folder or a file in the way) is a
     :class:`~cardgen.errors.CardgenError` naming ``path`` or the folder in the way.
     """
-    path = Path(path)
-    make_folder(path.parent)
-    with os_errors("write", path), _temp_beside(path) as (fd, tmp):
-        os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; outputs get the usual mode
-        with os.fdopen(fd, "wb") as fh:
+    with StagedFiles() as staged:
+        with staged.open(path) as fh:
             yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    _fsync_dir(path.parent)
+        staged.commit()
 
 
 @contextlib.contextmanager
@@ -54,6 +48,60 @@ def _temp_beside(path: Path) -> Iterator[tuple[int, str]]:
         raise
 
 
+class StagedFiles:
+    """Files that go into place together: :meth:`add` writes each to a temporary file
+    beside its path as soon as it is made, :meth:`commit` renames them all. Used as a
+    context manager, a block that fails removes the temporaries, so every output stays as
+    it was; and nobody has to hold every file's bytes until the last one is made."""
+
+    def __init__(self) -> None:
+        self._staged: list[tuple[str, Path]] = []  # (temporary, final path)
+
+    def __enter__(self) -> StagedFiles:
+        return self
+
+    def __exit__(self, kind: object, *_rest: object) -> None:
+        if kind is not None:
+            self.discard()
+
+    def add(self, path: Path | str, data: bytes) -> None:
+        with self.open(path) as fh:
+            fh.write(data)
+
+    @contextlib.contextmanager
+    def open(self, path: Path | str) -> Iterator[BinaryIO]:
+        """A file to write ``path``'s bytes to; staged when the block ends without error."""
+        path = Path(path)
+        make_folder(path.parent)
+        with os_errors("write", path), _temp_beside(path) as (fd, tmp):
+            os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; outputs get the usual mode
+            with os.fdopen(fd, "wb") as fh:
+                yield fh
+                fh.flush()
+                os.fsync(fh.fileno())
+        self._staged.append((tmp, path))
+
+    def commit(self) -> list[Path]:
+        """Put every staged file in place; the paths, in the order they were added. When a
+        rename fails, the files not yet in place stay staged (for :meth:`discard`)."""
+        done: list[Path] = []
+        while self._staged:
+            tmp, path = self._staged[0]
+            with os_errors("write", path):
+                os.replace(tmp, path)
+            done.append(path)
+            self._staged.pop(0)
+        for folder in dict.fromkeys(path.parent for path in done):
+            _fsync_dir(folder)
+        return done
+
+    def discard(self) -> None:
+        for tmp, _path in self._staged:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        self._staged = []
+
+
 def make_folder(folder: Path) -> None:
     """``mkdir -p``; a file, a link to nothing or a read-only disk in the way is a finding
     naming the part of the path at fault."""
@@ -65,8 +113,9 @@ def make_folder(folder: Path) -> None:
 
 def atomic_write(path: Path | str, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically."""
-    with atomic_output(path) as fh:
-        fh.write(data)
+    with StagedFiles() as staged:
+        staged.add(path, data)
+        staged.commit()
 
 
 def atomic_move(src: Path | str, dst: Path | str) -> None:

@@ -3,7 +3,9 @@ that looks like a template stays data."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,8 @@ import pytest
 from cardgen import pipeline
 from cardgen.errors import CardgenError
 from cardgen.lock import build_lock
-from cardgen.outputs import Target, make_targets
+from cardgen.making import make_targets
+from cardgen.outputs import Target
 from cardgen.progress import Progress
 from tests.conftest import copy_project, replace_in
 
@@ -60,6 +63,35 @@ def test_worker_error_reaches_the_caller_as_cardgen_error():
     assert exc.value.findings[0].code == "x-fail"
 
 
+def _in_helper(action, parent: int = os.getpid()):
+    """A target's make that runs ``action`` in a forked helper and gives bytes in the build
+    process itself (which also makes targets)."""
+    def make() -> bytes:
+        if os.getpid() != parent:
+            action()
+        time.sleep(0.2)  # the build process is slow: the helper surely takes one target
+        return b"made here"
+    return make
+
+
+def test_a_helper_that_dies_is_an_error_naming_what_to_do():
+    targets = [Target(f"t{i}", "k", _in_helper(lambda: os._exit(9))) for i in range(4)]
+    with pytest.raises(CardgenError) as exc:
+        list(make_targets(targets, 2))
+    finding = exc.value.findings[0]
+    assert finding.code == "helper-ended" and "exit codes 9" in finding.message
+    assert "--jobs 1" in (finding.hint or "")
+
+
+def test_a_helper_bug_reaches_the_build_with_its_traceback():
+    def bug() -> None:
+        raise ZeroDivisionError("a bug in a helper")
+
+    targets = [Target(f"t{i}", "k", _in_helper(bug)) for i in range(4)]
+    with pytest.raises(RuntimeError, match="ZeroDivisionError: a bug in a helper"):
+        list(make_targets(targets, 2))
+
+
 def test_build_with_errors_writes_nothing_and_says_so(tmp_path):
     project = copy_project(tmp_path / "p")
     replace_in(project / LUX, "political: 3", "political: lots")
@@ -67,6 +99,33 @@ def test_build_with_errors_writes_nothing_and_says_so(tmp_path):
         pipeline.build(project, EN_ONLY)
     assert any(f.severity == "error" and f.location for f in exc.value.findings)
     assert not [p for p in (project / "output").rglob("*") if p.suffix in (".pdf", ".json")]
+
+
+def test_a_build_failing_after_some_files_are_made_leaves_every_output_as_it_was(
+        tmp_path, monkeypatch):
+    """Files made before the failure are staged beside their outputs, never put in place,
+    and their temporary files are gone."""
+    import cardgen.making
+
+    project = copy_project(tmp_path / "p")
+    options = pipeline.BuildOptions(langs=("en",), jobs=1)
+    pipeline.build(project, options)
+    before = _outputs(project / "output")
+    replace_in(project / LUX, "political: 3", "political: 2")
+    make_targets = cardgen.making.make_targets
+
+    def fails_after_two(*args, **kwargs):
+        for count, made in enumerate(make_targets(*args, **kwargs)):
+            if count == 2:
+                from cardgen.errors import error
+                raise CardgenError(error("x-fail", "the disk filled up"))
+            yield made
+
+    monkeypatch.setattr(cardgen.making, "make_targets", fails_after_two)
+    with pytest.raises(CardgenError):
+        pipeline.build(project, options)
+    assert _outputs(project / "output") == before
+    assert list((project / "output").rglob("*.tmp")) == []
 
 
 def test_second_build_meets_the_lock_with_a_clear_message(built):

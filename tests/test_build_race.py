@@ -101,7 +101,8 @@ WORKERS = textwrap.dedent("""
     import os, sys, time
     from pathlib import Path
     from cardgen.lock import build_lock
-    from cardgen.outputs import Target, make_targets
+    from cardgen.making import make_targets
+    from cardgen.outputs import Target
 
     out = Path(sys.argv[1])
 
