@@ -59,7 +59,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="print only errors and the number of warnings")
     b.add_argument("--strict", action="store_true",
                    help="warnings are errors: a release build writes nothing while there are any")
-    b.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
+    b.add_argument("--jobs", type=int, default=0,
+                   help="processes making files: this one and forked helpers (default 0: one "
+                        "per core)")
     b.add_argument("--vtt", action="store_true",
                    help="also write output/<lang>/vtt/: a Tabletop Simulator table and card images")
     b.add_argument("--vtt-base-url", default="", metavar="URL",
