@@ -111,3 +111,13 @@ def test_missing_parent(tmp_path: Path) -> None:
     with pytest.raises(CardgenError) as exc:
         load_layout(path)
     assert codes(exc) == ["layout-extends-missing"]
+
+
+def test_a_full_size_name_keeps_a_millimetre_of_air_beside_both_value_icons() -> None:
+    """The name is set in the bar between the scroll (2.31) and the shield (2.32); a name
+    that fills its area must not touch either (rule 2.35's name bar, read on the card)."""
+    lay = load_layout(CARD)
+    bar, values = lay.name_bar, lay.values
+    left, right = bar.box.x + bar.padding, bar.box.x + bar.box.w - bar.padding
+    assert left - (values.political.x + values.political.w) >= 1.0
+    assert values.military.x - right >= 1.0
