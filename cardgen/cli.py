@@ -259,11 +259,11 @@ def _preflight(args: argparse.Namespace) -> int:
         if not path.is_file():
             found.append(error("file-missing", f"{path} not found"))
             continue
-        pages = preflight.inspect(path)
+        pages, document = preflight.inspect_file(path)  # qpdf reads each file once
         print(preflight.summary(path, pages))
         found += preflight.findings(path, pages, rules)
         if pdfx:
-            found += preflight.pdfx_findings(preflight.inspect_document(path), str(path))
+            found += preflight.pdfx_findings(document, str(path))
     if found:
         print(format_text(found))
     return 1 if has_errors(found) else 0

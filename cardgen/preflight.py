@@ -419,27 +419,67 @@ class _Doc:
         return value
 
 
+#: The filter a JPEG is stored with (its short name is for inline images).
+DCT = frozenset({"/DCTDecode", "/DCT"})
+
+
 def _cmyk_max(data: bytes, info: dict[str, Any]) -> float:
-    try:
-        filt = info.get("/Filter")
-        if filt == "/DCTDecode" or filt == ["/DCTDecode"]:
-            img = Image.open(io.BytesIO(data))
-            img.load()
-        else:
-            if filt in ("/FlateDecode", ["/FlateDecode"]):
-                data = zlib.decompress(data)
-            img = Image.frombytes("CMYK", (int(info["/Width"]), int(info["/Height"])), data)
-    except (OSError, ValueError, zlib.error, KeyError):
+    """Highest C+M+Y+K of a CMYK image's pixels, percent: the samples as a PDF reader
+    gets them from the stream, mapped through the image's /Decode array; 0 when the image
+    cannot be read here."""
+    chain = _filters(info)
+    if chain and chain[-1] not in DCT:  # one stream() could not undo (JPX, JBIG2 …)
         return 0.0
-    if img.mode != "CMYK":
+    try:
+        if chain:
+            bands, inverted = _jpeg_bands(data, info)
+        else:
+            img = Image.frombytes("CMYK", (int(info["/Width"]), int(info["/Height"])), data)
+            bands, inverted = img.split(), False
+    except (OSError, ValueError, zlib.error, KeyError, TypeError):
+        return 0.0
+    if len(bands) != 4:
         return 0.0
     decode = info.get("/Decode")
-    bands = img.split()
-    if decode and decode[:2] == [1, 0]:  # inverted (Adobe) CMYK
-        bands = tuple(b.point(lambda v: 255 - v) for b in bands)
+    decode = decode if isinstance(decode, list) and len(decode) == 8 else [0, 1] * 4
+    bands = [_mapped(b, inverted, float(decode[2 * i]), float(decode[2 * i + 1]))
+             for i, b in enumerate(bands)]
     total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"],
                                   c=bands[0], m=bands[1], y=bands[2], k=bands[3])
     return total.getextrema()[1] / 255 * 100
+
+
+def _jpeg_bands(data: bytes, info: dict[str, Any]) -> tuple[tuple[Image.Image, ...], bool]:
+    """A CMYK JPEG's bands as Pillow decodes them, and whether Pillow inverted them (it
+    reads CMYK JPEGs in Adobe's inverted convention, "CMYK;I"): the filters before
+    DCTDecode (ASCII85, Flate …) are undone first."""
+    chain = _filters(info)
+    parms = info.get("/DecodeParms")
+    before = parms[:-1] if isinstance(parms, list) else [] if parms is None else [parms]
+    if any(p is not None for p in before):
+        raise ValueError("parameters for a filter before DCTDecode")
+    jpeg = _decode(data, {"/Filter": chain[:-1]})
+    if jpeg is None:
+        raise ValueError("a filter before DCTDecode that is not decoded here")
+    img = Image.open(io.BytesIO(jpeg))
+    if img.mode != "CMYK" or not img.tile:
+        return (), False
+    inverted = img.tile[0][3][0] == "CMYK;I"
+    img.load()
+    return img.split(), inverted
+
+
+def _mapped(band: Image.Image, inverted: bool, low: float, high: float) -> Image.Image:
+    """One band as ink (0–255): the stream's samples (Pillow's inversion undone), through
+    the /Decode pair (``low``, ``high``); ``[1 0]`` is how a PDF shows Adobe's inverted
+    CMYK JPEGs as they were meant."""
+    if not inverted and (low, high) == (0.0, 1.0):
+        return band
+    table = []
+    for value in range(256):
+        sample = 255 - value if inverted else value
+        table.append(min(255, max(0, round(255 * low + sample * (high - low)))))
+    return band.point(table)
 
 
 def _mul(a: list[float], b: list[float]) -> list[float]:
@@ -643,6 +683,13 @@ def inspect(path: Path, walks: WalkCache | None = None) -> list[PageReport]:
     """One :class:`PageReport` per page of the PDF at ``path``; ``walks`` lends what forms
     walked before hold, and keeps what this run walked."""
     return _pages(_Doc(_qpdf_json(Path(path)), Path(path), walks))
+
+
+def inspect_file(path: Path) -> tuple[list[PageReport], DocReport]:
+    """The pages and the document-level facts of the PDF at ``path``, from one reading
+    (`cardgen preflight --pdfx` needs both)."""
+    doc = _Doc(_qpdf_json(Path(path)), Path(path))
+    return _pages(doc), _document(doc)
 
 
 def _pages(doc: _Doc) -> list[PageReport]:

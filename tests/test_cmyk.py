@@ -123,3 +123,18 @@ def test_ghostscript_converts_the_print_file_without_rasterising(cmyk_build, tmp
     subprocess.run(["gs", "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=pdfwrite",
                     "-dPDFSETTINGS=/prepress", f"-sOutputFile={out}", str(src)], check=True)
     assert out.stat().st_size <= 2 * src.stat().st_size
+
+
+def test_jpeg_art_in_a_cmyk_build_is_ink_checked(tmp_path):
+    """A build converts JPEG art through the profile; the page that shows it measures the
+    art's ink (a dark picture: more ink than anything else on the cards)."""
+    project = copy_project(tmp_path / "project")
+    dark = (20, 10, 30)
+    Image.new("RGB", (400, 300), dark).save(project / "art" / f"{ART_CARD}.jpg")
+    assert main(["build", "--quiet", "--lang", "en", "--project", str(project), "--cmyk"]) == 0
+    pages = inspect(project / "output" / "en" / "cards.pdf")
+    shown = [p for p in pages if p.min_image_ppi is not None]
+    assert len(shown) == 1  # the one card with art
+    art_ink = sum(converter_for(None).image(Image.new("RGB", (1, 1), dark)).getpixel((0, 0)))
+    assert shown[0].ink_max == pytest.approx(art_ink / 255 * 100, abs=3)  # about 244 %
+    assert shown[0].ink_max > max(p.ink_max for p in pages if p is not shown[0]) + 10

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import io
+import zlib
 from pathlib import Path
 
 import pytest
@@ -16,11 +18,17 @@ from cardgen.preflight import Rules, findings, inspect
 FONT = Path(__file__).resolve().parent.parent / "fonts" / "CharisSIL-Regular.ttf"
 
 
-def pdf(tmp_path: Path, draw, name: str = "t.pdf", boxes: bool = True) -> Path:
+def charis() -> str:
+    """An embedded font's name for the test files (ReportLab's default is never embedded)."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
     pdfmetrics.registerFont(TTFont("PreflightCharis", str(FONT)))
+    return "PreflightCharis"
+
+
+def pdf(tmp_path: Path, draw, name: str = "t.pdf", boxes: bool = True) -> Path:
+    charis()
     buf = io.BytesIO()
     extra = {"trimBox": (9, 9, 189, 261), "bleedBox": (0, 0, 198, 270)} if boxes else {}
     c = Canvas(buf, pagesize=(198, 270), invariant=1, initialFontName="PreflightCharis",
@@ -101,3 +109,84 @@ def test_cli_passes_a_clean_cmyk_file(tmp_path, capsys):
     good = pdf(tmp_path, draw)
     assert main(["preflight", str(good), "--print-shop", "--ink-limit", "240"]) == 0
     assert "fonts embedded" in capsys.readouterr().out
+
+
+def cmyk_jpeg(ink: tuple[int, int, int, int]) -> bytes:
+    """A small CMYK JPEG of one ink (0-255 per plate), as Pillow writes it: Adobe's
+    inverted convention, with the APP14 marker."""
+    buf = io.BytesIO()
+    Image.new("CMYK", (40, 30), ink).save(buf, "JPEG", quality=95)
+    return buf.getvalue()
+
+
+def jpeg_pdf(tmp_path: Path, ink: tuple[int, int, int, int], name: str = "art.pdf") -> Path:
+    """Two pages, the JPEG art on page 2, placed as ReportLab places a JPEG: the file's
+    bytes under /Filter [/ASCII85Decode /DCTDecode], /Decode [1 0 1 0 1 0 1 0]."""
+    from reportlab.lib.utils import ImageReader
+
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(198, 270), invariant=1, initialFontName=charis())
+    c.setFillColorCMYK(0, 0, 0, 1)
+    c.rect(10, 10, 50, 50, stroke=0, fill=1)
+    c.showPage()
+    c.drawImage(ImageReader(io.BytesIO(cmyk_jpeg(ink))), 20, 20, 40, 30)
+    c.showPage()
+    c.save()
+    path = tmp_path / name
+    path.write_bytes(buf.getvalue())
+    return path
+
+
+def test_cmyk_jpeg_art_is_ink_checked(tmp_path, capsys):
+    over = jpeg_pdf(tmp_path, (255, 255, 255, 255), "over.pdf")  # 400 %
+    assert b"/ASCII85Decode /DCTDecode" in over.read_bytes()
+    assert [p.ink_max for p in inspect(over)] == pytest.approx([100, 400], abs=1)
+    assert main(["preflight", str(over), "--ink-limit", "300"]) == 1
+    out = capsys.readouterr().out
+    assert "page 2: ink max 400 %" in out
+    assert "error[preflight-ink]" in out and "total ink 400 % over the limit of 300 % (page 2)" in out
+    under = jpeg_pdf(tmp_path, (100, 50, 0, 30), "under.pdf")  # 180/255: 71 %
+    assert [p.ink_max for p in inspect(under)] == pytest.approx([100, 71], abs=1)
+    assert main(["preflight", str(under), "--ink-limit", "300"]) == 0
+
+
+def test_the_decode_array_decides_whether_adobe_jpeg_samples_are_inverted():
+    """Pillow reads CMYK JPEGs inverted (Adobe's convention) and PDF readers take the
+    stored samples through /Decode: the ink is what a reader prints, not Pillow's pixels."""
+    from cardgen.preflight import _cmyk_max
+
+    full, empty = cmyk_jpeg((255, 255, 255, 255)), cmyk_jpeg((0, 0, 0, 0))
+    info = {"/Filter": "/DCTDecode", "/Width": 40, "/Height": 30}
+    adobe = dict(info, **{"/Decode": [1, 0] * 4})  # as ReportLab places Adobe JPEGs
+    assert _cmyk_max(full, adobe) == pytest.approx(400, abs=1)
+    assert _cmyk_max(empty, adobe) == pytest.approx(0, abs=1)
+    assert _cmyk_max(full, info) == pytest.approx(0, abs=1)  # stored samples are inverted
+    assert _cmyk_max(empty, info) == pytest.approx(400, abs=1)
+    a85 = base64.a85encode(full, adobe=True)
+    assert _cmyk_max(a85, dict(adobe, **{"/Filter": ["/ASCII85Decode", "/DCTDecode"]})
+                     ) == pytest.approx(400, abs=1)
+    hex_flate = zlib.compress(full).hex().encode()
+    chain = ["/ASCIIHexDecode", "/FlateDecode", "/DCTDecode"]
+    assert _cmyk_max(hex_flate, dict(adobe, **{"/Filter": chain})) == pytest.approx(400, abs=1)
+
+
+def test_preflight_pdfx_reads_each_file_once(tmp_path, monkeypatch, capsys):
+    from cardgen import preflight
+    from cardgen.preflight import inspect_document, pdfx_findings
+
+    plain = jpeg_pdf(tmp_path, (100, 50, 0, 30))
+    expected = [f.format() for f in pdfx_findings(inspect_document(plain), str(plain))]
+    assert expected  # a plain ReportLab file is no PDF/X
+    runs = []
+    real = preflight._qpdf
+
+    def counting(path, *options):
+        runs.append(path)
+        return real(path, *options)
+
+    monkeypatch.setattr(preflight, "_qpdf", counting)
+    assert main(["preflight", str(plain), "--pdfx", "--ink-limit", "300"]) == 1
+    assert runs == [plain]
+    out = capsys.readouterr().out
+    assert out.count("error[preflight-pdfx]") == len(expected)
+    assert all(f in out for f in expected)

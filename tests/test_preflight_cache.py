@@ -140,3 +140,24 @@ def test_a_damaged_cache_is_ignored(tmp_path):
         edit(project, old, new)
         old = new
         assert build(project) == first
+
+
+def test_a_cached_walk_never_hides_cmyk_jpeg_ink(tmp_path, monkeypatch):
+    """The keys cover the image's stored bytes and the code: a walk kept from other art, or
+    from a preflight that could not read CMYK JPEGs (0 %), is not lent to this one."""
+    from test_preflight import jpeg_pdf
+
+    from cardgen import preflight
+
+    under = jpeg_pdf(tmp_path, (100, 50, 0, 30), "under.pdf")
+    over = jpeg_pdf(tmp_path, (255, 255, 255, 255), "over.pdf")
+    walks = WalkCache()
+    inspect(under, walks)
+    pages = inspect(over, WalkCache(dict(walks.used)))
+    assert pages == inspect(over) and pages[1].ink_max == pytest.approx(400, abs=1)
+    monkeypatch.setattr(preflight, "code_digest", lambda: "the code before")
+    old = WalkCache()
+    inspect(over, old)
+    blind = {k: [0.0, *v[1:]] for k, v in old.used.items()}  # what that code found
+    monkeypatch.undo()
+    assert inspect(over, WalkCache(blind))[1].ink_max == pytest.approx(400, abs=1)
