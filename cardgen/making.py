@@ -153,15 +153,12 @@ class _Helpers:
         """The results that have arrived; with ``block``, every result until each helper
         is done. A helper that failed, or ended without saying it was done, is an error."""
         while self.working:
-            try:
-                kind, value = self.results.get(timeout=0.5) if block else \
-                    self.results.get_nowait()
-            except queue.Empty:
+            got = self._next(block)
+            if got is None:
                 if not block:
                     return
-                if all(p.exitcode is not None for p in self.procs):
-                    self._ended_early()
                 continue
+            kind, value = got
             if kind == "done":
                 self.working -= 1
             elif kind == "failed":
@@ -169,9 +166,15 @@ class _Helpers:
             else:
                 yield value
 
-    def _ended_early(self) -> None:
-        try:  # what an ended helper sent is in the pipe already (join_thread above)
-            kind, value = self.results.get(timeout=1.0)
+    def _next(self, block: bool) -> tuple[str, Any] | None:
+        """The next message from a helper, or None (none yet; blocking waits 0.5 s)."""
+        try:
+            return self.results.get(timeout=0.5) if block else self.results.get_nowait()
+        except queue.Empty:
+            if not block or any(p.exitcode is None for p in self.procs):
+                return None
+        try:  # every helper has ended: what they sent is in the pipe already (join_thread)
+            return self.results.get(timeout=1.0)
         except queue.Empty:
             codes = ", ".join(str(p.exitcode) for p in self.procs)
             raise CardgenError(error(
@@ -179,7 +182,6 @@ class _Helpers:
                 f"(exit codes {codes}); nothing was written",
                 hint="it may have been killed or run out of memory: build again, or with "
                      "--jobs 1")) from None
-        self.results.put((kind, value))  # not lost: the caller's loop takes it next
 
     def close(self) -> None:
         for proc in self.procs:
