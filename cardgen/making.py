@@ -233,6 +233,18 @@ def make_targets(targets: list[Target], jobs: int = 0, timings: dict[str, float]
 
 def _made(order: list[int], targets: list[Target], jobs: int) -> Iterator[Made]:
     """Every target made, in the order they are done."""
+    # the objects made so far (data, faces, their drawings) go to the permanent generation:
+    # a collection after each target (_release) then reads only what that target made, and a
+    # helper's collections never write to the pages it shares with this process, so they
+    # stay shared instead of being copied into every helper
+    gc.freeze()
+    try:
+        yield from _made_frozen(order, targets, jobs)
+    finally:
+        gc.unfreeze()
+
+
+def _made_frozen(order: list[int], targets: list[Target], jobs: int) -> Iterator[Made]:
     # targets that share an in-process cache (a print-shop image folder) stay in this process
     own = [i for i in order if "/print-shop-" in targets[i].rel]
     shared = [i for i in order if "/print-shop-" not in targets[i].rel]
@@ -240,10 +252,6 @@ def _made(order: list[int], targets: list[Target], jobs: int) -> Iterator[Made]:
     if count < 1 or "fork" not in multiprocessing.get_all_start_methods():
         yield from map(_make, order)
         return
-    # the objects made so far (data, faces, their drawings) go to the permanent generation:
-    # a helper's collections then never write to the pages it shares with this process, so
-    # they stay shared instead of being copied into every helper
-    gc.freeze()
     helpers = _Helpers(count, shared)
     try:
         for proc in helpers.procs:
@@ -255,4 +263,3 @@ def _made(order: list[int], targets: list[Target], jobs: int) -> Iterator[Made]:
         yield from helpers.arrived(block=True)
     finally:
         helpers.close()
-        gc.unfreeze()
