@@ -75,9 +75,15 @@ class NameBar:
     font: str
     size: float
     min_size: float
-    padding: float
+    padding: float  # room left and right of the name for the value icons (2.31, 2.32)
     baseline: float
     min_scale: float = 0.85  # narrowest condensing of a name at min_size; below: an error
+    plain_padding: float | None = None  # on a card without values (an event); None: padding
+
+    def area(self, has_values: bool) -> float:
+        """The width (mm) a name may fill: the bar less the room on both sides."""
+        room = self.padding if has_values or self.plain_padding is None else self.plain_padding
+        return self.box.w - 2 * room
 
 
 @dataclass(frozen=True)
@@ -230,6 +236,7 @@ SPEC: dict[str, dict[str, Field]] = {
         "box": Field(list, True), "font": Field(str, True, FONT_ROLES),
         "size": Field(NUM, True), "min_size": Field(NUM, True),
         "padding": Field(NUM, True), "baseline": Field(NUM, True), "min_scale": Field(NUM),
+        "plain_padding": Field(NUM),
     },
     "values": {
         "political": Field(list, True), "military": Field(list, True),
@@ -413,12 +420,13 @@ def validate(raw: LocMap, base_dir: Path) -> list[Finding]:
         findings.append(error("layout-safe-zone", "text_box.text reaches outside the safe zone "
                               f"({card['safe']} mm from the trim)", location=tb.at("text")))
     nbox = _rect(nb["box"], nb.at("box"), "name_bar.box", [])
-    if nbox:
-        name_area = Rect(nbox.x + nb["padding"], nbox.y, nbox.w - 2 * nb["padding"], nbox.h)
-        if not _within(name_area, safe) or name_area.w <= 0:
-            findings.append(error("layout-safe-zone", "the name area (name_bar.box less its "
-                                  "padding) reaches outside the safe zone",
-                                  location=nb.at("padding")))
+    for key in ("padding", "plain_padding"):
+        if nbox and key in nb:
+            name_area = Rect(nbox.x + nb[key], nbox.y, nbox.w - 2 * nb[key], nbox.h)
+            if not _within(name_area, safe) or name_area.w <= 0:
+                findings.append(error("layout-safe-zone", f"the name area (name_bar.box less "
+                                      f"its {key}) reaches outside the safe zone",
+                                      location=nb.at(key)))
     bs = raw["bottom_strip"]
     if not (safe.x <= bs["left"] < bs["right"] <= safe.x + safe.w
             and bs["baseline"] <= safe.bottom):

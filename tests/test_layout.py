@@ -97,6 +97,14 @@ def test_text_outside_safe_zone(tmp_path: Path) -> None:
     assert codes(exc) == ["layout-safe-zone"]
 
 
+def test_an_event_name_area_reaching_past_the_safe_zone_is_refused(tmp_path: Path) -> None:
+    path = variant(tmp_path, "extends: base.yaml\nname_bar:\n  plain_padding: 2.0\n")
+    with pytest.raises(CardgenError) as exc:
+        load_layout(path)
+    assert codes(exc) == ["layout-safe-zone"]
+    assert "plain_padding" in exc.value.findings[0].message
+
+
 def test_missing_font_file_reported_with_location(tmp_path: Path) -> None:
     path = variant(tmp_path, "extends: base.yaml\nfonts:\n  body: nope.ttf\n")
     with pytest.raises(CardgenError) as exc:

@@ -109,3 +109,14 @@ def test_sample_faces_fit(f: CardFace) -> None:
     assert fit.fits, findings
     assert fit.size >= 6.5
     assert not findings
+
+
+def test_an_event_name_spreads_over_the_bar_that_has_no_value_icons() -> None:
+    """An event shows no values (2.31, 2.32): its name may fill nearly the whole bar, so a
+    name that would be too long between the icons fits there."""
+    layout = load_layout(LAYOUT)
+    name = "Coronation of the Emperor in Rome by the Cardinal"
+    on_character = face(name=name)
+    on_event = face(name=name, kind="event", political=None, military=None)
+    assert "name-overflow" in [f.code for f in check_face(on_character, layout)[1]]
+    assert "name-overflow" not in [f.code for f in check_face(on_event, layout)[1]]

@@ -176,10 +176,16 @@ def _fit_uncached(face: CardFace, layout: Layout, fonts: dict[str, str], paras: 
                                                          tb.hyphen_min, tb.rag_limit))
 
 
+def _name_area(face: CardFace, layout: Layout) -> float:
+    """The width (points) the face's name may fill: between the value icons, or nearly the
+    whole bar on a card that shows no values."""
+    return layout.name_bar.area(face.political is not None or face.military is not None) * mm
+
+
 def _name_findings(face: CardFace, layout: Layout, fonts: dict[str, str]) -> list[Finding]:
     """A name that does not fit its bar even at min_size, condensed to min_scale (2.35)."""
     nb = layout.name_bar
-    area = (nb.box.w - 2 * nb.padding) * mm
+    area = _name_area(face, layout)
     width = stringWidth(face.name, fonts[nb.font], nb.min_size)
     if width * nb.min_scale <= area:
         return []
@@ -242,7 +248,7 @@ def spare_characters(face: CardFace, layout: Layout, limit: int = 600) -> tuple[
         else:
             hi = mid - 1
     nb = layout.name_bar
-    area = (nb.box.w - 2 * nb.padding) * mm
+    area = _name_area(face, layout)
     width = stringWidth(face.name, fonts[nb.font], nb.min_size) * nb.min_scale
     per_char = width / max(len(face.name), 1)
     name = max(0, int((area - width) / per_char)) if per_char else 0
@@ -365,7 +371,7 @@ def _draw_name_bar(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, s
     c.setStrokeColor(lighter(side, 0.45))
     c.setLineWidth(0.5)
     c.line(bx, y + 0.6, bx + bbw, y + 0.6)
-    area = (nb.box.w - 2 * nb.padding) * mm
+    area = _name_area(face, layout)
     font = fonts[nb.font]
     size = nb.size
     tw = c.stringWidth(face.name, font, size)
