@@ -4,14 +4,15 @@ The building process is one of the makers: with ``jobs`` = N it forks N - 1 help
 every maker takes the next target, longest first, from one shared counter until none is
 left. A maker with nothing to wait for never idles, and the build holds one process's
 working memory less than a pool of N workers beside an idle parent would (issue 14's
-memory goal). Helpers inherit what the targets share (the data, the faces, their drawings)
-instead of receiving it; they send back each target's bytes, never write files.
+memory goal). Helpers inherit the targets and what they share (the data, the faces, their drawings)
+through the fork, never pickled; they send back each target's bytes, never write files.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import gc
 import multiprocessing
 import os
@@ -19,7 +20,7 @@ import queue
 import signal
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -32,11 +33,6 @@ if TYPE_CHECKING:
 #: Guess of a target's cost (seconds) when no earlier build timed it: cards first.
 _DEFAULT_COST = {"cards.pdf": 0.3, "print-shop.pdf": 0.3, "tokens": 0.25, "sheets-": 0.3,
                  "board.png": 1.0}
-
-_JOBS: list[Target] = []  # read by forked helpers (inherited, never pickled)
-#: the preflight walk cache read before the build: inherited by helpers, like _JOBS
-_WALKS: list[dict[str, list]] = []
-
 
 @dataclass
 class Preflights:
@@ -72,14 +68,16 @@ def _cost(target: Target, timings: dict[str, float]) -> float:
     return next((v for k, v in _DEFAULT_COST.items() if name.startswith(k)), 0.05)
 
 
-def _make(index: int) -> Made:
-    """Make a target and, when it is a print file and the build preflights, check it."""
+def _make(targets: list[Target], walks: dict[str, list] | None, index: int) -> Made:
+    """Make a target and, when it is a print file and the build preflights (``walks``: the
+    walk cache it read), check it."""
     start = time.perf_counter()
-    target = _JOBS[index]
+    target = targets[index]
     try:
         data = target.make()
         _release()  # the made file's drawing, before the preflight reads the file
-        checked = _check(target, data, _WALKS[0]) if _WALKS and target.preflight else None
+        checked = (_check(target, data, walks)
+                   if walks is not None and target.preflight else None)
     except CardgenError as exc:  # findings pickle; the exception itself does not round-trip
         return index, None, exc.findings, 0.0, None
     return index, data, None, time.perf_counter() - start, checked
@@ -111,13 +109,14 @@ def _helper_start(parent: int) -> None:
         os._exit(0)
 
 
-def _helper(parent: int, order: list[int], taken: Any, results: Any) -> None:
+def _helper(parent: int, make: Callable[[int], Made], order: list[int], taken: Any,
+            results: Any) -> None:
     """A helper's life: make the next untaken target until none is left, sending each
     result; then say it is done. A failure that is not a finding goes back as its traceback."""
     _helper_start(parent)
     try:
         while (index := _take(order, taken)) is not None:
-            results.put(("made", _make(index)))
+            results.put(("made", make(index)))
         results.put(("done", None))
     except BaseException:
         results.put(("failed", traceback.format_exc()))
@@ -136,13 +135,14 @@ def _take(order: list[int], taken: Any) -> int | None:
 class _Helpers:
     """Forked helpers that make targets from the same counter as this process."""
 
-    def __init__(self, count: int, order: list[int]) -> None:
+    def __init__(self, count: int, make: Callable[[int], Made], order: list[int]) -> None:
         ctx = multiprocessing.get_context("fork")
         self.order = order
         self.taken = ctx.Value("i", 0)
         self.results = ctx.Queue()
+        # a forked process inherits its arguments: ``make`` (the targets) is never pickled
         self.procs = [ctx.Process(target=_helper, daemon=True,
-                                  args=(os.getpid(), order, self.taken, self.results))
+                                  args=(os.getpid(), make, order, self.taken, self.results))
                       for _ in range(count)]
         self.working = count  # helpers that have not said they are done
 
@@ -214,24 +214,20 @@ def make_targets(targets: list[Target], jobs: int = 0, timings: dict[str, float]
     for i in order:  # before forking: every helper inherits what the targets share
         if targets[i].prepare is not None:
             targets[i].prepare()
-    _JOBS[:] = targets
-    _WALKS[:] = [preflights.walks] if preflights is not None else []
-    try:
-        for index, data, findings, seconds, checked in _made(order, targets, jobs):
-            if findings is not None:
-                raise CardgenError(findings)
-            assert data is not None
-            timings[targets[index].rel] = seconds
-            if preflights is not None and checked is not None:
-                preflights.findings[targets[index].rel], preflights.used[targets[index].rel] \
-                    = checked
-            yield targets[index], data
-    finally:
-        _JOBS.clear()
-        _WALKS.clear()
+    make = functools.partial(_make, targets, preflights.walks if preflights else None)
+    for index, data, findings, seconds, checked in _made(order, targets, jobs, make):
+        if findings is not None:
+            raise CardgenError(findings)
+        assert data is not None
+        rel = targets[index].rel
+        timings[rel] = seconds
+        if preflights is not None and checked is not None:
+            preflights.findings[rel], preflights.used[rel] = checked
+        yield targets[index], data
 
 
-def _made(order: list[int], targets: list[Target], jobs: int) -> Iterator[Made]:
+def _made(order: list[int], targets: list[Target], jobs: int, make: Callable[[int], Made]
+          ) -> Iterator[Made]:
     """Every target made, in the order they are done."""
     # the objects made so far (data, faces, their drawings) go to the permanent generation:
     # a collection after each target (_release) then reads only what that target made, and a
@@ -239,27 +235,28 @@ def _made(order: list[int], targets: list[Target], jobs: int) -> Iterator[Made]:
     # stay shared instead of being copied into every helper
     gc.freeze()
     try:
-        yield from _made_frozen(order, targets, jobs)
+        yield from _made_frozen(order, targets, jobs, make)
     finally:
         gc.unfreeze()
 
 
-def _made_frozen(order: list[int], targets: list[Target], jobs: int) -> Iterator[Made]:
+def _made_frozen(order: list[int], targets: list[Target], jobs: int,
+                 make: Callable[[int], Made]) -> Iterator[Made]:
     # targets that share an in-process cache (a print-shop image folder) stay in this process
     own = [i for i in order if "/print-shop-" in targets[i].rel]
     shared = [i for i in order if "/print-shop-" not in targets[i].rel]
     count = min(jobs - 1, len(shared) - 1)
     if count < 1 or "fork" not in multiprocessing.get_all_start_methods():
-        yield from map(_make, order)
+        yield from map(make, order)
         return
-    helpers = _Helpers(count, shared)
+    helpers = _Helpers(count, make, shared)
     try:
         for proc in helpers.procs:
             proc.start()
-        yield from map(_make, own)
+        yield from map(make, own)
         while (index := helpers.take()) is not None:
             yield from helpers.arrived(block=False)
-            yield _make(index)
+            yield make(index)
         yield from helpers.arrived(block=True)
     finally:
         helpers.close()

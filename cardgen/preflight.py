@@ -432,7 +432,7 @@ def _cmyk_max(data: bytes, info: dict[str, Any]) -> float:
         return 0.0
     try:
         if chain:
-            bands, inverted = _jpeg_bands(data, info)
+            bands, inverted = _jpeg_bands(data, info, chain)
         else:
             img = Image.frombytes("CMYK", (int(info["/Width"]), int(info["/Height"])), data)
             bands, inverted = img.split(), False
@@ -449,11 +449,11 @@ def _cmyk_max(data: bytes, info: dict[str, Any]) -> float:
     return total.getextrema()[1] / 255 * 100
 
 
-def _jpeg_bands(data: bytes, info: dict[str, Any]) -> tuple[tuple[Image.Image, ...], bool]:
+def _jpeg_bands(data: bytes, info: dict[str, Any], chain: list[Any]
+                ) -> tuple[tuple[Image.Image, ...], bool]:
     """A CMYK JPEG's bands as Pillow decodes them, and whether Pillow inverted them (it
     reads CMYK JPEGs in Adobe's inverted convention, "CMYK;I"): the filters before
-    DCTDecode (ASCII85, Flate …) are undone first."""
-    chain = _filters(info)
+    DCTDecode (ASCII85, Flate …, the start of ``chain``) are undone first."""
     parms = info.get("/DecodeParms")
     before = parms[:-1] if isinstance(parms, list) else [] if parms is None else [parms]
     if any(p is not None for p in before):

@@ -113,9 +113,8 @@ def make_folder(folder: Path) -> None:
 
 def atomic_write(path: Path | str, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically."""
-    with StagedFiles() as staged:
-        staged.add(path, data)
-        staged.commit()
+    with atomic_output(path) as fh:
+        fh.write(data)
 
 
 def atomic_move(src: Path | str, dst: Path | str) -> None:
