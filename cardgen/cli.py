@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -314,5 +315,23 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def run() -> None:
+    """The `cardgen` command: :func:`main`, then exit without tearing down the heap.
+
+    By then every output is closed and renamed into place and every helper has ended, but
+    the interpreter would still free a build's objects one by one (the data, every face's
+    drawing: about 0.3 s of CPU at 20× the shipped deck, issue 14). The printed output is
+    flushed and the process ends with main's exit code; a traceback (a bug) still takes
+    the interpreter's usual way out.
+    """
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # a closed pipe (`cardgen check | head`): the interpreter's own code
+        code = code or 120
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

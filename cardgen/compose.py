@@ -75,6 +75,13 @@ class TextError(Exception):
     def unsafe(self) -> bool:
         return self.code == "template-unsafe"
 
+    def finding(self, lang: str) -> Finding:
+        """This problem as an error of ``lang``'s text file, with how to fix it."""
+        return error(self.code, str(self), location=self.location, lang=lang,
+                     hint="a wording template is text with {{ helper(...) }} and {% if %} "
+                     "only; see the comment at the top of the file" if self.unsafe else
+                     "fix the template's syntax")
+
 
 class _Labels(dict):
     """A language's labels; a missing one is a :class:`TextError` at the labels table (a
@@ -390,28 +397,31 @@ class Renderer:
         return entries.at(key) if hasattr(entries, "at") else None
 
     def _template(self, table: str, key: str, source: str) -> Any:
-        """A compiled template (cached); a syntax error, or a statement, attribute or call
-        the sandbox does not allow, is a TextError at the template's line."""
+        """A compiled template (cached); see :func:`compile_wording`."""
         found = self._compiled.get((table, key))
-        if found is not None:
-            return found
-        where = self._where(table, key)
-        if "{" not in source:  # plain text (most labels): nothing to compile or refuse
-            found = self._compiled[(table, key)] = _Plain(source)
-            return found
-        if len(source) > MAX_TEXT:
-            raise TextError(f"the {self.lang} template '{key}' is {len(source):,} characters "
-                            f"long, more than the {MAX_TEXT:,} any card text needs", where,
-                            code="template-unsafe")
-        with _template_errors(f"the {self.lang} template '{key}'", where, "has a syntax error"):
-            tree = self.env.parse(source)
-        refused = refusals(tree, self.env.helpers)
-        if refused:
-            raise TextError(f"the {self.lang} template '{key}' is refused: "
-                            + "; ".join(refused), where, code="template-unsafe")
-        with _template_errors(f"the {self.lang} template '{key}'", where, "does not compile"):
-            found = self._compiled[(table, key)] = self.env.from_string(tree)
+        if found is None:
+            found = self._compiled[(table, key)] = compile_wording(
+                self.env, source, f"the {self.lang} template '{key}'", self._where(table, key))
         return found
+
+
+def compile_wording(env: WordingSandbox, source: str, what: str, where: Location | None) -> Any:
+    """``source`` compiled in ``env`` (plain text as it is). A syntax error, a text longer
+    than any card text, or a statement, attribute or call the sandbox does not allow is a
+    TextError at ``where``; ``what`` names the template in its message."""
+    if "{" not in source:  # plain text (most labels): nothing to compile or refuse
+        return _Plain(source)
+    if len(source) > MAX_TEXT:
+        raise TextError(f"{what} is {len(source):,} characters long, more than the "
+                        f"{MAX_TEXT:,} any card text needs", where, code="template-unsafe")
+    with _template_errors(what, where, "has a syntax error"):
+        tree = env.parse(source)
+    refused = refusals(tree, env.helpers)
+    if refused:
+        raise TextError(f"{what} is refused: " + "; ".join(refused), where,
+                        code="template-unsafe")
+    with _template_errors(what, where, "does not compile"):
+        return env.from_string(tree)
 
 
 @dataclass(frozen=True)

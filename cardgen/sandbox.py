@@ -81,7 +81,8 @@ def refusals(tree: nodes.Template, helpers: Iterable[str]) -> list[str]:
         elif isinstance(node, nodes.Call) and not (
                 isinstance(node.node, nodes.Name) and node.node.name in allowed):
             out.append(f"line {node.lineno}: only the wording helpers can be called "
-                       f"({', '.join(sorted(allowed))}), not methods or other functions")
+                       f"({', '.join(sorted(allowed))}), not methods or other functions"
+                       if allowed else f"line {node.lineno}: this text may call nothing")
     return list(dict.fromkeys(out))
 
 

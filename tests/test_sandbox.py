@@ -100,6 +100,40 @@ def test_check_build_and_po_export_refuse_it(project, tmp_path, capsys, where, n
     assert not (project / "output" / "po" / "cs.po").exists()
 
 
+#: Payloads only the running sandbox can refuse (the name is built while it runs).
+REFUSED_WHEN_RUN = {"dynamic-attribute", "percent-format", "huge-power", "huge-repeat",
+                    "growing-replace"}
+TABLES_TITLE = '  title: "A Vote for the King of the Romans — rules tables"'
+
+
+@pytest.mark.parametrize(("name", "template"), PAYLOADS, ids=[p[0] for p in PAYLOADS])
+def test_a_hostile_rules_table_label_is_refused_by_check_and_tables(project, tmp_path, capsys,
+                                                                    name, template):
+    """The rules tables' labels (``tables:`` in text/<lang>.yaml) are templates too: they
+    run in the same sandbox and are checked before `cardgen tables` writes anything."""
+    marker = tmp_path / "pwned"
+    line = replace_in(project / EN, TABLES_TITLE, f"  title: {_yaml(template, marker)}")
+    for argv in (("check",), ("tables",)):
+        code, out = _run(project, capsys, *argv)
+        if argv == ("check",) and name in REFUSED_WHEN_RUN:
+            assert code == 0, out  # check compiles labels; only running them refuses these
+            continue
+        assert code == 1, (argv, out)
+        assert f"{EN}:{line}:" in out and "Traceback" not in out, (argv, out)
+        assert "tables.title" in out, (argv, out)
+        assert "error[template-unsafe]" in out or "'labels' is undefined" in out, (argv, out)
+    assert not marker.exists()
+    assert not (project / "output" / "en" / "rules-tables.md").exists()
+
+
+def test_rules_table_labels_still_fill_in_their_values(project):
+    from cardgen.tables import tables_document
+
+    data, _ = load(project)
+    doc = tables_document(data, "en", project)
+    assert f"Rules v{data.game.rules_version}" in doc.subtitle
+
+
 def test_a_refused_op_template_is_one_finding_not_one_per_card(project, tmp_path, capsys):
     line = _plant(project, "op", dict(PAYLOADS)["dynamic-attribute"], tmp_path / "pwned")
     code, out = _run(project, capsys, "check")

@@ -389,7 +389,7 @@ def _check_line(data: GameData, card: Card, line: CardLine, lang: str,
         canonical = canonical_text(data, card, line, lang) if line.effects else None
     except TextError as exc:
         if exc.unsafe:  # the template's fault, reported once at its line
-            yield _template_finding(exc, lang)
+            yield exc.finding(lang)
             return
         yield error("text-render", f"the {line.kind} line has no canonical {lang} text: {exc}",
                     location=exc.location or line.at("effects"), card=card.id, lang=lang,
@@ -488,17 +488,10 @@ def _against(data: GameData, line: CardLine, lang: str, written: str, canonical:
     return None
 
 
-def _template_finding(exc: TextError, lang: str) -> Finding:
-    return error(exc.code, str(exc), location=exc.location, lang=lang,
-                 hint="a wording template is text with {{ helper(...) }} and {% if %} only; "
-                 "see the comment at the top of the file" if exc.unsafe else
-                 "fix the template's syntax")
-
-
 def check_templates(data: GameData) -> list[Finding]:
     """Every op template and label in card_data/text/*.yaml compiles and stays inside the
     sandbox (:mod:`cardgen.sandbox`): one finding per template, at its line."""
-    return [_template_finding(exc, lang)
+    return [exc.finding(lang)
             for lang in LANGS for exc in renderer(data, lang).template_errors()]
 
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from jinja2 import Environment, StrictUndefined, TemplateError
+from jinja2 import TemplateError
+from jinja2.sandbox import SecurityError
 
 from ..board.base import Components, display_name
-from ..compose import renderer, typography
+from ..compose import TextError, compile_wording, renderer, typography
 from ..errors import CardgenError, Finding, Location, Severity, error, has_errors, warning
 from ..glossary_sheet import SORT_KEYS, headword
 from ..model import INVENTORY_GROUPS, CardLine, GameData
+from ..sandbox import WordingSandbox
 from . import facts as f
 from .table import Cell, Document, Icon, Row, Table
 
@@ -35,7 +37,8 @@ LABELS: tuple[str, ...] = (
     "shields.event",
 )
 
-_ENV = Environment(autoescape=False, undefined=StrictUndefined)
+#: Labels that are words only, never rendered as templates
+_PLAIN_SUFFIXES = (".head", ".number")
 
 
 def _file(lang: str) -> str:
@@ -72,12 +75,28 @@ def label_findings(data: GameData, lang: str) -> list[Finding]:
             out.append(error("table-head", f"tables.{table}.head must list {columns} column "
                              "heads", lang=lang, location=loc or where))
     out += _forbidden_findings(data, lang, root)
+    out += _template_findings(lang, root)
     for term in data.glossary:
         if term.rule is None or term.definition is None or not term.definition.get(lang):
             out.append(warning("term-undefined", f"glossary term '{term.id}' has no {lang} "
                                "definition or no rule; 1.4 Key terms leaves the cell empty",
                                lang=lang, location=term.loc,
                                hint="add 'rule: \"x.y\"' and 'definition: {en: …, cs: …}'"))
+    return out
+
+
+def _template_findings(lang: str, root: Any) -> list[Finding]:
+    """Each label template compiles inside the wording sandbox (the labels are a
+    translator's text, as untrusted as the card templates): one error per template."""
+    out = []
+    sandbox = WordingSandbox({}, {})
+    for path in LABELS:
+        source, loc = _lookup(root, path)
+        if isinstance(source, str) and not path.endswith(_PLAIN_SUFFIXES):
+            try:
+                compile_wording(sandbox, source, f"the {lang} template 'tables.{path}'", loc)
+            except TextError as exc:
+                out.append(exc.finding(lang))
     return out
 
 
@@ -119,18 +138,28 @@ class Words:
             raise CardgenError([x for x in found if x.severity is Severity.ERROR])
         self.data, self.lang, self.comp = data, lang, comp
         self.root = data.templates[lang]["tables"]
+        self.sandbox = WordingSandbox({}, {})  # labels get values only, no helpers
+        self._compiled: dict[str, Any] = {}
 
     def raw(self, path: str) -> Any:
         return _lookup(self.root, path)[0]
 
     def __call__(self, path: str, **values: Any) -> str:
-        source = self.raw(path)
+        source, where = _lookup(self.root, path)
         try:
-            text = _ENV.from_string(str(source)).render(**values)
-        except TemplateError as exc:
+            if path not in self._compiled:
+                self._compiled[path] = compile_wording(
+                    self.sandbox, str(source), f"the {self.lang} template 'tables.{path}'", where)
+            text = self.sandbox.render(self._compiled[path], values)
+        except TextError as exc:
+            raise CardgenError(exc.finding(self.lang)) from None
+        except SecurityError as exc:  # refused while running: a budget, a built name
+            raise CardgenError(TextError(
+                f"the {self.lang} template 'tables.{path}' is refused: {exc}", where,
+                code="template-unsafe").finding(self.lang)) from None
+        except TemplateError as exc:  # an undefined value
             raise CardgenError(error("label-template", f"tables.{path} does not render: {exc}",
-                                     lang=self.lang, location=_lookup(self.root, path)[1]
-                                     )) from None
+                                     lang=self.lang, location=where)) from None
         return self.typo(text)
 
     def typo(self, text: str) -> str:
