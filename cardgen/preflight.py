@@ -1,14 +1,15 @@
 """Preflight: what a print shop checks in a PDF, page by page, read from the file itself.
 
-Reads the PDF through ``qpdf --json`` (objects and decoded streams) and follows each page's
-content and the forms it places, keeping the graphics state that matters: the CTM (for
-text sizes and image resolution) and the fill and stroke colours. Per page it reports the
+Reads the PDF through ``qpdf --json`` and follows each page's content and the forms it
+places, keeping the graphics state that matters: the CTM (for text sizes and image
+resolution) and the fill and stroke colours. Per page it reports the
 highest total ink (colour operators and CMYK image pixels), the smallest text, the lowest
 image resolution, any RGB, any transparency, the TrimBox and BleedBox, and fonts that are
 not embedded. :func:`findings` turns a report into errors and warnings.
 
-qpdf gives every stream as stored; only the streams a walk reads (page contents, forms,
-CMYK images) are decoded, here. A :class:`WalkCache` lends what walking a page or a form
+qpdf gives every object; each stream's data is taken as stored, from the file itself where
+its cross-reference table allows (else from qpdf), and only the streams a walk reads (page
+contents, forms, CMYK images) are decoded, here. A :class:`WalkCache` lends what walking a page or a form
 found in an earlier build, keyed by everything that walk reads, so after a one-card edit
 only that card's page and form are read again.
 """
@@ -93,20 +94,79 @@ def _qpdf(path: Path, *options: str) -> dict[str, Any]:
     if exe is None:
         raise CardgenError(error("tool-missing", "preflight needs qpdf",
                                  hint="install qpdf (apt-get install qpdf)"))
-    proc = subprocess.run([exe, "--json=2", "--json-key=qpdf", "--json-stream-data=inline",
-                           *options, str(path), "-"], capture_output=True, check=False)
-    if proc.returncode not in (0, 3):  # 3: warnings
-        raise CardgenError(error("preflight-read", "cannot read the PDF: "
-                                 f"{proc.stderr.decode('utf-8', 'replace').strip()}",
-                                 location=Location(str(path))))
-    return json.loads(proc.stdout)
+    # into a file, not a pipe: qpdf writes its JSON in small pieces, and handing each
+    # through a pipe cost both processes more than qpdf's reading of the PDF (issue 14)
+    with tempfile.TemporaryDirectory(prefix="cardgen-qpdf-") as tmp:
+        out = Path(tmp) / "objects.json"
+        proc = subprocess.run([exe, "--json=2", "--json-key=qpdf", "--json-stream-data=inline",
+                               *options, str(path), str(out)], capture_output=True, check=False)
+        if proc.returncode not in (0, 3):  # 3: warnings
+            raise CardgenError(error("preflight-read", "cannot read the PDF: "
+                                     f"{proc.stderr.decode('utf-8', 'replace').strip()}",
+                                     location=Location(str(path))))
+        return json.loads(out.read_bytes())
 
 
-def _qpdf_json(path: Path) -> dict[str, Any]:
-    """Every object with its stream data as stored (``--decode-level=none``): the filters
-    are undone here, and only for the streams a walk reads (contents, forms, CMYK images),
-    so qpdf neither inflates nor base64-encodes every decoded image and font."""
-    return _qpdf(path, "--decode-level=none")
+def _read(path: Path, walks: WalkCache | None = None) -> _Doc:
+    """The PDF at ``path`` as qpdf reads it: every object, each stream's data as stored
+    (the filters are undone here, and only for the streams a walk reads: contents, forms,
+    CMYK images). Where the file's cross-reference table says where each stream is (as in
+    every file ReportLab writes), the data is taken from the file itself, so qpdf neither
+    base64-encodes every image and font nor hands them through its output."""
+    pdf = path.read_bytes()
+    raw = _qpdf(path, "--decode-level=none", "--json-stream-data=none")
+    stored = _stored_streams(pdf, raw["qpdf"][1])
+    if stored is None:  # no plain table, or one that does not match what qpdf read
+        raw = _qpdf(path, "--decode-level=none", "--json-stream-data=inline")
+        stored = {k.removeprefix("obj:"): base64.b64decode(v["stream"].get("data", ""))
+                  for k, v in raw["qpdf"][1].items() if isinstance(v, dict) and "stream" in v}
+    return _Doc(raw, path, stored, walks)
+
+
+_XREF_ENTRY = re.compile(rb"(\d{10}) (\d{5}) ([nf])")
+_XREF_SECTION = re.compile(rb"\s*(\d+) (\d+)[ \t]*\r?\n")
+_STREAM_END = re.compile(rb"\r?\n?endstream")
+
+
+def _stored_streams(pdf: bytes, objects: dict[str, Any]) -> dict[str, bytes] | None:
+    """Each stream's stored bytes (object reference → data), located through the file's
+    one classic cross-reference table and each stream's /Length; None when the file has no
+    such table (a cross-reference stream, an incremental update) or any stream is not
+    where the table and its length say (qpdf then gives the data itself)."""
+    at = pdf.rfind(b"startxref")
+    numbers = pdf[at + 9:at + 40].split() if at >= 0 else []
+    start = int(numbers[0]) if numbers and numbers[0].isdigit() else -1
+    if start < 0 or not pdf.startswith(b"xref", start) or b"/Prev" in pdf[start:at]:
+        return None
+    offsets: dict[str, int] = {}
+    pos = start + 4
+    while (section := _XREF_SECTION.match(pdf, pos)) is not None:
+        first, count = int(section.group(1)), int(section.group(2))
+        entries = _XREF_ENTRY.findall(pdf, section.end(), section.end() + 20 * count)
+        if len(entries) != count:
+            return None
+        for i, (offset, generation, kind) in enumerate(entries):
+            if kind == b"n":
+                offsets[f"{first + i} {int(generation)} R"] = int(offset)
+        pos = section.end() + 20 * count
+    out: dict[str, bytes] = {}
+    for key, obj in objects.items():
+        if not (isinstance(obj, dict) and "stream" in obj):
+            continue
+        ref = key.removeprefix("obj:")
+        length = obj["stream"].get("dict", {}).get("/Length")
+        if isinstance(length, str):  # an indirect length
+            length = objects.get(f"obj:{length}", {}).get("value")
+        offset = offsets.get(ref)
+        head = f"{ref[:-2]} obj".encode()
+        if offset is None or not isinstance(length, int) or not pdf.startswith(head, offset):
+            return None
+        begin = pdf.find(b"stream", offset)
+        begin += 6 + (2 if pdf.startswith(b"\r\n", begin + 6) else 1)
+        if begin < 6 or not _STREAM_END.match(pdf, begin + length):
+            return None
+        out[ref] = pdf[begin:begin + length]
+    return out
 
 
 #: Each ASCII85 digit's worth in the five places of a group (digit 0 is "!", 33).
@@ -222,8 +282,10 @@ class DocReport:
 
 
 class _Doc:
-    def __init__(self, raw: dict[str, Any], path: Path, walks: WalkCache | None = None):
+    def __init__(self, raw: dict[str, Any], path: Path, stored: dict[str, bytes],
+                 walks: WalkCache | None = None):
         self.path = path
+        self.stored = stored  # each stream's data as stored in the file
         self.header = raw["qpdf"][0]
         self.trailer = raw["qpdf"][1].get("trailer", {}).get("value", {})
         self.objects: dict[str, Any] = {k.removeprefix("obj:"): v
@@ -275,7 +337,7 @@ class _Doc:
         if ref not in self._streams:
             stream = self.objects.get(ref, {}).get("stream", {})
             info = stream.get("dict", {})
-            data = base64.b64decode(stream.get("data", ""))
+            data = self.stored.get(ref, b"")
             if _filters(info) and all(isinstance(f, str) and f in GENERALIZED
                                       for f in _filters(info)):
                 decoded = _decode(data, info)
@@ -396,7 +458,7 @@ class _Doc:
         stream = obj.get("stream")
         loop = [False]
         body = self._canon(stream["dict"] if stream else obj.get("value"), busy, loop)
-        data = hashlib.sha256(stream.get("data", "").encode("ascii")).hexdigest() if stream else ""
+        data = hashlib.sha256(self.stored.get(ref, b"")).hexdigest() if stream else ""
         busy.discard(ref)
         out = digest(json.dumps(body, sort_keys=True, separators=(",", ":")), data)
         if not loop[0]:
@@ -676,19 +738,19 @@ def _document(doc: _Doc) -> DocReport:
 
 def inspect_document(path: Path) -> DocReport:
     """The document-level facts of the PDF at ``path`` (PDF/X keys, OutputIntent)."""
-    return _document(_Doc(_qpdf_json(Path(path)), Path(path)))
+    return _document(_read(Path(path)))
 
 
 def inspect(path: Path, walks: WalkCache | None = None) -> list[PageReport]:
     """One :class:`PageReport` per page of the PDF at ``path``; ``walks`` lends what forms
     walked before hold, and keeps what this run walked."""
-    return _pages(_Doc(_qpdf_json(Path(path)), Path(path), walks))
+    return _pages(_read(Path(path), walks))
 
 
 def inspect_file(path: Path) -> tuple[list[PageReport], DocReport]:
     """The pages and the document-level facts of the PDF at ``path``, from one reading
     (`cardgen preflight --pdfx` needs both)."""
-    doc = _Doc(_qpdf_json(Path(path)), Path(path))
+    doc = _read(Path(path))
     return _pages(doc), _document(doc)
 
 
@@ -798,7 +860,7 @@ def check_bytes(pdf: bytes, rules: Rules, shown: str, walks: WalkCache | None = 
     with tempfile.TemporaryDirectory(prefix="cardgen-preflight-") as tmp:
         path = Path(tmp) / "file.pdf"
         path.write_bytes(pdf)
-        doc = _Doc(_qpdf_json(path), path, walks)
+        doc = _read(path, walks)
         found = findings(path, _pages(doc), rules, shown)
         if rules.pdfx:
             found += pdfx_findings(_document(doc), shown)

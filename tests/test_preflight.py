@@ -190,3 +190,38 @@ def test_preflight_pdfx_reads_each_file_once(tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert out.count("error[preflight-pdfx]") == len(expected)
     assert all(f in out for f in expected)
+
+
+def test_files_qpdf_rewrote_read_the_same_as_reportlabs(tmp_path, monkeypatch):
+    """Stream data is taken from the file where its cross-reference table says (qpdf runs
+    once); a file with a cross-reference stream (object streams), or whose table points
+    elsewhere, is read through qpdf alone (a second run), with the same result."""
+    import subprocess
+
+    from cardgen import preflight
+
+    def draw(c):
+        c.setFillColorCMYK(0.8, 0.7, 0.6, 0.9)
+        c.rect(10, 10, 50, 50, stroke=0, fill=1)
+        c.setFont("PreflightCharis", 4)
+        c.drawString(20, 100, "small print")
+
+    original = pdf(tmp_path, draw)
+    packed = tmp_path / "packed.pdf"
+    subprocess.run(["qpdf", "--object-streams=generate", str(original), str(packed)], check=True)
+    assert b"/XRef" in packed.read_bytes()  # no classic table to read
+    shifted = tmp_path / "shifted.pdf"  # every offset now points 7 bytes too early
+    data = original.read_bytes()
+    shifted.write_bytes(data.replace(b"%PDF-1.4", b"%PDF-1.4\n%extra", 1)
+                        if data.startswith(b"%PDF-1.4") else b"%extra\n" + data)
+    runs = []
+    real = preflight._qpdf
+    monkeypatch.setattr(preflight, "_qpdf", lambda path, *o: runs.append(path) or real(path, *o))
+    expected = [p.to_json() for p in inspect(original)]
+    assert runs == [original]
+    assert expected[0]["ink_max"] == pytest.approx(300, abs=0.5)
+    assert expected[0]["min_text_pt"] == pytest.approx(4, abs=0.01)
+    for other in (packed, shifted):
+        runs.clear()
+        assert [p.to_json() for p in inspect(other)] == expected, other.name
+        assert runs == [other, other], other.name
