@@ -7,7 +7,6 @@ the pipeline writes.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -231,7 +230,7 @@ def card_targets(ctx: LangContext) -> list[Target]:
             preflight=_shop_rules(ctx, profile), prepare=lambda: shop_library.prepare(faces)))
     manifest = lambda: impose.build_manifest(faces, ctx.face_hashes, plans, lang, profile)  # noqa: E731
     out.append(Target(f"{lang}/manifest.json", digest(sheet_key, "manifest"),
-                      lambda: (json.dumps(manifest(), ensure_ascii=False, indent=1) + "\n").encode()))
+                      lambda: impose.manifest_json(manifest())))
     out.append(Target(f"{lang}/manifest.txt", digest(sheet_key, "manifest.txt"),
                       lambda: impose.manifest_text(manifest()).encode("utf-8")))
     return out

@@ -14,6 +14,7 @@ from cardgen.impose import (
     build_reprint,
     load_profiles,
     load_sheet_spec,
+    manifest_json,
     manifest_text,
     plan_sheets,
     select_reprint,
@@ -69,6 +70,14 @@ def test_manifest_text_is_readable(manifest):
     assert text.startswith("Manifest (en): 82 physical cards\n")
     assert "sheets-letter.pdf (sheets; paper letter" in text
     assert "c01" in text and "p3 r1 c1; p3 r1 c2; p3 r1 c3; p3 r2 c1" in text
+
+
+def test_manifest_json_holds_the_manifest_one_card_per_line(manifest):
+    text = manifest_json(manifest).decode("utf-8")
+    assert json.loads(text) == json.loads(json.dumps(manifest))
+    card_lines = [ln for ln in text.splitlines() if ln.startswith('  {"id": ')]
+    assert [json.loads(ln.rstrip(","))["id"] for ln in card_lines] == \
+        [c["id"] for c in manifest["cards"]]
 
 
 def test_missing_hash_is_reported_for_every_card(faces, spec):

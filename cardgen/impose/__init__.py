@@ -8,7 +8,7 @@ returns file bytes; it never imports the renderer, and writing is the caller's j
 from .calibration import build_calibration
 from .canvas import CardForms, PrintCanvas
 from .geometry import CardSize, duplex_geometry, gutterfold_geometry, outer_bleed
-from .manifest import build_manifest, manifest_text
+from .manifest import build_manifest, manifest_json, manifest_text
 from .printshop import build_card_images, build_print_shop, drawing_bleed, profile_findings
 from .reprint import build_reprint, changed_cards, select_reprint
 from .sheets import BackSide, Page, Placement, SheetPlan, build_sheets, plan_sheets, render_plan
@@ -36,6 +36,7 @@ __all__ = [
     "gutterfold_geometry",
     "load_profiles",
     "load_sheet_spec",
+    "manifest_json",
     "manifest_text",
     "outer_bleed",
     "plan_sheets",
