@@ -167,3 +167,17 @@ def test_text_that_does_not_fit_is_an_error_at_that_text(project, capsys):
     assert hits and hits[0]["card"] == "charles-iv" and hits[0]["lang"] == "cs"
     assert hits[0]["rule"] == "2.36" and "does not fit" in hits[0]["message"]
     assert (hits[0]["file"], hits[0]["line"]) == (str(LUX), line)
+
+
+def test_the_command_prints_everything_and_keeps_its_exit_code(project):
+    """`cardgen` leaves without tearing its objects down (cli.run): what it printed is
+    still all there, through a pipe, and so is the exit code."""
+    import sys
+
+    replace_in(project / LUX, f"        {CHARLES_CS}\n", "")
+    cmd = [sys.executable, "-m", "cardgen.cli", "--project", str(project), "check",
+           "--format", "json"]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    assert res.returncode == 1, res.stderr
+    found = json.loads(res.stdout)
+    assert any(f.get("card") == "charles-iv" for f in found["findings"]), res.stdout[-500:]
