@@ -28,6 +28,7 @@ from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import CardgenError, Location, error
+from .pdfpage import speed_up_last_page
 
 ICC_DIR = Path(__file__).resolve().parent.parent / "icc"
 DEFAULT_ICC = ICC_DIR / "cardgen-fogra39-300.icc"
@@ -179,6 +180,10 @@ class CmykCanvas(Canvas):
             if kwargs.get("mask") == "auto":
                 kwargs["mask"] = None
         return super().drawImage(image, *args, **kwargs)
+
+    def showPage(self) -> None:
+        super().showPage()
+        speed_up_last_page(self._doc)  # every file's pages, written quickly (issue 14)
 
     def endForm(self, **extra_attributes: Any) -> None:
         """Close a form with complete resources.

@@ -40,7 +40,6 @@ from reportlab.pdfbase.pdfdoc import (
     PDFName,
     PDFObjectReference,
     PDFResourceDictionary,
-    PDFStream,
     xObjectName,
 )
 from reportlab.pdfbase.ttfonts import TTFont
@@ -51,6 +50,7 @@ from ..fonts import NBSP, register_fonts
 from ..layout import Layout
 from .card import CardReport, draw_back, draw_card
 from .cmyk import CmykCanvas, CmykConverter
+from .pdfpage import FastStream
 
 _INTERNAL = "__InternalName__"  # where ReportLab notes an object's name in its document
 
@@ -420,8 +420,7 @@ class FileForms:
         lib = self.library
         drawing = lib.back() if face is None else lib.front(face)
         w, h = lib.layout.page_size
-        w, h = lib.layout.page_size
-        stream = PDFStream(PDFDictionary({
+        stream = FastStream(PDFDictionary({
             "Type": PDFName("XObject"), "Subtype": PDFName("Form"), "FormType": 1,
             "BBox": PDFArray([0, 0, w, h]), "Matrix": PDFArray([1, 0, 0, 1, 0, 0]),
             "Resources": self._resources_of(drawing), "Filter": PDFName("FlateDecode")}),
