@@ -59,6 +59,8 @@ class CheckReport:
     faces: dict[str, list[CardFace]] = field(default_factory=dict)
     layout: Layout | None = None
     translation: list[str] = field(default_factory=list)  # state counts, fuzzy texts
+    #: language → card id → face key (what each face's drawing and fit depend on)
+    face_keys: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -121,7 +123,9 @@ def run_check(project: Path, *, lang_only: bool = False,
                 return report
             report.faces = {lang: compose_faces(data, lang, project) for lang in LANGS}
             report.layout = layout
-            findings.extend(fit_findings(data, report.faces, layout, fit_cache, project))
+            report.face_keys = _face_keys(report.faces, layout, project)
+            findings.extend(fit_findings(data, report.faces, layout, fit_cache,
+                                         report.face_keys))
         except CardgenError as exc:
             findings.extend(exc.findings)
     return report
@@ -228,24 +232,22 @@ def art_findings(data: GameData, project: Path, layout: Layout) -> list[Finding]
 
 
 def fit_findings(data: GameData, faces_by_lang: dict[str, list[CardFace]], layout: Layout,
-                 cache: dict[str, list[Finding]] | None = None, project: Path | None = None
-                 ) -> list[Finding]:
+                 cache: dict[str, list[Finding]] | None = None,
+                 keys: dict[str, dict[str, str]] | None = None) -> list[Finding]:
     """Fit and glyph findings of every face (the text box of rule 2.36), located at the card.
 
-    With a ``cache`` (face key → findings), only faces missing from it are fitted.
+    With a ``cache`` (face key → findings) and the faces' ``keys`` (:func:`_face_keys`),
+    only faces missing from the cache are fitted.
     """
     from .check.lang import longest_text_at
-    from .outputs import face_key
     from .render.card import check_face
     out: list[Finding] = []
-    root = project or Path("/")
-    card_key = _card_key(layout, root) if cache is not None else ""
-    for faces in faces_by_lang.values():
+    for lang, faces in faces_by_lang.items():
         for face in faces:
-            if cache is None:
+            if cache is None or keys is None:
                 _fit, found = check_face(face, layout)
             else:
-                key = face_key(face, card_key, root)
+                key = keys[lang][face.card_id]
                 if key not in cache:
                     cache[key] = check_face(face, layout)[1]
                 found = cache[key]
@@ -552,7 +554,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     if has_errors(shop):
         raise CardgenError(shop)
     result.findings += shop
-    result.face_keys = _face_keys(report.faces, layout, project)
+    result.face_keys = report.face_keys
     faces_kept = FaceStore(output / CACHE_DIR)
     targets: list[Target] = []
     for lang in options.langs:
