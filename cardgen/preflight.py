@@ -690,8 +690,9 @@ def _check_shading(doc: _Doc, sh: dict[str, Any], report: PageReport) -> None:
 
 
 def _shading(doc: _Doc, sh: dict[str, Any]) -> tuple[int, float]:
-    """(1 if the shading is RGB, its highest total ink in percent)."""
-    space = sh.get("/ColorSpace")
+    """(1 if the shading is RGB, its highest total ink in percent); device and ICC-based
+    colour spaces alike."""
+    space = _space(doc, sh.get("/ColorSpace"))
     ink = 0.0
     functions = [sh.get("/Function")]
     while functions:
@@ -702,19 +703,35 @@ def _shading(doc: _Doc, sh: dict[str, Any]) -> tuple[int, float]:
         functions += doc.get(fn.get("/Functions")) or []
         for key in ("/C0", "/C1"):
             values = fn.get(key)
-            if space == "/DeviceCMYK" and isinstance(values, list) and len(values) == 4:
+            if space == "cmyk" and isinstance(values, list) and len(values) == 4:
                 ink = max(ink, sum(float(v) for v in values) * 100)
-    return int(space == "/DeviceRGB"), ink
+    return int(space == "rgb"), ink
+
+
+def _space(doc: _Doc, value: Any) -> str | None:
+    """"rgb", "cmyk" or "gray" for a device colour space or an ICC-based one (by its
+    profile's /N); for an indexed space, its base's; None for any other."""
+    space = doc.get(value)
+    if isinstance(space, str):
+        return {"/DeviceRGB": "rgb", "/DeviceCMYK": "cmyk", "/DeviceGray": "gray"}.get(space)
+    if isinstance(space, list) and len(space) >= 2:
+        if space[0] == "/ICCBased":
+            return {1: "gray", 3: "rgb", 4: "cmyk"}.get((doc.get(space[1]) or {}).get("/N"))
+        if space[0] in ("/Indexed", "/I"):
+            return _space(doc, space[1])
+    return None
 
 
 def _check_image(doc: _Doc, ref: str, info: dict[str, Any], ctm: list[float],
                  report: PageReport) -> None:
-    space = doc.get(info.get("/ColorSpace"))
-    if space == "/DeviceRGB" or (isinstance(space, list) and "/DeviceRGB" in space):
+    value = info.get("/ColorSpace")
+    space = _space(doc, value)
+    if space == "rgb":
         report.rgb += 1
     if "/SMask" in info or "/Mask" in info:
         report.transparency += 1
-    if space == "/DeviceCMYK":
+    indexed = isinstance(doc.get(value), list) and doc.get(value)[0] in ("/Indexed", "/I")
+    if space == "cmyk" and not indexed:  # an ICC-based CMYK image's samples are C, M, Y, K
         report.ink_max = max(report.ink_max, doc.image_ink(ref))
     width_in = math.hypot(ctm[0], ctm[1]) / 72
     height_in = math.hypot(ctm[2], ctm[3]) / 72

@@ -225,3 +225,32 @@ def test_files_qpdf_rewrote_read_the_same_as_reportlabs(tmp_path, monkeypatch):
         runs.clear()
         assert [p.to_json() for p in inspect(other)] == expected, other.name
         assert runs == [other, other], other.name
+
+
+def test_icc_based_images_are_read_by_their_profiles_components(tmp_path):
+    """A CMYK image in an ICCBased colour space (/N 4) is ink-checked like a DeviceCMYK
+    one; an ICCBased RGB image (/N 3) counts as RGB."""
+    from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFStream
+
+    def placed(ink, n, name):
+        buf = io.BytesIO()
+        c = Canvas(buf, pagesize=(198, 270), invariant=1, initialFontName=charis(),
+                   pageCompression=0)
+        c._doc.Reference(PDFStream(PDFDictionary({"N": n}), b"profile", filters=[]), "Profile")
+        img = Image.new("CMYK", (4, 4), ink) if n == 4 else Image.new("RGB", (4, 4), ink)
+        c.drawImage(img_reader(img), 20, 20, 40, 30)
+        c.showPage()
+        c.save()
+        data = buf.getvalue()
+        number = data.split(b"/N %d" % n)[0].rsplit(b" 0 obj", 1)[0].rsplit(b"\n", 1)[1]
+        device = b"/DeviceCMYK" if n == 4 else b"/DeviceRGB"
+        assert data.count(b"/ColorSpace " + device) == 1
+        path = tmp_path / name  # the image's space swapped for the profile (qpdf mends the table)
+        path.write_bytes(data.replace(b"/ColorSpace " + device,
+                                      b"/ColorSpace [ /ICCBased " + number + b" 0 R ]"))
+        return path
+
+    (cmyk,) = inspect(placed((255, 255, 255, 255), 4, "cmyk.pdf"))
+    assert cmyk.ink_max == pytest.approx(400, abs=1) and cmyk.rgb == 0
+    (rgb,) = inspect(placed((200, 40, 40), 3, "rgb.pdf"))
+    assert rgb.rgb == 1 and rgb.ink_max == 0
