@@ -2,16 +2,16 @@
 
 Reads the PDF through ``qpdf --json`` and follows each page's content and the forms it
 places, keeping the graphics state that matters: the CTM (for text sizes and image
-resolution) and the fill and stroke colours. Per page it reports the
-highest total ink (colour operators and CMYK image pixels), the smallest text, the lowest
-image resolution, any RGB, any transparency, the TrimBox and BleedBox, and fonts that are
-not embedded. :func:`findings` turns a report into errors and warnings.
+resolution) and the fill and stroke colours. Per page it reports the highest total ink
+(colour operators and CMYK image pixels), the smallest text, the lowest image resolution,
+any RGB, any transparency, the TrimBox and BleedBox, and fonts that are not embedded.
+:func:`findings` turns a report into errors and warnings.
 
 qpdf gives every object; each stream's data is taken as stored, from the file itself where
 its cross-reference table allows (else from qpdf), and only the streams a walk reads (page
-contents, forms, CMYK images) are decoded, here. A :class:`WalkCache` lends what walking a page or a form
-found in an earlier build, keyed by everything that walk reads, so after a one-card edit
-only that card's page and form are read again.
+contents, forms, CMYK images) are decoded, here. A :class:`WalkCache` lends what walking a
+page or a form found in an earlier build, keyed by everything that walk reads, so after a
+one-card edit only that card's page and form are read again.
 """
 
 from __future__ import annotations
@@ -89,7 +89,8 @@ WALK_TYPES = (float, (float, type(None)), (float, type(None)), int, int, int, li
 
 
 def _qpdf(path: Path, *options: str) -> dict[str, Any]:
-    """qpdf's JSON (version 2) of the objects of the PDF at ``path``."""
+    """qpdf's JSON (version 2) of the objects of the PDF at ``path``; ``options`` say how
+    much of the stream data it gives, and how decoded."""
     exe = shutil.which("qpdf")
     if exe is None:
         raise CardgenError(error("tool-missing", "preflight needs qpdf",
@@ -98,8 +99,8 @@ def _qpdf(path: Path, *options: str) -> dict[str, Any]:
     # through a pipe cost both processes more than qpdf's reading of the PDF (issue 14)
     with tempfile.TemporaryDirectory(prefix="cardgen-qpdf-") as tmp:
         out = Path(tmp) / "objects.json"
-        proc = subprocess.run([exe, "--json=2", "--json-key=qpdf", "--json-stream-data=inline",
-                               *options, str(path), str(out)], capture_output=True, check=False)
+        proc = subprocess.run([exe, "--json=2", "--json-key=qpdf", *options, str(path),
+                               str(out)], capture_output=True, check=False)
         if proc.returncode not in (0, 3):  # 3: warnings
             raise CardgenError(error("preflight-read", "cannot read the PDF: "
                                      f"{proc.stderr.decode('utf-8', 'replace').strip()}",
@@ -161,9 +162,11 @@ def _stored_streams(pdf: bytes, objects: dict[str, Any]) -> dict[str, bytes] | N
         head = f"{ref[:-2]} obj".encode()
         if offset is None or not isinstance(length, int) or not pdf.startswith(head, offset):
             return None
-        begin = pdf.find(b"stream", offset)
-        begin += 6 + (2 if pdf.startswith(b"\r\n", begin + 6) else 1)
-        if begin < 6 or not _STREAM_END.match(pdf, begin + length):
+        keyword = pdf.find(b"stream", offset)
+        if keyword < 0:
+            return None
+        begin = keyword + 6 + (2 if pdf.startswith(b"\r\n", keyword + 6) else 1)
+        if not _STREAM_END.match(pdf, begin + length):
             return None
         out[ref] = pdf[begin:begin + length]
     return out
@@ -352,7 +355,8 @@ class _Doc:
     def _qpdf_stream(self, ref: str) -> tuple[bytes, dict[str, Any]]:
         """One stream decoded by qpdf: filters or parameters not decoded here."""
         number = ",".join(ref.split()[:2])
-        raw = _qpdf(self.path, "--decode-level=generalized", f"--json-object={number}")
+        raw = _qpdf(self.path, "--decode-level=generalized", "--json-stream-data=inline",
+                    f"--json-object={number}")
         stream = raw["qpdf"][1].get(f"obj:{ref}", {}).get("stream", {})
         return base64.b64decode(stream.get("data", "")), stream.get("dict", {})
 
