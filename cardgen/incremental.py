@@ -13,8 +13,12 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .write import atomic_write
+
+if TYPE_CHECKING:
+    from .face import CardFace
 
 STATE_NAME = ".cardgen-state.json"
 STATE_VERSION = 2
@@ -203,3 +207,12 @@ class BuildState:
                    "timings": {k: round(v, 4) for k, v in sorted(self.timings.items())},
                    "entries": dict(sorted(self.entries.items()))}
         atomic_write(self.path, json.dumps(payload, indent=1).encode("utf-8"))
+
+
+def face_key(face: CardFace, card_key: str, project: Path) -> str:
+    """What a card's drawing depends on: its resolved face (paths relative to the project,
+    so a copied project keeps its cache and manifest), its art's bytes, and ``card_key``
+    (code, card layout, fonts). Keys the fit cache; its first 16 digits are the manifest hash.
+    """
+    art = file_digest(face.art) if face.art and face.art.is_file() else "placeholder"
+    return digest(card_key, repr(face).replace(str(project), "<project>"), art)

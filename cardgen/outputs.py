@@ -17,7 +17,7 @@ from .errors import Finding
 from .face import CardFace
 from .fonts import register_fonts
 from .glossary_sheet import build_glossary_sheet, glossary_card_inputs
-from .incremental import digest, file_digest
+from .incremental import digest
 from .layout import Layout
 from .model import GameData
 from .preflight import Rules
@@ -69,15 +69,6 @@ class LangContext:
     output: Path | None = None
     #: the last build's face drawings, and where this build's go (None: every face drawn)
     faces_kept: FaceStore | None = None
-
-
-def face_key(face: CardFace, card_key: str, project: Path) -> str:
-    """What a card's drawing depends on: its resolved face (paths relative to the project,
-    so a copied project keeps its cache and manifest), its art's bytes, and ``card_key``
-    (code, card layout, fonts). Keys the fit cache; its first 16 digits are the manifest hash.
-    """
-    art = file_digest(face.art) if face.art and face.art.is_file() else "placeholder"
-    return digest(card_key, repr(face).replace(str(project), "<project>"), art)
 
 
 def _drawers(ctx: LangContext, layout: Layout | None = None) -> tuple[Callable, Callable]:

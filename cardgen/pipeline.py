@@ -21,6 +21,7 @@ from .incremental import (
     JsonCache,
     code_digest,
     digest,
+    face_key,
     file_digest,
     inputs_digest,
     snapshot_inputs,
@@ -639,7 +640,6 @@ def _face_keys(faces: dict[str, list[CardFace]], layout: Layout, project: Path
                ) -> dict[str, dict[str, str]]:
     """Language → card id → face key: names the fit cache's entries, the manifest's hashes
     and the preview's images."""
-    from .outputs import face_key
     card_key = _card_key(layout, project)
     return {lang: {f.card_id: face_key(f, card_key, project) for f in fs}
             for lang, fs in faces.items()}
@@ -733,7 +733,6 @@ def proof(project: Path, *, only_problems: bool = False, changed_since: str | No
     ``changed_since`` (an earlier manifest.json or a git revision) only the changed cards."""
     from .compose import compose_faces
     from .layout import load_layout
-    from .outputs import face_key
     from .proof import build_proof
     from .render.card import draw_card
     report = run_check(project)
