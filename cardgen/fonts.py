@@ -54,6 +54,9 @@ def register_font(path: Path) -> str:
                                  hint="copy the font file again from its source (it is "
                                  "truncated or damaged)")) from None
     pdfmetrics.registerFont(font)
+    # ReportLab keeps one font per typeface: when other code in this process registered the
+    # same face first, our name is an alias of that font, and text is set in its name
+    name = pdfmetrics.getFont(name).fontName
     _REGISTERED[path] = name
     if given.is_absolute():
         _GIVEN[given] = name

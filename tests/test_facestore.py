@@ -105,3 +105,41 @@ def test_a_build_of_one_language_keeps_the_other_languages_drawings(project, dra
     build(project, BuildOptions(langs=("en",), jobs=1))
     assert {p.name for p in cache.glob("faces-cs-*.bin")} == czech
     assert len(list(cache.glob("faces-en-*.bin"))) == 1
+
+
+SCRIPT = """
+import sys
+from collections import Counter
+from pathlib import Path
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from cardgen.pipeline import BuildOptions, build
+from cardgen.render import faceforms
+
+project, font = Path(sys.argv[1]), sys.argv[2]
+pdfmetrics.registerFont(TTFont("SomeoneElsesCharis", font))  # before cardgen's own
+drawn = Counter()
+real = faceforms.draw_card
+faceforms.draw_card = lambda c, face, *a, **k: drawn.update([face.card_id]) or real(c, face, *a, **k)
+build(project, BuildOptions(jobs=1, langs=("cs",)))
+cards = project / "card_data" / "cards" / "luxembourg.yaml"
+cards.write_text(cards.read_text(encoding="utf-8").replace("cs: Otec vlasti", "cs: Otec národa", 1),
+                 encoding="utf-8")
+drawn.clear()
+build(project, BuildOptions(jobs=1, langs=("cs",)))
+print(dict(drawn))
+"""
+
+
+def test_a_typeface_other_code_registered_first_still_lets_faces_be_reused(project):
+    """ReportLab keeps one font per typeface: when other code in the process registered the
+    layout's Charis first, cardgen draws with that font's name, and a one-card edit still
+    draws that one face only (it drew every face again before)."""
+    import subprocess
+    import sys
+
+    font = project / "fonts" / "CharisSIL-Regular.ttf"
+    res = subprocess.run([sys.executable, "-c", SCRIPT, str(project), str(font)],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert res.stdout.strip().splitlines()[-1] == "{'charles-iv': 1}", res.stdout[-500:]

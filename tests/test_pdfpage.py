@@ -4,6 +4,7 @@ the same drawing on a plain ReportLab canvas and on the canvas every cardgen fil
 from __future__ import annotations
 
 import io
+from collections import OrderedDict
 from pathlib import Path
 
 import pytest
@@ -97,4 +98,7 @@ def test_a_fast_form_stream_is_reportlabs_stream_byte_for_byte():
     canvas.showPage()
     canvas.save()  # numbers every object, the shared resources too
     assert form(FastStream).format(doc) == form(PDFStream).format(doc)
+    ordered = PDFDictionary(OrderedDict([("Subtype", PDFName("Form")), ("BBox", PDFArray([0, 0, 1, 1]))]))
+    assert (FastStream(ordered, b"q Q", filters=[]).format(doc)
+            == PDFStream(ordered, b"q Q", filters=[]).format(doc))  # keys kept in their order
     assert b"/BBox [ 0 0 195.59 266.4567 ]" in form(FastStream).format(doc)

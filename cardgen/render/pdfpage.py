@@ -119,7 +119,7 @@ class FastStream(PDFStream):
     def format(self, document: Any) -> bytes:
         if self.content is None:
             raise ValueError("stream content not set")
-        entries = dict(self.dictionary.dict)
+        entries = self.dictionary.dict.copy()  # an OrderedDict stays one: its keys unsorted
         content = self.content
         filters = self.filters if self.filters is not None else document.defaultStreamFilters
         if filters is not None and "Filter" not in entries:
