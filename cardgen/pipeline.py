@@ -614,13 +614,12 @@ class Preview:
 def preview_build(project: Path, options: BuildOptions, progress: Progress | None = None) -> Preview:
     """A build, plus the faces to show even when nothing changed and the check was skipped."""
     report = build(project, options, progress=progress)
-    data, faces, layout = report.data, report.faces, report.layout
+    data, faces, layout, keys = report.data, report.faces, report.layout, report.face_keys
     if data is None or layout is None:
         check = run_check(project)
         if not check.ok or check.data is None or check.layout is None:
             raise CardgenError(check.findings)
-        data, faces, layout = check.data, check.faces, check.layout
-    keys = report.face_keys or _face_keys(faces, layout, project)
+        data, faces, layout, keys = check.data, check.faces, check.layout, check.face_keys
     return Preview(report, data, {lang: faces[lang] for lang in options.langs}, layout, keys)
 
 
@@ -745,9 +744,8 @@ def proof(project: Path, *, only_problems: bool = False, changed_since: str | No
     earlier, hashes = None, None
     if changed_since is not None:
         earlier = _earlier(project, changed_since)
-        key = _card_key(layout, project)
-        hashes = {lang: {f.card_id: face_key(f, key, project)[:16] for f in faces[lang]}
-                  for lang in LANGS}
+        keys = report.face_keys or _face_keys(faces, layout, project)
+        hashes = {lang: {card: key[:16] for card, key in keys[lang].items()} for lang in LANGS}
     pdf = build_proof(data, faces["en"], faces["cs"], report.findings, draw_card, layout,
                       only_problems=only_problems, earlier=earlier, hashes=hashes)
     path = project / "output" / "proof" / "cs-en.pdf"

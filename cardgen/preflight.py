@@ -108,13 +108,14 @@ def _qpdf(path: Path, *options: str) -> dict[str, Any]:
         return json.loads(out.read_bytes())
 
 
-def _read(path: Path, walks: WalkCache | None = None) -> _Doc:
+def _read(path: Path, walks: WalkCache | None = None, pdf: bytes | None = None) -> _Doc:
     """The PDF at ``path`` as qpdf reads it: every object, each stream's data as stored
     (the filters are undone here, and only for the streams a walk reads: contents, forms,
     CMYK images). Where the file's cross-reference table says where each stream is (as in
     every file ReportLab writes), the data is taken from the file itself, so qpdf neither
-    base64-encodes every image and font nor hands them through its output."""
-    pdf = path.read_bytes()
+    base64-encodes every image and font nor hands them through its output. ``pdf``: the
+    file's bytes, when the caller holds them already."""
+    pdf = path.read_bytes() if pdf is None else pdf
     raw = _qpdf(path, "--decode-level=none", "--json-stream-data=none")
     stored = _stored_streams(pdf, raw["qpdf"][1])
     if stored is None:  # no plain table, or one that does not match what qpdf read
@@ -734,7 +735,8 @@ def _check_image(doc: _Doc, ref: str, info: dict[str, Any], ctm: list[float],
         report.rgb += 1
     if "/SMask" in info or "/Mask" in info:
         report.transparency += 1
-    indexed = isinstance(doc.get(value), list) and doc.get(value)[0] in ("/Indexed", "/I")
+    resolved = doc.get(value)
+    indexed = isinstance(resolved, list) and resolved[:1] in (["/Indexed"], ["/I"])
     if space == "cmyk" and not indexed:  # an ICC-based CMYK image's samples are C, M, Y, K
         report.ink_max = max(report.ink_max, doc.image_ink(ref))
     width_in = math.hypot(ctm[0], ctm[1]) / 72
@@ -881,7 +883,7 @@ def check_bytes(pdf: bytes, rules: Rules, shown: str, walks: WalkCache | None = 
     with tempfile.TemporaryDirectory(prefix="cardgen-preflight-") as tmp:
         path = Path(tmp) / "file.pdf"
         path.write_bytes(pdf)
-        doc = _read(path, walks)
+        doc = _read(path, walks, pdf)
         found = findings(path, _pages(doc), rules, shown)
         if rules.pdfx:
             found += pdfx_findings(_document(doc), shown)

@@ -42,7 +42,7 @@ _pdf_name = functools.lru_cache(maxsize=1024)(PDFName)
 @functools.lru_cache(maxsize=1024)
 def _name(key: str) -> bytes:
     """A dictionary key as a PDF name, encoded."""
-    return pdfdoc.pdfdocEnc(PDFName(key))
+    return _text(_pdf_name(key))
 
 
 def _text(value: str) -> bytes:
