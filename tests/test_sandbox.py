@@ -167,14 +167,15 @@ def test_a_render_has_an_operation_budget(monkeypatch):
     assert env.render(fewer, {}) == "or" * 50  # the budget is per render, not per sandbox
 
 
-def test_a_helper_given_nonsense_is_a_located_error_not_a_traceback(project):
-    replace_in(project / EN, OP, "  draw: \"{{ body([1, 2]) }} {{ at(labels, 'in', 'x') }}\"")
+def test_a_helper_given_nonsense_is_an_error_at_the_template_not_a_traceback(project):
+    line = replace_in(project / EN, OP,
+                      "  draw: \"{{ body([1, 2]) }} {{ at(labels, 'in', 'x') }}\"")
     data, _ = load(project)
     from cardgen.check.text import check_texts
 
-    found = [f for f in check_texts(data) if f.code == "text-render"]
-    assert found and all(f.card and f.location and "'draw' does not render" in f.message
-                         for f in found)
+    found = [f for f in check_texts(data) if f.code == "template-error"]
+    assert found and all("'draw' does not render" in f.message for f in found)
+    assert {(f.location.file, f.location.line) for f in found} == {(str(EN), line)}
 
 
 def test_the_shipped_templates_render_inside_the_sandbox():

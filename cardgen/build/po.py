@@ -31,7 +31,7 @@ def po_export(project: Path, *, pot: bool = False) -> Path:
         try:
             faces[lang] = compose_faces(data, lang, project)
         except CardgenError as exc:
-            if any(f.code == "template-unsafe" for f in exc.findings):
+            if any(f.code in ("template-unsafe", "template-error") for f in exc.findings):
                 raise
     budgets = po_budgets(data, faces.get("cs", []), project)
     path = project / "output" / "po" / ("cards.pot" if pot else "cs.po")

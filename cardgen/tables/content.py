@@ -19,7 +19,13 @@ from ..data.model import INVENTORY_GROUPS, CardLine, GameData
 from ..errors import CardgenError, Finding, Location, Severity, error, has_errors, warning
 from ..wording.components import Components
 from ..wording.sandbox import WordingSandbox
-from ..wording.templates import TextError, compile_wording, renderer, typography
+from ..wording.templates import (
+    TextError,
+    compile_wording,
+    renderer,
+    run_wording,
+    typography,
+)
 from . import facts as f
 from .glossary import SORT_KEYS, headword
 from .table import Cell, Document, Icon, Row, Table
@@ -147,20 +153,13 @@ class Words:
 
     def __call__(self, path: str, **values: Any) -> str:
         source, where = _lookup(self.root, path)
+        what = f"the {self.lang} template 'tables.{path}'"
         try:
             if path not in self._compiled:
-                self._compiled[path] = compile_wording(
-                    self.sandbox, str(source), f"the {self.lang} template 'tables.{path}'", where)
-            text = self.sandbox.render(self._compiled[path], values)
+                self._compiled[path] = compile_wording(self.sandbox, str(source), what, where)
+            text = run_wording(self.sandbox, self._compiled[path], values, what, where)
         except TextError as exc:
             raise CardgenError(exc.finding(self.lang)) from None
-        except SecurityError as exc:  # refused while running: a budget, a built name
-            raise CardgenError(TextError(
-                f"the {self.lang} template 'tables.{path}' is refused: {exc}", where,
-                code="template-unsafe").finding(self.lang)) from None
-        except TemplateError as exc:  # an undefined value
-            raise CardgenError(error("label-template", f"tables.{path} does not render: {exc}",
-                                     lang=self.lang, location=where)) from None
         return self.typo(text)
 
     def typo(self, text: str) -> str:

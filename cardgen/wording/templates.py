@@ -18,7 +18,7 @@ from jinja2.sandbox import SecurityError
 from ..data.model import Card, CardLine, Effect, GameData
 from ..errors import Finding, Location, error
 from .language import NBSP, fix_text, plural_category
-from .sandbox import MAX_TEXT, WordingSandbox, refusals
+from .sandbox import WordingSandbox, refusals, source_limits, tree_limits
 
 INLINE_TOKEN = re.compile(r":([a-z0-9-]+):")
 
@@ -63,14 +63,22 @@ class TextError(Exception):
 
     @property
     def unsafe(self) -> bool:
-        return self.code == "template-unsafe"
+        """The template's own fault (refused, or failing whatever it is given): reported
+        once, at the template's line."""
+        return self.code in ("template-unsafe", "template-error")
 
     def finding(self, lang: str) -> Finding:
         """This problem as an error of ``lang``'s text file, with how to fix it."""
         return error(self.code, str(self), location=self.location, lang=lang,
-                     hint="a wording template is text with {{ helper(...) }} and {% if %} "
-                     "only; see the comment at the top of the file" if self.unsafe else
-                     "fix the template's syntax")
+                     hint=_HINTS.get(self.code, "fix the template's syntax"))
+
+
+_HINTS = {
+    "template-unsafe": "a wording template is text with {{ helper(...) }} and {% if %} only; "
+                       "see the comment at the top of the file",
+    "template-error": "fix the expression at that line (a division by zero, an operator on "
+                      "the wrong kind of value, or a name the template is not given)",
+}
 
 
 class _Labels(dict):
@@ -367,20 +375,11 @@ class Renderer:
         return out
 
     def _render(self, table: str, key: str, source: str, values: dict[str, Any]) -> str:
-        """Render a template in the sandbox; any failure is a TextError (located at the
-        template for labels and for templates the sandbox refuses)."""
+        """Render a template in the sandbox; any failure is a TextError at the template."""
         template = self._template(table, key, source)
         what = f"op '{key}'" if table == "ops" else f"label '{key}'"
-        try:
-            return self.env.render(template, values)
-        except TextError:
-            raise
-        except SecurityError as exc:
-            raise TextError(f"the {self.lang} template of {what} is refused: {exc}",
-                            self._where(table, key), code="template-unsafe") from None
-        except Exception as exc:  # a template may hand a helper anything
-            raise TextError(f"{what} does not render in {self.lang}: {exc}",
-                            self._where(table, key) if table == "labels" else None) from None
+        return run_wording(self.env, template, values, f"the {self.lang} template of {what}",
+                           self._where(table, key))
 
     def _where(self, table: str, key: str) -> Location | None:
         entries = self.tables.get(table)
@@ -401,17 +400,39 @@ def compile_wording(env: WordingSandbox, source: str, what: str, where: Location
     TextError at ``where``; ``what`` names the template in its message."""
     if "{" not in source:  # plain text (most labels): nothing to compile or refuse
         return _Plain(source)
-    if len(source) > MAX_TEXT:
-        raise TextError(f"{what} is {len(source):,} characters long, more than the "
-                        f"{MAX_TEXT:,} any card text needs", where, code="template-unsafe")
-    with _template_errors(what, where, "has a syntax error"):
-        tree = env.parse(source)
-    refused = refusals(tree, env.helpers)
+    refused = source_limits(source)
+    if not refused:
+        with _template_errors(what, where, "has a syntax error"):
+            tree = env.parse(source)
+        refused = tree_limits(tree) or refusals(tree, env.helpers)
     if refused:
         raise TextError(f"{what} is refused: " + "; ".join(refused), where,
                         code="template-unsafe")
     with _template_errors(what, where, "does not compile"):
         return env.from_string(tree)
+
+
+def run_wording(env: WordingSandbox, template: Any, values: dict[str, Any], what: str,
+                where: Location | None) -> str:
+    """``template`` rendered in ``env`` within its budget. Whatever goes wrong while it runs
+    (a refusal, the budget, ``1/0``, ``'a' - 'b'``, an undefined name, a helper's complaint)
+    is a :class:`TextError` at ``where``, never a traceback; ``what`` names the template."""
+    try:
+        return env.render(template, values)
+    except TextError:
+        raise  # a helper's complaint about the data it was given: located by the caller
+    except SecurityError as exc:
+        raise TextError(f"{what} is refused: {exc}", where, code="template-unsafe") from None
+    except RecursionError:
+        raise TextError(f"{what} nests too deeply", where, code="template-unsafe") from None
+    except Exception as exc:  # noqa: BLE001 - 1/0, 'a' - 'b', an undefined name …
+        raise TextError(f"{what} does not render: {_plain_error(exc)}", where,
+                        code="template-error") from None
+
+
+def _plain_error(exc: Exception) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:200]}"
 
 
 @dataclass(frozen=True)
