@@ -11,9 +11,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from jinja2 import TemplateError
-from jinja2.sandbox import SecurityError
-
 from ..board.base import display_name
 from ..data.model import INVENTORY_GROUPS, CardLine, GameData
 from ..errors import CardgenError, Finding, Location, Severity, error, has_errors, warning

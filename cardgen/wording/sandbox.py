@@ -104,7 +104,7 @@ def refusals(tree: nodes.Template, helpers: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-_NUMBER = re.compile(r"\d{%d,}" % (MAX_DIGITS + 1))
+_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 
 
 def source_limits(source: str) -> list[str]:
