@@ -238,7 +238,7 @@ class _Checker:
         plain = strip_tokens(value)
         for term in self.data.glossary:
             for pattern, use in term.forbidden.get(lang, ()):
-                for m in re.finditer(pattern, plain, re.IGNORECASE):
+                for m in pattern.finditer(plain):
                     note = f" ({term.note})" if term.note else ""
                     self.add(error, "lang-forbidden", t, lang,
                              f"'{m.group()}' is a forbidden variant of the glossary term "

@@ -33,6 +33,7 @@ from dataclasses import replace
 from itertools import pairwise, permutations
 
 from ..data.model import LANGS, Card, CardLine, Effect, GameData
+from ..data.patterns import BoundedPattern, PatternError, bounded
 from ..errors import Finding, Location, error
 from ..files.incremental import digest
 from ..wording.templates import TextError, canonical_text, normalize, renderer
@@ -62,14 +63,17 @@ def _pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<!\w)(?:{alts})(?!\w)", re.IGNORECASE)
 
 
-def _vocabulary(patterns: Iterable[str]) -> re.Pattern[str] | None:
-    """A meaning class's regular expressions, as whole words in any case (a broken one is
-    left out and reported by :func:`check_vocabulary`)."""
+def _vocabulary(patterns: Iterable[str]) -> BoundedPattern | None:
+    """A meaning class's regular expressions, as whole words in any case, matched with
+    bounded cost (a broken or unbounded one is left out and reported by
+    :func:`check_vocabulary`)."""
     alts = [r"\s+".join(p.split()) for p in patterns
             if isinstance(p, str) and p.strip() and _regex(p) is not None]
     if not alts:
         return None
-    return re.compile(rf"(?<!\w)(?:{'|'.join(alts)})(?!\w)", re.IGNORECASE)
+    where = getattr(patterns, "loc", None)
+    joined = rf"(?<!\w)(?:{'|'.join(alts)})(?!\w)"
+    return bounded(joined, where, check="|".join(alts))
 
 
 #: Fact kinds in the order a message lists them.
@@ -206,12 +210,12 @@ class _Facts:
         return [c for a, b in spans if re.search(r"\w", c := text[a:b].strip())]
 
 
-def _regex(source: str) -> re.Pattern[str] | None:
-    """A clause boundary of the language file, in any case (a broken one is reported by
-    :func:`check_vocabulary`)."""
+def _regex(source: str) -> BoundedPattern | None:
+    """A clause boundary of the language file, in any case, matched with bounded cost (a
+    broken or unbounded one is reported by :func:`check_vocabulary`)."""
     try:
-        return re.compile(source, re.IGNORECASE)
-    except re.error:
+        return bounded(source)
+    except PatternError:
         return None
 
 
@@ -352,10 +356,7 @@ def _forbidden(data: GameData, card: Card, line: CardLine, lang: str, text: str
                ) -> Iterable[Finding]:
     for term in data.glossary:
         for pattern, use in term.forbidden.get(lang, ()):
-            try:
-                match = re.search(pattern, text, re.IGNORECASE)
-            except re.error:
-                continue
+            match = pattern.search(text)
             if match:
                 yield error("forbidden-term",
                             f"'{match.group(0)}' in the {line.kind} text: the glossary says "
@@ -508,10 +509,10 @@ def check_vocabulary(data: GameData) -> list[Finding]:
         for what, patterns in lists:
             for i, source in enumerate(patterns if isinstance(patterns, list) else ()):
                 try:
-                    re.compile(str(source))
-                except re.error as exc:
-                    out.append(error("text-vocabulary", f"{what}: {source!r} is not a regular "
-                                     f"expression ({exc})", lang=lang,
+                    bounded(str(source))
+                except PatternError as exc:
+                    out.append(error("text-vocabulary", f"{what}: {source!r} is refused: {exc}",
+                                     lang=lang,
                                      location=patterns.at(i) if hasattr(patterns, "at") else
                                      Location(f"card_data/text/{lang}.yaml"),
                                      hint="escape ( ) [ ] ? * + with a backslash, or fix the "

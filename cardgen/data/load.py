@@ -27,6 +27,7 @@ from .fields import (
     items,
     printable_findings,
 )
+from .patterns import PatternError, bounded
 from .shape import check_shape
 from .yamlsrc import LocList, LocMap, load_yaml_bytes, load_yaml_file
 
@@ -306,7 +307,17 @@ class _Loader:
                                       eloc, "forbidden variant")
                     self.findings.extend(ef)
                     if not ef:
-                        pairs.append((entry["pattern"], entry["use"]))
+                        try:
+                            pattern = bounded(entry["pattern"], entry.at("pattern"))
+                        except PatternError as exc:
+                            self.findings.append(error(
+                                "bad-pattern", f"forbidden variant {entry['pattern']!r} of "
+                                f"glossary term '{rec['id']}' is refused: {exc}",
+                                location=entry.at("pattern"),
+                                hint="escape ( ) [ ] ? * + with a backslash, or simplify the "
+                                "pattern"))
+                            continue
+                        pairs.append((pattern, entry["use"]))
                 forbidden[lang] = tuple(pairs)
             definition = rec.get("definition")
             terms.append(m.GlossaryTerm(

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Location
+from .patterns import BoundedPattern
 
 LANGS: tuple[str, ...] = ("en", "cs")
 
@@ -225,7 +226,7 @@ class GlossaryTerm:
 
     id: str
     forms: dict[str, tuple[str, ...]]
-    forbidden: dict[str, tuple[tuple[str, str], ...]]  # lang -> (variant, suggestion)
+    forbidden: dict[str, tuple[tuple[BoundedPattern, str], ...]]  # lang -> (variant, use)
     plural: dict[str, dict[str, str]]  # lang -> CLDR category -> form (nouns after numbers)
     note: str | None
     loc: Location

@@ -8,7 +8,6 @@ components.yaml (the board's own words). Czech typography is applied to every ce
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..board.base import display_name
@@ -126,7 +125,7 @@ def _forbidden_findings(data: GameData, lang: str, root: Any) -> list[Finding]:
     for text, loc in texts:
         for term in data.glossary:
             for pattern, use in term.forbidden.get(lang, ()):
-                for m in re.finditer(pattern, text, re.IGNORECASE):
+                for m in pattern.finditer(text):
                     out.append(error("lang-forbidden", f"'{m.group()}' is a forbidden variant "
                                      f"of the glossary term '{term.id}'", lang=lang,
                                      location=loc, hint=f"write '{use}'"))

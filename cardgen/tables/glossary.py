@@ -276,7 +276,8 @@ def _why(term: Any, lang: str) -> str:
 
 def forbidden_rows(data: GameData, lang: str) -> list[tuple[str, ...]]:
     """(the forbidden variant's words, what to write instead, why)."""
-    return _sorted(((", ".join(variants(pattern) or [pattern]), use, _why(term, lang))
+    return _sorted(((", ".join(variants(pattern.source) or [pattern.source]), use,
+                     _why(term, lang))
                     for term in data.glossary for pattern, use in term.forbidden.get(lang, ())),
                    lang)
 
