@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from pathlib import Path
 
 from . import __version__
+from .argtypes import INK_RANGE, MAX_GAMES, MAX_JOBS, MAX_SEED, decimal, languages, whole
 from .build.build import build
 from .build.check import run_check
 from .build.fix import fill, fix
@@ -17,7 +19,7 @@ from .build.proof import proof
 from .build.tables import tables
 from .build.watch import watch
 from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, has_errors, strict
-from .files.oserrors import os_finding
+from .files.oserrors import check_regular, os_finding
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
 
@@ -46,7 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--strict", action="store_true", help="warnings are errors (for releases)")
 
     b = sub.add_parser("build", parents=[where], help="check, then write every PDF under output/")
-    b.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
+    b.add_argument("--lang", type=languages, default="en,cs",
+                   help="comma-separated languages (default: en,cs)")
     b.add_argument("--png", action="store_true", help="also write 300 dpi PNGs of every card")
     b.add_argument("--cards", default="", help="reprint only these card ids (comma-separated)")
     b.add_argument("--changed-since", type=Path, help="reprint cards changed since MANIFEST")
@@ -67,7 +70,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="print only errors and the number of warnings")
     b.add_argument("--strict", action="store_true",
                    help="warnings are errors: a release build writes nothing while there are any")
-    b.add_argument("--jobs", type=int, default=0,
+    b.add_argument("--jobs", type=whole(0, MAX_JOBS), default=0,
                    help="processes making files: this one and forked helpers (default 0: one "
                         "per core)")
     b.add_argument("--vtt", action="store_true",
@@ -77,14 +80,17 @@ def _parser() -> argparse.ArgumentParser:
 
     t = sub.add_parser("tables", parents=[where],
                        help="output/<lang>/rules-tables.pdf, .md, .html: the rulebook's tables")
-    t.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
+    t.add_argument("--lang", type=languages, default="en,cs",
+                   help="comma-separated languages (default: en,cs)")
 
     w = sub.add_parser("watch", parents=[where], help="rebuild on every save of card_data/, layouts/ or art/")
-    w.add_argument("--lang", default="en,cs", help="comma-separated languages (default: en,cs)")
+    w.add_argument("--lang", type=languages, default="en,cs",
+                   help="comma-separated languages (default: en,cs)")
 
     sv = sub.add_parser("serve", parents=[where],
                         help="a live preview in the browser: every card in both languages, rebuilt on save")
-    sv.add_argument("--port", type=int, help="port on 127.0.0.1 (default 8765, else any free one)")
+    sv.add_argument("--port", type=whole(0, 65535),
+                    help="port on 127.0.0.1 (default 8765, else any free one)")
     sv.add_argument("--editor", help="opens a finding's YAML line, e.g. 'code -g {file}:{line}'")
 
     pr = sub.add_parser("proof", parents=[where],
@@ -97,7 +103,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="check PDFs as a print shop would: ink, text size, image ppi, "
                         "RGB, transparency, boxes, fonts")
     pf.add_argument("files", type=Path, nargs="+", metavar="FILE")
-    pf.add_argument("--ink-limit", type=float, metavar="PERCENT",
+    pf.add_argument("--ink-limit", type=decimal(*INK_RANGE), metavar="PERCENT",
                     help="a CMYK file: no RGB, total ink at most PERCENT")
     pf.add_argument("--print-shop", action="store_true",
                     help="every page needs a TrimBox and a BleedBox")
@@ -107,11 +113,12 @@ def _parser() -> argparse.ArgumentParser:
 
     pt = sub.add_parser("playtest", parents=[where],
                         help="play many seeded games; output/playtest/report.pdf and report.json")
-    pt.add_argument("--games", type=int, default=2000, help="games to play (default 2000)")
-    pt.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
+    pt.add_argument("--games", type=whole(1, MAX_GAMES), default=2000, help="games to play (default 2000)")
+    pt.add_argument("--seed", type=whole(-MAX_SEED, MAX_SEED), default=1, help="seed of the run (default 1)")
     pt.add_argument("--players", default="greedy,greedy",
                     help="Luxembourg,Wittelsbach players: random or greedy (default greedy,greedy)")
-    pt.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
+    pt.add_argument("--jobs", type=whole(0, MAX_JOBS), default=0,
+                    help="worker processes (default 0: one per core)")
     pt.add_argument("--compare", type=Path, help="an earlier report.json to compare with")
     pt.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -166,9 +173,10 @@ def _offset(text: str) -> tuple[float, float]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected two numbers in mm like 1.5,-0.5, "
                                          f"not {text!r}") from None
-    if max(abs(x), abs(y)) > 10:
-        raise argparse.ArgumentTypeError(f"{text!r}: an offset beyond 10 mm is a misread; "
-                                         "print the calibration sheet again")
+    if not (math.isfinite(x) and math.isfinite(y)) or max(abs(x), abs(y)) > 10:
+        raise argparse.ArgumentTypeError(f"{text!r}: each offset is a finite number from -10 "
+                                         "to 10 mm; beyond that it is a misread, print the "
+                                         "calibration sheet again")
     return x, y
 
 
@@ -265,8 +273,11 @@ def _preflight(args: argparse.Namespace) -> int:
                             transparency="error" if pdfx else "warn")
     found = []
     for path in args.files:
-        if not path.is_file():
-            found.append(error("file-missing", f"{path} not found"))
+        odd = check_regular(path)  # a FIFO, device or folder: never opened
+        if odd is not None or not path.exists():
+            found.append(odd or error("os-not-found", f"{path} not found",
+                                      location=Location(str(path)),
+                                      hint="check the path of the PDF"))
             continue
         pages, document = inspect_file(path)  # qpdf reads each file once
         print(preflight.summary(path, pages))
@@ -275,7 +286,7 @@ def _preflight(args: argparse.Namespace) -> int:
             found += preflight.pdfx_findings(document, str(path))
     if found:
         print(format_text(found))
-    return 1 if has_errors(found) else 0
+    return exit_code(found) if has_errors(found) else 0
 
 
 def _watch(args: argparse.Namespace) -> int:

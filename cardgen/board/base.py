@@ -86,7 +86,12 @@ def load_layout(project: Path, name: str, findings: list[Finding]) -> Layout | N
     for role in FONT_ROLES:
         rel = fonts.get(role)
         path = (src.path.parent / str(rel)).resolve() if rel else None
-        if path is None or not path.is_file():
+        if path is not None and not path.is_relative_to(project.resolve()):
+            findings.append(error("outside-project", f"the font for '{role}' is outside the "
+                                  "project; cardgen reads only files inside the project",
+                                  location=src.at("fonts", role),
+                                  hint="copy the font into fonts/ and name it from there"))
+        elif path is None or not path.is_file():
             findings.append(error("font-missing", f"font for '{role}' not found: {rel}",
                                   location=src.at("fonts", role) if rel else src.at("fonts"),
                                   hint="paths are relative to the layout file"))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..data.model import LANGS, GameData
 from ..errors import CardgenError, Finding, has_errors
+from ..files.safepath import in_output
 from ..wording.face import CardFace
 from .check import run_check
 from .common import CARD_LAYOUT
@@ -34,8 +35,7 @@ def po_export(project: Path, *, pot: bool = False) -> Path:
             if any(f.code in ("template-unsafe", "template-error") for f in exc.findings):
                 raise
     budgets = po_budgets(data, faces.get("cs", []), project)
-    path = project / "output" / "po" / ("cards.pot" if pot else "cs.po")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = in_output(project, "po/" + ("cards.pot" if pot else "cs.po"))
     return export_po(data, path, project=project, budgets=budgets, pot=pot)
 
 

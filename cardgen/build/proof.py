@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..data.model import LANGS
 from ..errors import CardgenError, Severity, error
+from ..files.safepath import in_output
 from ..files.write import atomic_write
 from .check import face_keys_of, run_check
 from .common import CARD_LAYOUT
@@ -40,8 +41,7 @@ def proof(project: Path, *, only_problems: bool = False, changed_since: str | No
         hashes = {lang: {card: key[:16] for card, key in keys[lang].items()} for lang in LANGS}
     pdf = build_proof(data, faces["en"], faces["cs"], report.findings, draw_card, layout,
                       only_problems=only_problems, earlier=earlier, hashes=hashes)
-    path = project / "output" / "proof" / "cs-en.pdf"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = in_output(project, "proof/cs-en.pdf")
     atomic_write(path, pdf)
     return path
 

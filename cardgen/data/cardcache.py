@@ -22,6 +22,7 @@ from .. import errors
 from ..errors import Finding
 from ..files import pickles
 from ..files.incremental import CACHE_DIR, code_digest, digest
+from ..files.safepath import inside
 from . import model, yamlsrc
 from .model import Card
 
@@ -81,7 +82,11 @@ class CardFileCache:
     @classmethod
     def read(cls, output: Path, *, keep: bool = False) -> CardFileCache:
         """The cache under ``output``; a missing, damaged or stale file is an empty cache."""
-        body = pickles.read(output / CACHE_DIR / NAME, MAGIC, _key())
+        try:
+            path = inside(output, f"{CACHE_DIR}/{NAME}")
+        except errors.CardgenError:  # a planted link: no cache
+            return cls(keep=keep)
+        body = pickles.read(path, MAGIC, _key())
         stored = pickles.loads(body, _allowed) if body is not None else None
         if not isinstance(stored, dict) or not all(
                 isinstance(k, str) and isinstance(v, tuple) and len(v) == 2
@@ -91,5 +96,5 @@ class CardFileCache:
 
     def write(self, output: Path) -> None:
         """Keep this load's entries (only those: a removed card file's entry goes)."""
-        pickles.write(output / CACHE_DIR / NAME, MAGIC, _key(),
+        pickles.write(inside(output, f"{CACHE_DIR}/{NAME}"), MAGIC, _key(),
                       pickles.dumps(dict(sorted(self.live.items()))))

@@ -19,6 +19,7 @@ from typing import Any
 from reportlab.lib.units import mm
 
 from ..errors import CardgenError, Finding, Location, error, has_errors
+from ..files.safepath import in_project
 from .fields import Field, check_record
 from .yamlsrc import LocMap, load_yaml_file
 
@@ -297,7 +298,7 @@ def _merge(base: LocMap, over: LocMap) -> LocMap:
     return out
 
 
-def _load_raw(path: Path, chain: tuple[Path, ...]) -> LocMap:
+def _load_raw(path: Path, chain: tuple[Path, ...], project: Path) -> LocMap:
     path = path.resolve()
     if path in chain:
         names = " → ".join(p.name for p in (*chain[chain.index(path):], path))
@@ -319,11 +320,12 @@ def _load_raw(path: Path, chain: tuple[Path, ...]) -> LocMap:
             raise CardgenError(error("wrong-type", "'extends' takes layout file names",
                                      location=where))
         parent_path = path.parent / name
+        in_project(parent_path, project, where, "layout named in 'extends'")
         if not parent_path.is_file():
             raise CardgenError(error("layout-extends-missing",
                                      f"layout '{name}' named in 'extends' does not exist",
                                      location=where, hint=f"looked for {parent_path}"))
-        parent = _load_raw(parent_path, (*chain, path))
+        parent = _load_raw(parent_path, (*chain, path), project)
         merged = parent if merged is None else _merge(merged, parent)
     assert merged is not None
     child = LocMap({k: v for k, v in data.items() if k != "extends"})
@@ -333,11 +335,14 @@ def _load_raw(path: Path, chain: tuple[Path, ...]) -> LocMap:
     return out
 
 
-def load_layout(path: Path | str) -> Layout:
-    """Load, merge and validate a card layout; raise CardgenError with every finding."""
+def load_layout(path: Path | str, project: Path | None = None) -> Layout:
+    """Load, merge and validate a card layout; raise CardgenError with every finding.
+    ``extends:`` and font paths must stay inside ``project`` (by default the folder that
+    holds the layout's folder)."""
     path = Path(path)
-    raw = _load_raw(path, ())
-    findings = validate(raw, path.resolve().parent)
+    project = project if project is not None else path.absolute().parent.parent
+    raw = _load_raw(path, (), project)
+    findings = validate(raw, path.resolve().parent, project)
     if has_errors(findings):
         raise CardgenError(findings)
     return _build(raw, path)
@@ -362,7 +367,7 @@ def _within(r: Rect, outer: Rect) -> bool:
             and r.x + r.w <= outer.x + outer.w + eps and r.bottom <= outer.bottom + eps)
 
 
-def validate(raw: LocMap, base_dir: Path) -> list[Finding]:
+def validate(raw: LocMap, base_dir: Path, project: Path | None = None) -> list[Finding]:
     """Every shape and sanity problem of a merged layout, each with file:line."""
     findings = check_record(raw, TOP_SPEC, raw.loc, "the layout")
     for section, spec in SPEC.items():
@@ -389,6 +394,12 @@ def validate(raw: LocMap, base_dir: Path) -> list[Finding]:
                                   location=colours.at(key)))
     fonts = raw["fonts"]
     for role in FONT_ROLES:
+        if role in fonts and project is not None:
+            try:
+                in_project(base_dir / fonts[role], project, fonts.at(role), f"font for '{role}'")
+            except CardgenError as exc:
+                findings += exc.findings
+                continue
         if role in fonts and not (base_dir / fonts[role]).is_file():
             findings.append(error("font-missing", f"font file for '{role}' not found: "
                                   f"{fonts[role]}", location=fonts.at(role),

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import CardgenError, Finding, Location, error, has_errors
 from ..files.oserrors import read_input
+from ..files.safepath import in_project
 from . import model as m
 from .cardcache import CardFileCache
 from .fields import (
@@ -117,6 +118,7 @@ class _Loader:
     def read(self, path: Path) -> Any:
         self.files.append(path)
         try:
+            in_project(path, self.project, what="data file")
             return load_yaml_file(path, self.rel(path))
         except CardgenError as exc:
             self.findings.extend(exc.findings)
@@ -487,6 +489,7 @@ class _Loader:
             self.files.append(path)
             name = self.rel(path)
             try:
+                in_project(path, self.project, what="card file")
                 raw = read_input(path, name)
             except CardgenError as exc:
                 self.findings.extend(exc.findings)

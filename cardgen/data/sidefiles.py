@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from ..errors import CardgenError, Finding, Location, error
+from ..files.safepath import in_project
 from .fields import control_findings
 from .model import LANGS
 from .yamlsrc import LocList, LocMap, load_yaml_file
@@ -67,6 +68,7 @@ def read_yaml(path: Path, project: Path, findings: list[Finding]) -> Source | No
         findings.append(error("file-missing", f"{rel} not found", location=Location(rel)))
         return None
     try:
+        in_project(path, project, what="data file")
         raw = load_yaml_file(path, rel)
     except CardgenError as exc:
         findings.extend(exc.findings)

@@ -24,6 +24,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..errors import CardgenError, Finding, Location, error
 from ..files.oserrors import os_errors, read_input
+from ..files.safepath import in_project
 from ..files.write import rewrite_file
 
 STR_TAG = "tag:yaml.org,2002:str"
@@ -278,6 +279,7 @@ def edit_files(project: Path, edits: Iterable[TextEdit]) -> EditOutcome:
     for file, file_edits in sorted(by_file.items()):
         path = Path(file) if Path(file).is_absolute() else project / file
         try:
+            in_project(path, project, what="file to edit")
             text = read_input(path, file).decode("utf-8")
             new = edit_yaml(text, file_edits, file)
             if new != text:

@@ -14,6 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import CardgenError
+from .oserrors import read_input
+from .safepath import inside
 from .write import atomic_write
 
 STATE_NAME = ".cardgen-state.json"
@@ -82,7 +85,8 @@ def snapshot_inputs(project: Path, dest: Path, *extra: str) -> str:
 
     A build reads only the copy, so its key and its outputs come from the same bytes by
     construction: a file saved while the build runs is seen by the next build, never half
-    by this one. Links out of art/ stay links, so the art check still refuses them.
+    by this one. Links out of art/ and out of the project stay links, so the art check and
+    the load still refuse them.
     """
     parts: list[str] = []
     for path in input_files(project):
@@ -90,7 +94,9 @@ def snapshot_inputs(project: Path, dest: Path, *extra: str) -> str:
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         top = (project / rel.parts[0]).resolve()
-        if rel.parts[0] == "art" and top not in path.resolve().parents:
+        real = path.resolve()
+        if (rel.parts[0] == "art" and top not in real.parents) or not real.is_relative_to(
+                project.resolve()):  # the load and the art check refuse such a link
             os.symlink(path.resolve(), target)
             parts += [str(rel), file_digest(path)]
             continue
@@ -111,25 +117,26 @@ class JsonCache:
     """
 
     def __init__(self, output: Path, name: str):
-        self.path = output / CACHE_DIR / f"{name}.json"
+        self.output, self.rel = output, f"{CACHE_DIR}/{name}.json"
+        self.path = output / self.rel
 
     def read(self, key: str) -> object | None:
         try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
+            raw = json.loads(read_input(inside(self.output, self.rel), self.rel))
             payload = raw["payload"]
             if raw.get("version") != STATE_VERSION or raw.get("key") != key:
                 return None
             if raw.get("sha256") != _canonical_hash(payload):
                 return None
             return payload
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return None
+        except (CardgenError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            return None  # a planted link or a damaged file is a cache miss
 
     def write(self, key: str, payload: object) -> None:
         doc = {"version": STATE_VERSION, "key": key, "sha256": _canonical_hash(payload),
                "payload": payload}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(self.path, json.dumps(doc, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+        atomic_write(inside(self.output, self.rel),
+                     json.dumps(doc, ensure_ascii=False, sort_keys=True).encode("utf-8"))
 
 
 def _canonical_hash(payload: object) -> str:
@@ -153,7 +160,7 @@ class BuildState:
     def read(cls, output: Path) -> BuildState:
         path = output / STATE_NAME
         try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
+            raw = json.loads(read_input(inside(output, STATE_NAME), STATE_NAME))
             if raw.get("version") != STATE_VERSION:
                 return cls(path)
             entries = raw["entries"]
@@ -162,8 +169,8 @@ class BuildState:
                     or not isinstance(outputs, list)
                     or not all(isinstance(o, str) for o in outputs)):
                 return cls(path)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return cls(path)  # missing or corrupt state: rebuild everything
+        except (CardgenError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            return cls(path)  # missing, corrupt or planted state: rebuild everything
         timings = raw.get("timings", {})
         if not isinstance(timings, dict):
             timings = {}
@@ -202,4 +209,5 @@ class BuildState:
         payload = {"version": STATE_VERSION, "inputs": self.inputs, "outputs": self.outputs,
                    "timings": {k: round(v, 4) for k, v in sorted(self.timings.items())},
                    "entries": dict(sorted(self.entries.items()))}
-        atomic_write(self.path, json.dumps(payload, indent=1).encode("utf-8"))
+        atomic_write(inside(self.path.parent, self.path.name),
+                     json.dumps(payload, indent=1).encode("utf-8"))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..errors import CardgenError, Location, error
 from .oserrors import os_errors
+from .safepath import inside
 from .write import make_folder
 
 LOCK_NAME = ".cardgen.lock"
@@ -24,9 +25,9 @@ def build_lock(output: Path) -> Iterator[None]:
     never leaves it held.
     """
     make_folder(output)
-    path = output / LOCK_NAME
+    path = inside(output, LOCK_NAME)  # never a link leading out of output/
     with os_errors("lock", path):
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -4,7 +4,10 @@ For what JSON cannot hold cheaply (the loaded model, recorded PDF drawings): a f
 magic line, the caller's key (what its content depends on, e.g. the code), the SHA-256 of
 the body, and the pickled body. A missing, truncated, edited or stale file reads as nothing;
 the body is unpickled by an unpickler that makes no object but the classes the caller
-allows, so a damaged or planted cache file is never an error and can run no code.
+allows (named one by one), and a caller whose objects need no constructor call refuses a
+body that calls anything: a damaged or planted cache file is never an error, can run no code
+and can make no allowed class open a file it names. Files are read through the safe reader
+(regular files only, at most :data:`MAX_BYTES`), at paths confirmed inside ``output/``.
 """
 
 from __future__ import annotations
@@ -12,11 +15,19 @@ from __future__ import annotations
 import hashlib
 import io
 import pickle
+import pickletools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..errors import CardgenError
+from .oserrors import read_input
 from .write import atomic_write
+
+#: The largest cache file read (the face drawings of one language are a few MB).
+MAX_BYTES = 256 * 1024 * 1024
+#: Opcodes that call what they load (a class's constructor, a function).
+_CALLS = frozenset({"REDUCE", "INST", "OBJ", "NEWOBJ_EX", "EXT1", "EXT2", "EXT4"})
 
 #: Module, name → the class to make, or None: what one reader allows
 Allow = Callable[[str, str], Any]
@@ -38,9 +49,13 @@ class _Restricted(pickle.Unpickler):
         return found
 
 
-def loads(blob: bytes, allow: Allow) -> Any:
-    """The object pickled in ``blob``, or None when it is damaged or makes anything else."""
+def loads(blob: bytes, allow: Allow, *, calls: bool = True) -> Any:
+    """The object pickled in ``blob``, or None when it is damaged or makes anything else;
+    with ``calls=False``, also None when it would call anything (objects are then only
+    made empty and filled with their saved attributes)."""
     try:
+        if not calls and any(op.name in _CALLS for op, _arg, _pos in pickletools.genops(blob)):
+            return None
         return _Restricted(blob, allow).load()
     except _BROKEN:
         return None
@@ -53,8 +68,8 @@ def dumps(obj: Any) -> bytes:
 def read(path: Path, magic: bytes, key: str) -> bytes | None:
     """The body of the file at ``path`` if it is intact and was written with ``key``."""
     try:
-        raw = path.read_bytes()
-    except OSError:
+        raw = read_input(path, limit=MAX_BYTES)
+    except CardgenError:
         return None
     head, _, rest = raw.partition(b"\n")
     stored, _, rest = rest.partition(b"\n")

@@ -1,9 +1,12 @@
-"""Paths built from data, confirmed to stay where they belong before anything is written.
+"""The walls: paths confirmed to stay where they belong before anything is read or written.
 
 Card ids are checked on load (:data:`cardgen.data.fields.ID_PATTERN`); this is the second wall:
-every output path made from an id, a profile name or a language goes through
-:func:`inside`, which refuses a part that is not a plain file name and a result that, once
-symlinks are resolved, is not inside its folder (``output/``, ``art/``).
+every output path goes through :func:`inside` (:func:`in_output` for ``output/``), which
+refuses a part that is not a plain file name and a result that, once symlinks are resolved,
+is not inside its folder (``output/``, ``art/``). Inputs named by data (card files, a
+layout's ``extends:`` and fonts) go through :func:`in_project`: a link inside the project
+works, one that leads out of it is refused at the line that names it, and nothing of the
+file outside is read or echoed.
 """
 
 from __future__ import annotations
@@ -13,9 +16,11 @@ from pathlib import Path
 
 from ..errors import CardgenError, Location, error
 
-#: One path part: letters, digits, dot, hyphen, underscore; not starting with a dot run
-#: such as "." or "..".
-_PART = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}")
+OUTPUT = "output"
+
+#: One path part: letters, digits, dot, hyphen, underscore; never "." or ".." (a hidden
+#: name such as ".cache" is one of the tool's own).
+_PART = re.compile(r"(?!\.\.?$)[A-Za-z0-9._-]{1,200}")
 
 
 def inside(root: Path, rel: str | Path) -> Path:
@@ -32,3 +37,27 @@ def inside(root: Path, rel: str | Path) -> Path:
             hint="card ids and names in paths are lower-case letters, digits and hyphens; "
             f"remove links in {root.name}/ that lead out of it"))
     return path
+
+
+def in_output(project: Path, rel: str | Path) -> Path:
+    """``project/output/rel``, confirmed inside ``output/`` (links resolved): the one way
+    every writer and cache reader names a file under ``output/``."""
+    return inside(project / OUTPUT, rel)
+
+
+def in_project(path: Path, project: Path, where: Location | None = None,
+               what: str = "file") -> Path:
+    """``path`` resolved, when it (through any links) lies inside ``project``; else a
+    CardgenError at ``where`` (or the path as given, relative to the project)."""
+    resolved = path.resolve()
+    if resolved.is_relative_to(project.resolve()):
+        return resolved
+    try:
+        shown = str(path.relative_to(project))
+    except ValueError:
+        shown = path.name
+    raise CardgenError(error(
+        "outside-project", f"the {what} {shown} is outside the project (through a link or "
+        "a path); cardgen reads only files inside the project", location=where or
+        Location(shown), hint="copy the file into the project instead of linking or "
+        "naming it"))

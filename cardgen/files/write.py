@@ -148,10 +148,12 @@ def rewrite_file(path: Path | str, data: bytes) -> Path:
     never half of one. When that would change the file's identity, because it has other
     hard links (a rename would split them) or its owner cannot be kept, the temporary copy
     is written and read back first, then the target itself is overwritten, so every link
-    sees the edit (DECISIONS.md, "In-place edits"). Returns the path written.
+    sees the edit (DECISIONS.md, "In-place edits"). The temporary files an earlier edit of
+    the same file left when it was killed are removed first. Returns the path written.
     """
     real = Path(os.path.realpath(path))
     info = os.stat(real)
+    _remove_temps_of(real)
     with _temp_beside(real) as (fd, tmp):
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -188,6 +190,19 @@ def _keep_owner(fd: int, info: os.stat_result) -> bool:
 
 #: What :func:`atomic_output` leaves behind when its process is killed: ``.<name>.<random>.tmp``.
 _STALE_TEMP = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")
+
+
+def _remove_temps_of(path: Path) -> None:
+    """Delete the temporary files (``.<name>.<random>.tmp``) that killed edits of ``path`` left
+    beside it; regular files only, never a link."""
+    prefix = f".{path.name}."
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(path.parent):
+            if (entry.name.startswith(prefix) and _STALE_TEMP.fullmatch(entry.name)
+                    and len(entry.name) == len(prefix) + 12
+                    and entry.is_file(follow_symlinks=False)):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry.path)
 
 
 def remove_stale_temps(folders: Iterable[Path], top: Path | None = None) -> list[Path]:

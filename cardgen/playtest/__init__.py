@@ -14,6 +14,7 @@ from ..data.load import load
 from ..engine import Rules, RulesError
 from ..engine.rules import EffectError
 from ..errors import CardgenError, Location, Severity, error
+from ..files.safepath import in_output
 from ..files.write import atomic_write
 from ..progress import Progress
 from .pdf import build_pdf
@@ -97,9 +98,8 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
     diff = compare(report, old) if old is not None else None
     if diff is not None:
         report["compare"] = diff
-    out = project / "output" / "playtest"
-    out.mkdir(parents=True, exist_ok=True)
-    json_path, pdf_path = out / "report.json", out / "report.pdf"
+    json_path = in_output(project, "playtest/report.json")
+    pdf_path = in_output(project, "playtest/report.pdf")
     atomic_write(json_path, to_json(report))
     layout = load_layout(project / CARD_LAYOUT)
     atomic_write(pdf_path, build_pdf(report, layout.fonts, diff))

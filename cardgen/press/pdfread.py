@@ -11,8 +11,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import CardgenError, Location, error
 from ..files.incremental import code_digest, digest
-from .pdfstreams import GENERALIZED, REF, STRING, cmyk_max, decode, filters, run_qpdf, stored_streams
+from ..files.oserrors import read_input
+from .pdfstreams import (
+    GENERALIZED,
+    REF,
+    STRING,
+    TooLarge,
+    cmyk_max,
+    decode,
+    filters,
+    run_qpdf,
+    stored_streams,
+)
+
+#: The largest PDF preflight reads (the shipped print-shop file is about 30 MB).
+MAX_PDF = 512 * 1024 * 1024
 
 FONT_FILES = ("/FontFile", "/FontFile2", "/FontFile3")
 
@@ -166,7 +181,13 @@ class PdfDoc:
             data = self.stored.get(ref, b"")
             if filters(info) and all(isinstance(f, str) and f in GENERALIZED
                                       for f in filters(info)):
-                decoded = decode(data, info)
+                try:
+                    decoded = decode(data, info)
+                except TooLarge as exc:
+                    raise CardgenError(error(
+                        "file-too-large", f"{exc} (object {ref}); refused before it fills memory",
+                        location=Location(str(self.path)), hint="is this the right file? a "
+                        "print PDF never holds such a stream")) from None
                 if decoded is None:
                     data, info = self._qpdf_stream(ref)
                 else:
@@ -315,7 +336,7 @@ def read_pdf(path: Path, walks: WalkCache | None = None, pdf: bytes | None = Non
     every file ReportLab writes), the data is taken from the file itself, so qpdf neither
     base64-encodes every image and font nor hands them through its output. ``pdf``: the
     file's bytes, when the caller holds them already."""
-    pdf = path.read_bytes() if pdf is None else pdf
+    pdf = read_input(path, limit=MAX_PDF) if pdf is None else pdf
     raw = run_qpdf(path, "--decode-level=none", "--json-stream-data=none")
     stored = stored_streams(pdf, raw["qpdf"][1])
     if stored is None:  # no plain table, or one that does not match what qpdf read

@@ -17,6 +17,7 @@ from typing import Any
 from PIL import Image, ImageMath
 
 from ..errors import CardgenError, Location, error
+from ..files.oserrors import read_input
 
 #: Filters qpdf's "generalized" decode level undoes (with their short names). A stream
 #: whose chain has any other filter (DCT, JPX, JBIG2, CCITT) is left as it is, whole.
@@ -48,7 +49,7 @@ def run_qpdf(path: Path, *options: str) -> dict[str, Any]:
             raise CardgenError(error("preflight-read", "cannot read the PDF: "
                                      f"{proc.stderr.decode('utf-8', 'replace').strip()}",
                                      location=Location(str(path))))
-        return json.loads(out.read_bytes())
+        return json.loads(read_input(out, str(path), limit=MAX_QPDF_JSON))
 
 
 _XREF_ENTRY = re.compile(rb"(\d{10}) (\d{5}) ([nf])")
@@ -132,8 +133,30 @@ def _ahx(data: bytes) -> bytes:
     return bytes.fromhex((text + b"0" * (len(text) % 2)).decode("ascii"))
 
 
+#: Bytes one stream may decode to (a card's 300 dpi CMYK image is about 5 MB); a
+#: compressed "bomb" stops here instead of filling memory.
+MAX_STREAM = 128 * 1024 * 1024
+#: Bytes of qpdf's description of one PDF read back (its objects, streams not inline).
+MAX_QPDF_JSON = 256 * 1024 * 1024
+
+
+class TooLarge(Exception):
+    """A stream decodes to more than :data:`MAX_STREAM` bytes."""
+
+
+def _inflate(data: bytes) -> bytes:
+    """Flate-decoded ``data``, refused past :data:`MAX_STREAM` bytes without making more."""
+    inflater = zlib.decompressobj()
+    out = inflater.decompress(data, MAX_STREAM + 1)
+    if len(out) > MAX_STREAM or inflater.unconsumed_tail:
+        raise TooLarge(f"a stream decodes to more than {MAX_STREAM // 2**20} MB")
+    if not inflater.eof:
+        raise zlib.error("incomplete or truncated stream")
+    return out
+
+
 #: The generalized filters decoded here; any other (or /DecodeParms) is left to qpdf.
-DECODERS = {"/FlateDecode": zlib.decompress, "/ASCII85Decode": _a85, "/ASCIIHexDecode": _ahx}
+DECODERS = {"/FlateDecode": _inflate, "/ASCII85Decode": _a85, "/ASCIIHexDecode": _ahx}
 
 
 def filters(info: dict[str, Any]) -> list[Any]:
@@ -171,7 +194,10 @@ def cmyk_max(data: bytes, info: dict[str, Any]) -> float:
         if chain:
             bands, inverted = _jpeg_bands(data, info, chain)
         else:
-            img = Image.frombytes("CMYK", (int(info["/Width"]), int(info["/Height"])), data)
+            size = (int(info["/Width"]), int(info["/Height"]))
+            if size[0] * size[1] * 4 > len(data):  # never allocate what the data can't fill
+                return 0.0
+            img = Image.frombytes("CMYK", size, data)
             bands, inverted = img.split(), False
     except (OSError, ValueError, zlib.error, KeyError, TypeError):
         return 0.0

@@ -16,26 +16,40 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..errors import CardgenError
 from ..files import pickles
+from ..files.safepath import inside
 from .faceforms import FaceLibrary, Kept
 
 MAGIC = b"cardgen-faces 1\n"
 PREFIX = "faces-"
 SUFFIX = ".bin"
-#: Modules whose classes a kept drawing is made of; anything else in a file refuses it.
-_ALLOWED = ("reportlab.pdfbase.pdfdoc", "cardgen.render.")
+#: The classes a kept drawing is made of, by module; anything else in a file refuses it.
+#: None of them reads a file: they are made empty and given their saved attributes (a body
+#: that would call a constructor is refused, :func:`cardgen.files.pickles.loads`).
+_ALLOWED = {
+    "reportlab.pdfbase.pdfdoc": frozenset({
+        "PDFAxialShading", "PDFRadialShading", "PDFExponentialFunction",
+        "PDFStitchingFunction", "PDFArray", "PDFDictionary", "PDFName", "PDFString",
+        "PDFObjectReference", "PDFResourceDictionary"}),
+    "cardgen.render.faceforms": frozenset({"Kept", "Drawing", "Glyphs"}),
+}
 
 
 def _allowed(module: str, name: str) -> Any:
-    if not module.startswith(_ALLOWED):
+    if name not in _ALLOWED.get(module, ()):
         return None
     found = getattr(importlib.import_module(module), name, None)
     return found if isinstance(found, type) and found.__module__ == module else None
 
 
 def _read(path: Path, key: str) -> Kept:
+    try:
+        path = inside(path.parent.parent, f"{path.parent.name}/{path.name}")
+    except CardgenError:  # a planted link: nothing kept
+        return Kept()
     body = pickles.read(path, MAGIC, key)
-    kept = pickles.loads(body, _allowed) if body is not None else None
+    kept = pickles.loads(body, _allowed, calls=False) if body is not None else None
     return kept if isinstance(kept, Kept) else Kept()
 
 
@@ -63,7 +77,8 @@ class FaceStore:
         """Write each library that drew a face; remove the other files of its language."""
         for path, (key, library) in self._libraries.items():
             if library.drawn:  # a library that drew nothing new: its file is as it was
-                pickles.write(path, MAGIC, key, pickles.dumps(library.keep()))
+                safe = inside(self.folder.parent, f"{self.folder.name}/{path.name}")
+                pickles.write(safe, MAGIC, key, pickles.dumps(library.keep()))
         langs = {library.lang for _key, library in self._libraries.values()}
         for old in self.folder.glob(f"{PREFIX}*{SUFFIX}"):
             lang = old.name.removeprefix(PREFIX).split("-", 1)[0]

@@ -35,6 +35,7 @@ from ..data.yamledit import TextEdit, edit_files, edit_yaml
 from ..errors import CardgenError, Finding, Location, Severity, error, has_errors, warning
 from ..files.incremental import snapshot_inputs
 from ..files.oserrors import os_errors, read_input
+from ..files.safepath import in_project
 from ..files.write import atomic_write, rewrite_file
 from .pofile import PoEntry, parse_po, write_po
 from .translation import (
@@ -372,13 +373,15 @@ def _apply_to_copy(copy: Path, plan: _Plan) -> None:
         by_file.setdefault(edit.loc.file, []).append(edit)
     for file, edits in by_file.items():
         path = copy / file
-        path.write_text(edit_yaml(path.read_text(encoding="utf-8"), edits, file), encoding="utf-8")
+        text = edit_yaml(path.read_text(encoding="utf-8"), edits, file)
+        path.unlink()  # a link the copy kept (one leading out) is replaced, never written through
+        path.write_text(text, encoding="utf-8")
     (copy / STATE_FILE).parent.mkdir(parents=True, exist_ok=True)
     (copy / STATE_FILE).write_bytes(state_bytes(plan.state))
 
 
 def _write_state(project: Path, state: dict[str, Record]) -> None:
-    path = project / STATE_FILE
+    path = in_project(project / STATE_FILE, project, what="translation state file")
     data = state_bytes(state)
     if path.is_file() and path.read_bytes() == data:
         return
