@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,14 @@ CARD = ROOT / "layouts" / "card.yaml"
 
 
 def variant(tmp_path: Path, text: str, name: str = "variant.yaml") -> Path:
-    """A layout in tmp_path that extends the real card layout."""
-    (tmp_path / "base.yaml").write_text(CARD.read_text(encoding="utf-8").replace(
-        "../fonts/", f"{ROOT / 'fonts'}/"), encoding="utf-8")
-    path = tmp_path / name
+    """A layout in a project in tmp_path that extends the real card layout (fonts are read
+    from inside the project only, so the project gets a copy of them)."""
+    if not (tmp_path / "fonts").is_dir():
+        shutil.copytree(ROOT / "fonts", tmp_path / "fonts")
+    (tmp_path / "layouts").mkdir(exist_ok=True)
+    (tmp_path / "layouts" / "base.yaml").write_text(CARD.read_text(encoding="utf-8"),
+                                                    encoding="utf-8")
+    path = tmp_path / "layouts" / name
     path.write_text(text, encoding="utf-8")
     return path
 

@@ -54,18 +54,32 @@ def check_options(options: BuildOptions) -> None:
 def read_manifest(path: Path) -> tuple[bytes, dict]:
     """A --changed-since manifest: its bytes (for the inputs key) and its cards, checked for
     the shape a build writes (``{"cards": [{"id": …, "hash": …}, …]}``)."""
-    raw = read_input(path)
+    raw = read_input(path, limit=MAX_MANIFEST)
     hint = "pass the manifest.json an earlier build wrote (output/<lang>/manifest.json)"
     try:
         doc = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise CardgenError(error("manifest-read", f"not a JSON manifest: {exc}",
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        why = "it nests too deeply" if isinstance(exc, RecursionError) else str(exc)[:200]
+        raise CardgenError(error("manifest-read", f"not a JSON manifest: {why}",
                                  location=Location(str(path)), hint=hint)) from None
     cards = doc.get("cards") if isinstance(doc, dict) else None
-    if not isinstance(cards, list) or not all(
-            isinstance(c, dict) and isinstance(c.get("id"), str)
-            and isinstance(c.get("hash", ""), str) for c in cards):
+    if not isinstance(cards, list) or not all(_manifest_card(c) for c in cards):
         raise CardgenError(error("manifest-shape", "the manifest needs 'cards': a list of "
-                                 "{id: text, hash: text} entries", location=Location(str(path)),
+                                 "{id: text, hash: text, texts: {key: text}} entries, ids of "
+                                 "at most 64 characters", location=Location(str(path)),
                                  hint=hint))
     return raw, doc
+
+
+#: The largest --changed-since manifest read (a build's is about 100 kB).
+MAX_MANIFEST = 16 * 1024 * 1024
+
+
+def _manifest_card(entry: object) -> bool:
+    """Whether ``entry`` has the shape of one card of a manifest a build writes."""
+    if not isinstance(entry, dict):
+        return False
+    cid, sha, texts = entry.get("id"), entry.get("hash", ""), entry.get("texts", {})
+    return (isinstance(cid, str) and len(cid) <= 64 and isinstance(sha, str) and len(sha) <= 128
+            and isinstance(texts, dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in texts.items()))

@@ -102,6 +102,12 @@ EXCEPTION_SPEC = {
 }
 
 
+
+def _texts(value: Any) -> tuple[str, ...]:
+    """A list's items as text; anything else (a wrong type, reported by check_record) as
+    nothing, so later checks do not trip over it."""
+    return tuple(str(x) for x in value) if isinstance(value, list) else ()
+
 class _Loader:
     def __init__(self, project: Path):
         self.project = project
@@ -162,13 +168,18 @@ class _Loader:
             "set_aside": Field(list),
         }, data.loc, "game.yaml"))
         counts = data["counts"] if isinstance(data.get("counts"), LocMap) else LocMap()
+        for key, value in counts.items():
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                self.findings.append(error(
+                    "wrong-type", f"counts.{key} must be a whole number, not {value!r}",
+                    location=counts.at(key), hint="write how many, e.g. 4"))
         return m.GameInfo(
             rules_version=str(data.get("rules_version", "?")),
             data_version=str(data.get("data_version", "?")),
             prototype=bool(data.get("prototype", False)),
             counts={k: v for k, v in counts.items() if isinstance(v, int)},
-            uncounterable_events=tuple(str(x) for x in data.get("uncounterable_events") or ()),
-            set_aside=tuple(str(x) for x in data.get("set_aside") or ()),
+            uncounterable_events=_texts(data.get("uncounterable_events")),
+            set_aside=_texts(data.get("set_aside")),
             loc=data.loc,
             locs=({k: counts.at(k) for k in counts} if counts else {})
             | {k: data.at(k) for k in ("rules_version", "set_aside") if k in data},
@@ -345,9 +356,22 @@ class _Loader:
 
     def rule_facts(self) -> Any:
         """card_data/rules/facts.yaml, the facts the rulebook fixes (checked in the check
-        stage, cardgen/check/facts.py); absent → None."""
+        stage, cardgen/check/facts.py). Missing or empty, it is an error: without it the
+        rulebook checks would silently not run."""
         path = self.root / "rules" / "facts.yaml"
-        return self.read(path) if path.is_file() else None
+        where = Location(self.rel(path))
+        if not path.exists() and not path.is_symlink():
+            self.findings.append(error(
+                "facts-missing", f"{self.rel(path)} is missing: the checks against the "
+                "rulebook cannot run", location=where,
+                hint="restore the file from the project's history"))
+            return None
+        found = self.read(path)
+        if found is None and not any(f.location == where for f in self.findings):
+            self.findings.append(error(
+                "facts-missing", f"{self.rel(path)} is empty: the checks against the rulebook "
+                "cannot run", location=where, hint="restore the file from the project's history"))
+        return found
 
     def templates(self) -> dict[str, dict[str, Any]]:
         out = {}
@@ -399,7 +423,7 @@ class _Loader:
             text=self.bilingual(text, rec.at("text"), f"{kind} text", card) if text is not None else None,
             loc=where,
             name=self.bilingual(name, rec.at("name"), "deed name", card) if name is not None else None,
-            cost=tuple(str(x) for x in rec.get("cost") or ()),
+            cost=_texts(rec.get("cost")),
             attrs=attrs,
             locs={k: rec.at(k) for k in rec},
         )
@@ -466,8 +490,8 @@ class _Loader:
             name=self.bilingual(rec.get("name"), rec.at("name"), "card name", card),
             political=opt_int("political"),
             military=opt_int("military"),
-            yields=tuple(str(x) for x in rec.get("yield") or ()),
-            cost=tuple(str(x) for x in rec.get("cost") or ()),
+            yields=_texts(rec.get("yield")),
+            cost=_texts(rec.get("cost")),
             use_cost=opt_int("use_cost"),
             shield=rec.get("shield"),
             crown=bool(rec.get("crown", False)),

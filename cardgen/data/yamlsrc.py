@@ -8,6 +8,7 @@ Duplicate keys (which PyYAML accepts silently) and alias bombs are errors.
 from __future__ import annotations
 
 import hashlib
+import math
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 #: Upper bound on the number of values a document may expand to through aliases.
 MAX_EXPANDED_NODES = 200_000
+#: Digits a number in a data file may have (a seed or a year needs a handful).
+MAX_DIGITS = 15
 
 
 class Source:
@@ -132,7 +135,7 @@ class _Constructor:
         if isinstance(node, ScalarNode):
             if node.tag == _STR_TAG:  # most values: the text itself, as the loader makes it
                 return node.value
-            return self.loader.construct_object(node, deep=True)
+            return self._scalar(node)
         if id(node) in self.active:
             raise CardgenError(
                 error("yaml-recursive", "a recursive alias refers to itself",
@@ -158,6 +161,26 @@ class _Constructor:
         finally:
             self.active.discard(id(node))
         raise CardgenError(error("yaml-node", "unsupported YAML node", location=_loc(self.file, node)))
+
+    def _scalar(self, node: ScalarNode) -> Any:
+        """A number, boolean, null or date; a number no card, layout or profile needs (more
+        than :data:`MAX_DIGITS` digits, infinite, not a number) is an error at its line."""
+        shown = (node.value if len(node.value) <= 20
+                 else f"{node.value[:17]}… ({len(node.value):,} characters)")
+        try:
+            value = self.loader.construct_object(node, deep=True)
+        except ValueError as exc:  # e.g. Python's 4,300-digit limit for integers, a bad date
+            raise CardgenError(error(
+                "yaml-value", f"{shown} cannot be read: {str(exc)[:120]}",
+                location=_loc(self.file, node), hint="write the value in quotes if it is text")
+            ) from None
+        if (isinstance(value, int) and abs(value) >= 10**MAX_DIGITS) or (
+                isinstance(value, float) and not math.isfinite(value)):
+            raise CardgenError(error(
+                "yaml-number", f"{shown} is not a number any card data needs: numbers are "
+                f"finite, with at most {MAX_DIGITS} digits", location=_loc(self.file, node),
+                hint="write the number the rulebook gives"))
+        return value
 
     def _mapping(self, node: MappingNode) -> LocMap:
         self.loader.flatten_mapping(node)

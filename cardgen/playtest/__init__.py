@@ -14,6 +14,7 @@ from ..data.load import load
 from ..engine import Rules, RulesError
 from ..engine.rules import EffectError
 from ..errors import CardgenError, Location, Severity, error
+from ..files.oserrors import read_input
 from ..files.safepath import in_output
 from ..files.write import atomic_write
 from ..progress import Progress
@@ -55,13 +56,32 @@ def playable_rules(project: Path) -> Rules:
         raise CardgenError(error("engine-data", str(exc), location=Location("card_data"))) from None
 
 
+#: The largest --compare report read (one of 2,000 games is about 60 kB).
+MAX_REPORT = 16 * 1024 * 1024
+
+
 def _old_report(path: Path) -> dict[str, Any]:
+    """The earlier report.json of ``--compare``: a regular file of at most MAX_REPORT bytes,
+    JSON of the shape a playtest writes (numbers where it writes numbers)."""
+    hint = "pass the report.json of an earlier playtest"
+    raw = read_input(path, limit=MAX_REPORT)
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise CardgenError(error("compare-unreadable", f"cannot read the old report: {exc}",
-                                 location=Location(str(path)),
-                                 hint="pass the report.json of an earlier playtest")) from None
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        why = "it nests too deeply" if isinstance(exc, RecursionError) else str(exc)[:200]
+        raise CardgenError(error("compare-unreadable", f"cannot read the old report: {why}",
+                                 location=Location(str(path)), hint=hint)) from None
+    cards = doc.get("cards", {}) if isinstance(doc, dict) else None
+    if not isinstance(cards, dict) or not all(
+            isinstance(v, dict) and all(isinstance(v.get(k), int | float | None)
+                                        and not isinstance(v.get(k), bool)
+                                        for k in ("bought_per_game", "owner_win_rate"))
+            for v in cards.values()):
+        raise CardgenError(error("compare-unreadable", "the old report is not a playtest "
+                                 "report: it needs 'cards': {id: {bought_per_game: number, "
+                                 "owner_win_rate: number}}", location=Location(str(path)),
+                                 hint=hint))
+    return doc
 
 
 def playtest(project: Path, options: PlaytestOptions, progress: Progress | None = None) -> PlaytestResult:

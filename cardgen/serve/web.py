@@ -11,7 +11,9 @@ line that a finding on the page points at inside card_data/.
 from __future__ import annotations
 
 import json
+import sys
 import threading
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -28,6 +30,10 @@ STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; 
 IMAGE_TYPES = {".jpg": "image/jpeg", ".png": "image/png"}
 #: Seconds between keep-alive comments on an idle event stream.
 PING = 15.0
+#: Bytes of the one request body the preview takes ({"file": …, "line": …}).
+MAX_BODY = 4096
+#: Seconds a client may take to send a request (a stalled one frees its thread).
+REQUEST_SECONDS = 30
 
 
 class DeskServer(ThreadingHTTPServer):
@@ -49,10 +55,18 @@ class DeskServer(ThreadingHTTPServer):
         self.shutdown()
         self.server_close()
 
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that went away (or stalled) ends its request quietly; anything else is
+        a bug and is reported as the standard library does."""
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)  # pragma: no cover - a bug
+
 
 class DeskHandler(BaseHTTPRequestHandler):
     server: DeskServer
     server_version = "cardgen-serve"
+    timeout = REQUEST_SECONDS
 
     def log_message(self, format: str, *args: object) -> None:
         pass  # the terminal shows builds, not requests
@@ -86,13 +100,12 @@ class DeskHandler(BaseHTTPRequestHandler):
         if self.headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
             self._error(HTTPStatus.UNSUPPORTED_MEDIA_TYPE)
             return
-        try:
-            length = min(int(self.headers.get("Content-Length", "0")), 4096)
-            asked = json.loads(self.rfile.read(length) or b"{}")
-            file, line = str(asked["file"]), int(asked["line"])
-        except (ValueError, KeyError, TypeError):
-            self._error(HTTPStatus.BAD_REQUEST)
+        asked = open_request(self.headers.get("Content-Length", ""), self.rfile.read)
+        if asked is None:
+            self._error(HTTPStatus.BAD_REQUEST, "expected {\"file\": …, \"line\": …} in at "
+                        f"most {MAX_BODY} bytes")
             return
+        file, line = asked
         path = Sources(self.server.desk.project).path(file)
         if editor is None:
             self._error(HTTPStatus.NOT_FOUND, "no --editor given: the page shows the line instead")
@@ -164,6 +177,28 @@ class DeskHandler(BaseHTTPRequestHandler):
     def _error(self, status: HTTPStatus, message: str = "") -> None:
         body = json.dumps({"error": message or status.phrase}).encode()
         self._send(status, body, "application/json", cache="no-store")
+
+
+def open_request(length: str, read: Callable[[int], bytes]) -> tuple[str, int] | None:
+    """The file and line an "open in editor" request asks for, or None when the request is
+    malformed: a length that is not 0 to :data:`MAX_BODY`, a body that is not that JSON
+    object (NaN, Infinity, deep nesting, a line that is not a whole number)."""
+    if not length.isdigit() or len(length) > 6 or int(length) > MAX_BODY:
+        return None
+    try:
+        asked = json.loads(read(int(length)) or b"{}", parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(asked, dict):
+        return None
+    file, line = asked.get("file"), asked.get("line")
+    if not isinstance(file, str) or type(line) is not int or not 0 < line < 10**7:
+        return None
+    return file, line
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a line number")
 
 
 def safe_path(root: Path, raw: str) -> Path | None:

@@ -186,7 +186,16 @@ def git_card_data(project: Path, revision: str, into: Path) -> None:
         raise CardgenError(error("usage", f"--changed-since {revision}: the revision has no "
                                  "card_data/ folder", location=Location("card_data"), hint=hint))
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        tar.extractall(into / "card_data", filter="data")
+        tar.extractall(into / "card_data", filter=_inside_tree)
+
+
+def _inside_tree(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
+    """tarfile's "data" filter, leaving out (instead of failing on) a link that leads out of
+    the tree: the revision is read as if that file were not there."""
+    try:
+        return tarfile.data_filter(member, dest)
+    except tarfile.FilterError:
+        return None
 
 
 def keys_in_order(texts: Sequence[Mapping[str, str]]) -> list[str]:
