@@ -19,6 +19,7 @@ from ..files.incremental import (
     code_digest,
     digest,
     inputs_digest,
+    odd_inputs,
     snapshot_inputs,
 )
 from ..files.lock import build_lock
@@ -142,6 +143,9 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
         remove_stale_temps([output / lang for lang in LANGS] + [cache_dir], top=output)
         state = BuildState.read(output)
         with os_errors("read the inputs of", project):
+            odd = odd_inputs(project)
+            if odd:
+                raise CardgenError(odd)
             inputs = inputs_digest(project, options_key)
         findings_cache = JsonCache(output, "findings")
         if not options.png and state.unchanged(inputs, output):

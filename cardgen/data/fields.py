@@ -164,6 +164,23 @@ def check_record(
     return findings
 
 
+def range_findings(record: Any, ranges: dict[str, tuple[float, float]], what: str
+                   ) -> list[Finding]:
+    """Each number of ``record`` named in ``ranges`` lies in its (inclusive) range: a layout
+    or profile number far outside what any print needs (``bleed_px: 10000000``) is an error
+    at its line, before it sizes an image or a page."""
+    out = []
+    for key, (low, high) in ranges.items():
+        value = record.get(key) if isinstance(record, dict) else None
+        if isinstance(value, int | float) and not isinstance(value, bool) and not (
+                low <= value <= high):
+            out.append(error("bad-value", f"'{key}' in {what} must be from {low:g} to {high:g}, "
+                             f"not {value:g}", location=record.at(key)
+                             if hasattr(record, "at") else None,
+                             hint="check the unit (millimetres, points, pixels)"))
+    return out
+
+
 def bilingual_shape(value: Any, where: Location, what: str, langs: tuple[str, ...],
                     card: str | None = None) -> list[Finding]:
     """A {en: ..., cs: ...} mapping of strings; a missing language is reported elsewhere."""

@@ -20,7 +20,7 @@ from reportlab.lib.units import mm
 
 from ..errors import CardgenError, Finding, Location, error, has_errors
 from ..files.safepath import in_project
-from .fields import Field, check_record
+from .fields import Field, check_record, range_findings
 from .yamlsrc import LocMap, load_yaml_file
 
 #: Body text may never be set smaller than this (print legibility), whatever a layout says.
@@ -279,6 +279,13 @@ TOP_SPEC = {**{k: Field(dict, True) for k in SPEC}, **{k: Field(list, True) for 
             "extends": Field((str, list))}
 
 
+#: Sane ranges of a layout's numbers (mm; points for text sizes): a slip of a few digits is
+#: an error at its line, never a page or an image of absurd size.
+CARD_RANGES = {"width": (20, 300), "height": (20, 300), "bleed": (0, 10), "safe": (0, 30),
+               "frame": (0, 30)}
+SIZE_RANGE = (1.0, 200.0)
+
+
 # --- loading with extends -------------------------------------------------------------
 
 def _merge(base: LocMap, over: LocMap) -> LocMap:
@@ -373,6 +380,14 @@ def validate(raw: LocMap, base_dir: Path, project: Path | None = None) -> list[F
     for section, spec in SPEC.items():
         if isinstance(raw.get(section), LocMap):
             findings += check_record(raw[section], spec, raw.at(section), f"layout '{section}'")
+    if has_errors(findings):
+        return findings
+    findings += range_findings(raw["card"], CARD_RANGES, "layout 'card'")
+    findings += range_findings(raw["art"], {"min_ppi": (50, 2400)}, "layout 'art'")
+    for section in SPEC:
+        if isinstance(raw.get(section), LocMap):
+            sizes = {k: SIZE_RANGE for k in raw[section] if k == "size" or k.endswith("_size")}
+            findings += range_findings(raw[section], sizes, f"layout '{section}'")
     if has_errors(findings):
         return findings
     for section, key in RECT_KEYS:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import CardgenError
-from .oserrors import read_input
+from ..errors import CardgenError, Finding
+from .oserrors import check_regular, read_input
 from .safepath import inside
 from .write import atomic_write
 
@@ -72,6 +73,35 @@ def input_files(project: Path) -> list[Path]:
                     if p.is_file() and not any(part.startswith(".")
                                                for part in p.relative_to(project).parts)]
     return sorted(out)
+
+
+#: Names an input file has: a folder with such a name stands where a file belongs.
+_FILE_SUFFIXES = (".yaml", ".yml", ".png", ".jpg", ".jpeg", ".ttf", ".otf", ".icc")
+
+
+def odd_inputs(project: Path) -> list[Finding]:
+    """A FIFO, device or socket under the input folders, or a folder named like an input
+    file (``art/<id>.png/``): each a ``not-a-file`` finding (exit 2), said before a build
+    copies its inputs, which would otherwise pass over it without a word."""
+    out: list[Finding] = []
+    for name in INPUT_DIRS:
+        folder = project / name
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            rel = path.relative_to(project)
+            if any(part.startswith(".") for part in rel.parts):
+                continue
+            try:
+                mode = path.stat().st_mode
+            except OSError:
+                continue  # a dead link: as good as no file (the check names what is missing)
+            if stat.S_ISDIR(mode) and path.suffix.lower() not in _FILE_SUFFIXES:
+                continue
+            found = check_regular(path, str(rel))
+            if found is not None:
+                out.append(found)
+    return out
 
 
 def inputs_digest(project: Path, *extra: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ..data.fields import Field, check_record, suggest
+from ..data.fields import Field, check_record, range_findings, suggest
 from ..data.yamlsrc import LocMap, load_yaml_file
 from ..errors import CardgenError, Finding, Location, error, has_errors
 
@@ -218,6 +218,14 @@ PROFILE_SPEC = {
 }
 
 
+#: The ranges of a profile's numbers: wider than any print shop's, narrow enough that a slip
+#: (``bleed_px: 10000000``) never sizes a page or an image.
+PROFILE_RANGES = {"bleed": (0, 10), "bleed_px": (0, 500), "resolution": (72, 1200),
+                  "ink_limit": (100, 400)}
+#: A card's trim, in mm (from a mini card to a tarot card and beyond).
+CARD_RANGES = {"width": (20, 300), "height": (20, 300)}
+
+
 def load_profiles(project: Path) -> dict[str, Profile]:
     """Load ``layouts/profiles.yaml``; raise CardgenError with every finding at once."""
     name = "layouts/profiles.yaml"
@@ -230,6 +238,8 @@ def load_profiles(project: Path) -> dict[str, Profile]:
                                            "max_aspect_change": Field(NUM)},
                                  scaling.loc, "scaling")
         findings += _positive(scaling, ("max_aspect_change",), "scaling")
+        findings += range_findings(scaling, {"min_safe": (0, 20), "max_aspect_change": (0, 0.5)},
+                                   "scaling")
     if findings:
         raise CardgenError(findings)
     limits = (_num(scaling, "min_safe", 3.2), _num(scaling, "max_aspect_change", 0.01))
@@ -244,6 +254,8 @@ def load_profiles(project: Path) -> dict[str, Profile]:
                                          "height": Field(NUM, required=True)}, card.loc,
                                   f"{what} card")
             found += _positive(rec, ("bleed", "bleed_px", "resolution", "ink_limit"), what)
+            found += range_findings(rec, PROFILE_RANGES, what)
+            found += range_findings(card, CARD_RANGES, f"{what} card")
             icc = rec.get("icc")
             if isinstance(icc, str) and not (Path(project) / "layouts" / icc).is_file():
                 found.append(error("file-missing", f"{what}: ICC profile not found: {icc}",
