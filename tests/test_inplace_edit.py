@@ -72,12 +72,12 @@ def test_rewrite_keeps_hard_links_together(tmp_path):
 def test_po_import_through_a_symlinked_hard_linked_card_file(tmp_path, capsys):
     project = make_project(tmp_path)
     cards = project / "card_data" / "cards"
-    shared = tmp_path / "shared" / "cards.yaml"  # the real file lives outside the project
+    shared = project / "shared" / "cards.yaml"  # the real file lives outside card_data/
     shared.parent.mkdir()
     (cards / "test.yaml").rename(shared)
     shared.chmod(0o664)
     (cards / "test.yaml").symlink_to(shared)
-    twin = tmp_path / "shared" / "twin.yaml"
+    twin = project / "shared" / "twin.yaml"
     os.link(shared, twin)
     po = _po(project, tmp_path, (OLD, NEW))
     code = main(["--project", str(project), "po", "import", str(po)])
@@ -94,7 +94,7 @@ def test_po_import_through_a_symlinked_hard_linked_card_file(tmp_path, capsys):
 def test_fix_writes_through_a_symlink_and_keeps_the_mode(tmp_path, capsys):
     project = make_project(tmp_path, CARDS.replace("Umísti 2 vlivy", "Umísti  2 vlivy"))
     cards = project / "card_data" / "cards"
-    real = tmp_path / "elsewhere.yaml"
+    real = project / "elsewhere.yaml"  # inside the project: a link out of it is refused
     (cards / "test.yaml").rename(real)
     real.chmod(0o600)
     (cards / "test.yaml").symlink_to(real)

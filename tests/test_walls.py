@@ -155,7 +155,7 @@ def test_a_planted_face_cache_making_a_class_open_a_path_is_a_cache_miss(tmp_pat
     path = store.path("en", "k" * 32)
     pickles.write(path, facestore.MAGIC, "k" * 32, pickle.dumps(_OpensAFile(ROOT / "README.md")))
     kept = store.kept("en", "k" * 32)()
-    assert isinstance(kept, facestore.Kept) and not str(ROOT / "README.md") in opened
+    assert isinstance(kept, facestore.Kept) and str(ROOT / "README.md") not in opened
 
 
 def test_an_edit_removes_the_temporaries_of_killed_edits(tmp_path):

@@ -1,0 +1,213 @@
+"""Fuzzing the limits (issue 26, item 5): generated templates, data patterns, layout and
+profile numbers, command-line options and preview requests end in a located finding, a
+usage error naming the option (exit 2) or success — never a traceback — each example within
+a CPU and memory ceiling.
+
+Derandomized with a bounded number of examples and no deadline (the suite's budget counts
+CPU, not wall time), so every run tries the same cases in a few seconds.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardgen.cli import _parser
+from cardgen.data.layout import load_layout
+from cardgen.data.patterns import PatternError, bounded
+from cardgen.errors import CardgenError
+from cardgen.impose.spec import load_profiles
+from cardgen.serve.web import open_request
+from cardgen.wording.sandbox import MAX_TEXT, WordingSandbox
+from cardgen.wording.templates import TextError, compile_wording, run_wording
+from tests.conftest import ROOT
+from tests.test_budget import ceiling
+
+LIMITS = settings(deadline=None, derandomize=True, database=None,
+                  suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                         HealthCheck.too_slow])
+
+# --- templates ---------------------------------------------------------------------------------
+
+ATOMS = st.sampled_from(["1", "0", "'x'", "'x' * 5000", "[1, 2]", "['ab'] * 3000", "n",
+                         "nobody", "9" * 40, "1e308", "(1, 'a')", "{'a': 'b'}", "''", "-1",
+                         "[[['x'*500]*50]*50]"])
+OPS = st.sampled_from([" + ", " * ", " ** ", " ~ ", " / ", " // ", " % ", " - ", " == ",
+                       " and ", " or "])
+FILTERS = st.sampled_from(["", " | string", " | join", " | length", " | upper",
+                           " | replace('x', 'xxxxxxxx')", " | first", " | title"])
+
+
+@st.composite
+def expressions(draw: st.DrawFn, depth: int = 0) -> str:
+    """A Jinja expression of the sandbox's kinds, nested a few levels."""
+    if depth > 3 or draw(st.booleans()):
+        return draw(ATOMS)
+    left, right = draw(expressions(depth + 1)), draw(expressions(depth + 1))
+    shape = draw(st.sampled_from(["op", "list", "paren", "filter", "chain"]))
+    if shape == "op":
+        return f"{left}{draw(OPS)}{right}"
+    if shape == "list":
+        return f"[{left}, {right}]"
+    if shape == "filter":
+        return f"({left}){draw(FILTERS)}"
+    if shape == "chain":
+        return " + ".join([left] * draw(st.integers(1, 1500)))
+    return f"({left})"
+
+
+@settings(LIMITS, max_examples=120)
+@given(expression=expressions(), wrap=st.sampled_from(["{{ %s }}", "{%% if %s %%}y{%% endif %%}",
+                                                       "a {{ %s }} b {{ n }}"]))
+def test_generated_templates_render_or_are_refused_within_the_budget(expression, wrap):
+    env = WordingSandbox({}, {"n": 3})
+    source = wrap % expression
+    with ceiling():
+        try:
+            text = run_wording(env, compile_wording(env, source, "t", None), {}, "t", None)
+        except TextError as exc:
+            assert exc.code in ("template-unsafe", "template-error", "text-render"), exc
+        else:
+            assert len(text) <= MAX_TEXT
+
+
+# --- data patterns -----------------------------------------------------------------------------
+
+PIECES = st.sampled_from(["a", "\\w", ".", "(", ")", "+", "*", "?", "{2,}", "|", "[a-z]",
+                          "\\b", "(?!x)", "\\", "^", "$", "{1,3}", "(?:", "\\d"])
+
+
+@settings(LIMITS, max_examples=150)
+@given(pieces=st.lists(PIECES, min_size=1, max_size=14))
+def test_generated_patterns_compile_bounded_or_are_refused(pieces):
+    source = "".join(pieces)
+    with ceiling():
+        try:
+            pattern = bounded(source)
+        except PatternError as exc:
+            assert str(exc)
+            return
+        try:
+            pattern.search("Gain 2 German and 1 Eastern currency; " * 8 + "a" * 60 + "!")
+        except CardgenError as exc:  # a runaway the static check let through: timed out
+            assert exc.findings[0].code == "pattern-slow"
+
+
+# --- layout and profile numbers ------------------------------------------------------------------
+
+NUMBERS = st.one_of(st.integers(-10**6, 10**7).map(str),
+                    st.sampled_from([".inf", "-.inf", ".nan", "1e400", "9" * 4400, "0", "-0.0",
+                                     "true", "'3'", "[]", "{}", "~", "6" * 16]))
+PROFILE_KEYS = ["bleed: 3", "resolution: 300", "bleed_px: 36", "ink_limit: 240",
+                "card: {width: 63, height: 88}", "min_safe: 3.2", "max_aspect_change: 0.01"]
+LAYOUT_KEYS = ["  width: 63", "  height: 88", "  bleed: 3", "  safe: 4", "  size: 8",
+               "  min_size: 6.5", "  min_ppi: 300"]
+
+
+def _project(tmp_path_factory) -> Path:
+    project = tmp_path_factory.mktemp("limits")
+    for part in ("layouts", "fonts"):
+        shutil.copytree(ROOT / part, project / part)
+    return project
+
+
+def _set(path: Path, key: str, value: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    name = key.strip().split(":", 1)[0]
+    indent = key[:len(key) - len(key.lstrip())]
+    new = f"{name}: {{width: {value}, height: {value}}}" if name == "card" else f"{name}: {value}"
+    path.write_text(text.replace(key, indent + new, 1), encoding="utf-8")
+
+
+def _located(exc: CardgenError) -> None:
+    assert exc.findings and all(f.location is not None for f in exc.findings), exc
+
+
+@settings(LIMITS, max_examples=40)
+@given(key=st.sampled_from(PROFILE_KEYS), value=NUMBERS)
+def test_profile_numbers_of_any_kind_load_or_are_located_errors(tmp_path_factory, key, value):
+    project = _project(tmp_path_factory)
+    _set(project / "layouts" / "profiles.yaml", key, value)
+    with ceiling():
+        try:
+            for profile in load_profiles(project).values():
+                assert 0 <= profile.bleed <= 10 and 72 <= profile.resolution <= 1200
+        except CardgenError as exc:
+            _located(exc)
+
+
+@settings(LIMITS, max_examples=40)
+@given(key=st.sampled_from(LAYOUT_KEYS), value=NUMBERS)
+def test_layout_numbers_of_any_kind_load_or_are_located_errors(tmp_path_factory, key, value):
+    project = _project(tmp_path_factory)
+    _set(project / "layouts" / "card.yaml", key, value)
+    with ceiling():
+        try:
+            layout = load_layout(project / "layouts" / "card.yaml")
+            assert 20 <= layout.card.width <= 300 and 0 <= layout.card.bleed <= 10
+        except CardgenError as exc:
+            _located(exc)
+
+
+# --- options -------------------------------------------------------------------------------------
+
+OPTION_VALUES = st.one_of(st.sampled_from(["nan", "inf", "-inf", "nan,0", "1,1", "0", "-1",
+                                           "99999", "1e999", "", "en,en", "en,cs", "cs",
+                                           "9" * 5000, "1.5,-0.5", "0x10", " 4 "]),
+                          st.text(max_size=10))
+OPTIONS = [("build", "--back-offset"), ("build", "--jobs"), ("build", "--lang"),
+           ("tables", "--lang"), ("serve", "--port"), ("playtest", "--games"),
+           ("playtest", "--jobs"), ("playtest", "--seed"), ("preflight", "--ink-limit")]
+
+
+@settings(LIMITS, max_examples=150)
+@given(option=st.sampled_from(OPTIONS), value=OPTION_VALUES)
+def test_option_values_are_in_range_or_a_usage_error_naming_the_option(capsys, option, value):
+    command, name = option
+    argv = [command, f"{name}={value}", *(["x.pdf"] if command == "preflight" else [])]
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:
+        err = capsys.readouterr().err
+        assert exc.code == 2 and f"argument {name}" in err, err
+        return
+    parsed = getattr(args, name.removeprefix("--").replace("-", "_"))
+    if name == "--back-offset":
+        assert all(-10 <= v <= 10 for v in parsed)
+    elif name in ("--jobs", "--games"):
+        assert 0 <= parsed <= 1_000_000
+    elif name == "--port":
+        assert 0 <= parsed <= 65535
+    elif name == "--ink-limit":
+        assert 100 <= parsed <= 400
+    elif name == "--lang":
+        langs = [x.strip() for x in parsed.split(",") if x.strip()]
+        assert len(langs) == len(set(langs))
+
+
+# --- preview requests ----------------------------------------------------------------------------
+
+BODIES = st.one_of(st.binary(max_size=64),
+                   st.sampled_from([b'{"file": "a", "line": 1}', b'{"line": Infinity}',
+                                    b"[" * 5000, b'{"file": 1, "line": 1}', b"null",
+                                    b'{"file": "a", "line": 1e999}', b'{"file": "a"}']))
+
+
+@settings(LIMITS, max_examples=150)
+@given(length=st.one_of(st.integers(-10, 10**9).map(str), st.text(max_size=8)), body=BODIES)
+def test_preview_requests_of_any_shape_are_taken_or_refused(length, body):
+    with ceiling():
+        asked = open_request(length, lambda n: body[:n])
+    if asked is not None:
+        assert isinstance(asked[0], str) and type(asked[1]) is int and asked[1] > 0
+
+
+@pytest.mark.parametrize("length", ["-1", "4097", "10" * 10])
+def test_a_request_body_beyond_its_size_is_never_read(length):
+    def read(_n: int) -> bytes:
+        raise AssertionError("read")
+    assert open_request(length, read) is None
