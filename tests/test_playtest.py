@@ -93,8 +93,14 @@ def test_impossible_cost_is_a_located_error(project, capsys):
     assert f"market.yaml:{line}" in err and "gold" in err
 
 
-@pytest.mark.parametrize("args", [["--players", "greedy"], ["--players", "clever,greedy"],
-                                  ["--games", "0"]])
+@pytest.mark.parametrize("args", [["--players", "greedy"], ["--players", "clever,greedy"]])
 def test_bad_arguments(project, capsys, args):
     assert playtest(project, *args) == 2
     assert "--players" in capsys.readouterr().err
+
+
+def test_games_out_of_range_is_a_usage_error(project, capsys):
+    with pytest.raises(SystemExit) as caught:
+        playtest(project, "--games", "0")
+    assert caught.value.code == 2 and "--games: expected a whole number from 1" in \
+        capsys.readouterr().err
