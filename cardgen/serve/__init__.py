@@ -14,6 +14,8 @@ from pathlib import Path
 
 from ..build.options import BuildOptions
 from ..build.watch import Log, watch
+from ..errors import CardgenError
+from ..files.safepath import in_output
 from .builder import DeskBuilder
 from .desk import Desk
 from .editor import Editor, check_template
@@ -34,7 +36,11 @@ def serve(project: Path, port: int | None = None, editor: str | None = None, log
         log(f"error: {project} has no card_data/ folder; run in a project folder or pass --project")
         return 2
     desk = Desk(project, editor=editor is not None)
-    images = project / "output" / SERVE_DIR
+    try:
+        images = in_output(project, SERVE_DIR)  # a link out of output/ is refused
+    except CardgenError as exc:
+        log(f"error: {exc.findings[0].message}")
+        return 2
     images.mkdir(parents=True, exist_ok=True)
     server = _bind(port, desk, images, Editor(editor) if editor else None, log)
     if server is None:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..data.layout import Layout
 from ..files.incremental import file_digest
+from ..files.safepath import inside
 from ..files.write import atomic_move
 from ..render.pdf import rasterise, render_cards_pdf
 from ..wording.face import CardFace
@@ -47,6 +48,10 @@ class ImageCache:
     def __init__(self, folder: Path):
         self.folder = folder
 
+    def _path(self, name: str) -> Path:
+        """Where image ``name`` goes: confirmed inside output/ (a planted link is refused)."""
+        return inside(self.folder.parent, f"{self.folder.name}/{name}")
+
     @staticmethod
     def card_name(key: str) -> str:
         return f"cards/{key[:32]}.{FORMAT}"
@@ -71,7 +76,7 @@ class ImageCache:
         with tempfile.TemporaryDirectory(dir=self.folder, prefix=".draw-") as tmp:
             pages = rasterise(pdf, CARD_DPI, Path(tmp), crop=crop, fmt=FORMAT)
             for face, page in zip(faces, pages, strict=True):
-                atomic_move(page, self.folder / self.card_name(keys[face.card_id]))
+                atomic_move(page, self._path(self.card_name(keys[face.card_id])))
 
     def draw_game(self, output: Path, langs: Iterable[str]) -> list[GameImages]:
         """Board, tokens and player aid of each language, rasterised when their PDF changed."""
@@ -94,7 +99,7 @@ class ImageCache:
             pages = rasterise(pdf.read_bytes(), dpi, Path(tmp), fmt=FORMAT)
             for number, page in enumerate(pages, start=1):
                 names.append(f"{stem}-{number}.{FORMAT}")
-                atomic_move(page, self.folder / names[-1])
+                atomic_move(page, self._path(names[-1]))
         return tuple(names)
 
     def prune(self, keep: set[str]) -> None:
