@@ -15,6 +15,7 @@ from typing import Any
 from ..data.fields import Field, check_record, range_findings, suggest
 from ..data.yamlsrc import LocMap, load_yaml_file
 from ..errors import CardgenError, Finding, Location, error, has_errors
+from ..files.safepath import in_project
 
 NUM = (int, float)
 PAGE_ORDERS = ("fronts-then-backs", "back-front", "front-back", "images")
@@ -257,6 +258,13 @@ def load_profiles(project: Path) -> dict[str, Profile]:
             found += range_findings(rec, PROFILE_RANGES, what)
             found += range_findings(card, CARD_RANGES, f"{what} card")
             icc = rec.get("icc")
+            if isinstance(icc, str):
+                try:
+                    in_project(Path(project) / "layouts" / icc, Path(project), rec.at("icc"),
+                               f"ICC profile of {what}")
+                except CardgenError as exc:
+                    found += exc.findings
+                    icc = None
             if isinstance(icc, str) and not (Path(project) / "layouts" / icc).is_file():
                 found.append(error("file-missing", f"{what}: ICC profile not found: {icc}",
                                    location=rec.at("icc"), hint="paths are relative to layouts/"))

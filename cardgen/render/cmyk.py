@@ -28,6 +28,7 @@ from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import CardgenError, Location, error
+from ..files.oserrors import read_input
 from .pdfpage import speed_up_last_page
 
 ICC_DIR = Path(__file__).resolve().parent.parent / "icc"
@@ -40,14 +41,18 @@ DARK_LUMINANCE = 0.2
 DARK_CHROMA = 0.08
 
 
+#: The largest ICC profile read (print shops' profiles are a few MB).
+MAX_ICC = 32 * 1024 * 1024
+
+
 class CmykConverter:
     """sRGB → CMYK through one ICC output profile, with a total ink limit (percent)."""
 
     def __init__(self, icc: Path = DEFAULT_ICC, ink_limit: float = DEFAULT_INK_LIMIT):
         self.icc = Path(icc)
         self.ink_limit = float(ink_limit)
+        raw = read_input(self.icc, str(icc), limit=MAX_ICC)  # regular files, capped size
         try:
-            raw = self.icc.read_bytes()
             profile = ImageCms.ImageCmsProfile(io.BytesIO(raw))
         except (OSError, ImageCms.PyCMSError) as exc:
             raise CardgenError(error("icc-profile", f"cannot read ICC profile: {exc}",
