@@ -83,7 +83,7 @@ class CardFileCache:
     def read(cls, output: Path, *, keep: bool = False) -> CardFileCache:
         """The cache under ``output``; a missing, damaged or stale file is an empty cache."""
         try:
-            path = inside(output, f"{CACHE_DIR}/{NAME}")
+            path = inside(output, f"{CACHE_DIR}/{NAME}", own=True)
         except errors.CardgenError:  # a planted link: no cache
             return cls(keep=keep)
         body = pickles.read(path, MAGIC, _key())
@@ -96,5 +96,5 @@ class CardFileCache:
 
     def write(self, output: Path) -> None:
         """Keep this load's entries (only those: a removed card file's entry goes)."""
-        pickles.write(inside(output, f"{CACHE_DIR}/{NAME}"), MAGIC, _key(),
+        pickles.write(inside(output, f"{CACHE_DIR}/{NAME}", own=True), MAGIC, _key(),
                       pickles.dumps(dict(sorted(self.live.items()))))

@@ -152,7 +152,7 @@ class JsonCache:
 
     def read(self, key: str) -> object | None:
         try:
-            raw = json.loads(read_input(inside(self.output, self.rel), self.rel))
+            raw = json.loads(read_input(inside(self.output, self.rel, own=True), self.rel))
             payload = raw["payload"]
             if raw.get("version") != STATE_VERSION or raw.get("key") != key:
                 return None
@@ -165,7 +165,7 @@ class JsonCache:
     def write(self, key: str, payload: object) -> None:
         doc = {"version": STATE_VERSION, "key": key, "sha256": _canonical_hash(payload),
                "payload": payload}
-        atomic_write(inside(self.output, self.rel),
+        atomic_write(inside(self.output, self.rel, own=True),
                      json.dumps(doc, ensure_ascii=False, sort_keys=True).encode("utf-8"))
 
 
@@ -190,7 +190,7 @@ class BuildState:
     def read(cls, output: Path) -> BuildState:
         path = output / STATE_NAME
         try:
-            raw = json.loads(read_input(inside(output, STATE_NAME), STATE_NAME))
+            raw = json.loads(read_input(inside(output, STATE_NAME, own=True), STATE_NAME))
             if raw.get("version") != STATE_VERSION:
                 return cls(path)
             entries = raw["entries"]
@@ -239,5 +239,5 @@ class BuildState:
         payload = {"version": STATE_VERSION, "inputs": self.inputs, "outputs": self.outputs,
                    "timings": {k: round(v, 4) for k, v in sorted(self.timings.items())},
                    "entries": dict(sorted(self.entries.items()))}
-        atomic_write(inside(self.path.parent, self.path.name),
+        atomic_write(inside(self.path.parent, self.path.name, own=True),
                      json.dumps(payload, indent=1).encode("utf-8"))

@@ -25,7 +25,7 @@ def build_lock(output: Path) -> Iterator[None]:
     never leaves it held.
     """
     make_folder(output)
-    path = inside(output, LOCK_NAME)  # never a link leading out of output/
+    path = inside(output, LOCK_NAME, own=True)  # never a link leading out of output/
     with os_errors("lock", path):
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
     try:

@@ -18,16 +18,20 @@ from ..errors import CardgenError, Location, error
 
 OUTPUT = "output"
 
-#: One path part: letters, digits, dot, hyphen, underscore; never "." or ".." (a hidden
-#: name such as ".cache" is one of the tool's own).
-_PART = re.compile(r"(?!\.\.?$)[A-Za-z0-9._-]{1,200}")
+#: One path part: letters, digits, dot, hyphen, underscore; not starting with a dot run
+#: such as "." or "..".
+_PART = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}")
+#: A part of a name the tool itself chooses: may be hidden (".cache"), never "." or "..".
+_OWN_PART = re.compile(r"(?!\.\.?$)[A-Za-z0-9._-]{1,200}")
 
 
-def inside(root: Path, rel: str | Path) -> Path:
+def inside(root: Path, rel: str | Path, *, own: bool = False) -> Path:
     """``root / rel``, where ``rel`` is plain names joined by "/" and the result (symlinks
-    resolved) lies inside ``root``; anything else is a CardgenError naming the path."""
+    resolved) lies inside ``root``; anything else is a CardgenError naming the path.
+    ``own``: ``rel`` is a name of the tool's own, which may be hidden (``.cache/…``)."""
     parts = str(rel).split("/")
-    bad = [p for p in parts if not _PART.fullmatch(p)]
+    pattern = _OWN_PART if own else _PART
+    bad = [p for p in parts if not pattern.fullmatch(p)]
     path = root.joinpath(*parts)
     if bad or not path.resolve().is_relative_to(root.resolve()):
         shown = str(rel) if len(str(rel)) <= 80 else str(rel)[:70] + "…"
@@ -42,7 +46,7 @@ def inside(root: Path, rel: str | Path) -> Path:
 def in_output(project: Path, rel: str | Path) -> Path:
     """``project/output/rel``, confirmed inside ``output/`` (links resolved): the one way
     every writer and cache reader names a file under ``output/``."""
-    return inside(project / OUTPUT, rel)
+    return inside(project / OUTPUT, rel, own=True)
 
 
 def in_project(path: Path, project: Path, where: Location | None = None,

@@ -45,7 +45,7 @@ def _allowed(module: str, name: str) -> Any:
 
 def _read(path: Path, key: str) -> Kept:
     try:
-        path = inside(path.parent.parent, f"{path.parent.name}/{path.name}")
+        path = inside(path.parent.parent, f"{path.parent.name}/{path.name}", own=True)
     except CardgenError:  # a planted link: nothing kept
         return Kept()
     body = pickles.read(path, MAGIC, key)
@@ -77,7 +77,7 @@ class FaceStore:
         """Write each library that drew a face; remove the other files of its language."""
         for path, (key, library) in self._libraries.items():
             if library.drawn:  # a library that drew nothing new: its file is as it was
-                safe = inside(self.folder.parent, f"{self.folder.name}/{path.name}")
+                safe = inside(self.folder.parent, f"{self.folder.name}/{path.name}", own=True)
                 pickles.write(safe, MAGIC, key, pickles.dumps(library.keep()))
         langs = {library.lang for _key, library in self._libraries.values()}
         for old in self.folder.glob(f"{PREFIX}*{SUFFIX}"):

@@ -50,7 +50,7 @@ class ImageCache:
 
     def _path(self, name: str) -> Path:
         """Where image ``name`` goes: confirmed inside output/ (a planted link is refused)."""
-        return inside(self.folder.parent, f"{self.folder.name}/{name}")
+        return inside(self.folder.parent, f"{self.folder.name}/{name}", own=True)
 
     @staticmethod
     def card_name(key: str) -> str:
