@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from cardgen.cli import main
+from cardgen.data.load import load
 from cardgen.wording.sandbox import WordingSandbox
-from cardgen.wording.templates import TextError, compile_wording, run_wording
+from cardgen.wording.templates import Renderer, TextError, compile_wording, run_wording
 from tests.conftest import replace_in
 
 EN = Path("card_data") / "text" / "en.yaml"
@@ -62,10 +63,13 @@ def _run(project: Path, capsys, *argv: str) -> tuple[int, str]:
     return code, out.out + out.err
 
 
-@pytest.mark.parametrize(("template", "says"), list({**BOMBS, **FAILURES}.values()),
-                         ids=list({**BOMBS, **FAILURES}))
-def test_a_table_label_that_explodes_or_fails_is_an_error_at_its_line(project, capsys,
-                                                                        template, says):
+#: The cases run through a whole command (the others through the renderer, as fast).
+THROUGH_A_COMMAND = ("nested-lists", "long-literal", "division-by-zero")
+
+
+@pytest.mark.parametrize("name", THROUGH_A_COMMAND)
+def test_a_table_label_that_explodes_or_fails_is_an_error_at_its_line(project, capsys, name):
+    template, says = {**BOMBS, **FAILURES}[name]
     line = replace_in(project / EN, PER, f'  per: "{template}"')
     with ceiling():
         code, out = _run(project, capsys, "tables", "--lang", "en")
@@ -74,16 +78,27 @@ def test_a_table_label_that_explodes_or_fails_is_an_error_at_its_line(project, c
     assert "Traceback" not in out
 
 
-@pytest.mark.parametrize(("template", "says"), list({**BOMBS, **FAILURES}.values()),
-                         ids=list({**BOMBS, **FAILURES}))
-def test_an_op_template_that_explodes_or_fails_is_an_error_at_its_line(project, capsys,
-                                                                        template, says):
+@pytest.mark.parametrize("name", THROUGH_A_COMMAND)
+def test_an_op_template_that_explodes_or_fails_is_an_error_at_its_line(project, capsys, name):
+    template, says = {**BOMBS, **FAILURES}[name]
     line = replace_in(project / EN, OP, f'  draw: "{template}"')
     with ceiling():
         code, out = _run(project, capsys, "check")
     assert code == 1, out
     assert f"{EN}:{line}:" in out and says in out and "'draw'" in out
     assert "Traceback" not in out
+
+
+@pytest.mark.parametrize(("template", "says"), list({**BOMBS, **FAILURES}.values()),
+                         ids=list({**BOMBS, **FAILURES}))
+def test_every_bomb_and_failure_is_a_text_error_at_the_template(project, template, says):
+    line = replace_in(project / EN, OP, f'  draw: "{template}"')
+    data, _ = load(project)
+    effect = next(e for c in data.cards for ln in c.lines for e in ln.effects if e.op == "draw")
+    with ceiling(), pytest.raises(TextError) as caught:
+        Renderer(data, "en").clause(effect)
+    assert caught.value.unsafe and says in str(caught.value)
+    assert (caught.value.location.file, caught.value.location.line) == (str(EN), line)
 
 
 @pytest.mark.parametrize("template", [
