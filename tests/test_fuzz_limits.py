@@ -211,3 +211,61 @@ def test_a_request_body_beyond_its_size_is_never_read(length):
     def read(_n: int) -> bytes:
         raise AssertionError("read")
     assert open_request(length, read) is None
+
+
+# --- preview requests over HTTP, in-process ------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def preview(tmp_path_factory):
+    """A running preview server on an empty project, and the errors its handlers raised."""
+    import socketserver
+    import threading
+
+    from cardgen.serve.desk import Desk
+    from cardgen.serve.web import DeskServer
+
+    project = tmp_path_factory.mktemp("preview")
+    (project / "card_data" / "cards").mkdir(parents=True)
+    images = project / "output" / "serve"
+    images.mkdir(parents=True)
+    server = DeskServer(0, Desk(project, editor=False), images)
+    raised: list[BaseException] = []
+    real = socketserver.BaseServer.handle_error
+    server.handle_error = lambda request, address: (  # type: ignore[method-assign]
+        raised.append(__import__("sys").exc_info()[1]), real(server, request, address))
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    yield server, raised
+    server.stop()
+
+
+def _raw(port: int, request: bytes) -> bytes:
+    """Send ``request`` as a client that then stops sending; the server's answer."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        sock.shutdown(socket.SHUT_WR)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+@settings(LIMITS, max_examples=40)
+@given(method=st.sampled_from([b"GET", b"POST", b"PUT", b"HEAD"]),
+       path=st.sampled_from([b"/", b"/api/open", b"/api/state", b"/img/../x", b"/img/%2e%2e/x",
+                             b"/static/app.js", b"/nope", b"/img/cards/a.jpg"]),
+       length=st.one_of(st.integers(-10, 10**12).map(lambda n: str(n).encode()),
+                        st.sampled_from([b"", b"x", b"1e3"])),
+       kind=st.sampled_from([b"application/json", b"text/plain"]), body=BODIES)
+def test_preview_requests_over_http_never_raise_in_the_server(preview, method, path, length,
+                                                              kind, body):
+    server, raised = preview
+    port = server.server_address[1]
+    request = (method + b" " + path + b" HTTP/1.0\r\nHost: 127.0.0.1:" + str(port).encode()
+               + b"\r\nContent-Type: " + kind + b"\r\nContent-Length: " + length + b"\r\n\r\n"
+               + body)
+    with ceiling():
+        answer = _raw(port, request)
+    assert answer.startswith(b"HTTP/1.0 ") or not answer
+    assert not raised, raised
