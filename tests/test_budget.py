@@ -71,7 +71,7 @@ THROUGH_A_COMMAND = ("nested-lists", "long-literal", "division-by-zero")
 def test_a_table_label_that_explodes_or_fails_is_an_error_at_its_line(project, capsys, name):
     template, says = {**BOMBS, **FAILURES}[name]
     line = replace_in(project / EN, PER, f'  per: "{template}"')
-    with ceiling():
+    with ceiling() if name in BOMBS else contextlib.nullcontext():  # measuring slows it
         code, out = _run(project, capsys, "tables", "--lang", "en")
     assert code == 1, out
     assert f"{EN}:{line}:" in out and says in out and "tables.per" in out
@@ -82,7 +82,7 @@ def test_a_table_label_that_explodes_or_fails_is_an_error_at_its_line(project, c
 def test_an_op_template_that_explodes_or_fails_is_an_error_at_its_line(project, capsys, name):
     template, says = {**BOMBS, **FAILURES}[name]
     line = replace_in(project / EN, OP, f'  draw: "{template}"')
-    with ceiling():
+    with ceiling() if name in BOMBS else contextlib.nullcontext():  # measuring slows it
         code, out = _run(project, capsys, "check")
     assert code == 1, out
     assert f"{EN}:{line}:" in out and says in out and "'draw'" in out
