@@ -21,7 +21,7 @@ from cardgen.engine.flow import (
     round_end,
     round_start,
 )
-from cardgen.engine.ops import Ctx, buy, purchase_cost, refill, resolve
+from cardgen.engine.ops import Ctx, buy, purchase_payments, refill, resolve
 from cardgen.engine.rules import LUX, WIT
 from tests.engine_helpers import blank, drive, idx, resolve_deed, rules, start_play
 
@@ -239,11 +239,24 @@ def test_6_1_buy_with_exchange_to_bottom_of_draw_pile():
 def test_6_22_next_purchase_effects_add_up_and_are_used_up():
     g = blank()
     g.discounts[LUX] = ((2, False), (1, True))
-    cost, wild = purchase_cost(g, LUX, "philip-vi")
-    assert len(cost) == 1 and wild
-    g.wallet[LUX] = [0, 0, 1, 0]
+    g.wallet[LUX] = [0, 0, 1, 0]  # 3 coins less 3 would be free; 2 + 1 leave 1 coin, Western as any
+    assert purchase_payments(g, LUX, "philip-vi") == ((0, 0, 1, 0),)
+    g.row = ["philip-vi"]
     buy(g, LUX, "philip-vi")
+    g.run()
     assert g.discounts[LUX] == () and "philip-vi" in g.draw[LUX]
+
+
+def test_6_12_the_buyer_chooses_which_cubes_pay():
+    g = blank()
+    g.wallet[LUX] = [3, 2, 0, 0]  # 2 German: both German cubes, or 1 and 3 Church by exchange
+    assert purchase_payments(g, LUX, "frankfurt") == ((0, 2, 0, 0), (3, 1, 0, 0))
+    g.row = ["frankfurt"]
+    buy(g, LUX, "frankfurt")
+    g.run()
+    assert g.decision.kind == "payment"
+    drive(g, (3, 1, 0, 0))  # keeps a German cube for a later purchase
+    assert g.wallet[LUX] == [0, 1, 0, 0] and "frankfurt" in g.draw[LUX]
 
 
 def test_6_4_event_revealed_in_refill_resolves_and_6_43_battle_vote():
@@ -286,7 +299,10 @@ def test_6_5_royal_chronicle_extra_purchase():
     resolve_deed(g, LUX, "peter-of-zittau")
     assert set(g.decision.options) == {None, "genoese-crossbowmen"}  # events can't be bought
     drive(g, "genoese-crossbowmen")
-    assert g.market == ["frankfurt", "hanseatic-league", "battle-of-cassel"]
+    assert g.decision.kind == "order_market"  # the rest go back in any order (6.53), top first
+    drive(g, ("hanseatic-league", "battle-of-cassel"))
+    assert g.market == ["frankfurt", "battle-of-cassel", "hanseatic-league"]
+    assert "genoese-crossbowmen" in g.draw[LUX] and g.wallet[LUX] == [0, 0, 0, 0]
 
 
 # -- 7 elector countries ------------
@@ -499,22 +515,26 @@ def test_counter_by_deed_op_matches_an_announced_boost():
     assert g.wallet[WIT] == [0, 1, 0, 0]  # the boost is paid after the Counter window (5.73)
 
 
-def test_next_purchase_discount_outlasts_the_round():
+def test_next_purchase_discount_ends_with_the_round():
+    """5.43, 9.6: a "next purchase" effect is a reminder token (components.yaml), removed at
+    round end with the others."""
     g = blank(3)
     g.discounts[LUX] = ((2, False),)
     g.hand = [["royal-retinue", "charles-iv"], ["ducal-retinue", "louis-iv"]]
     _clear_round(g)
-    assert g.discounts[LUX] == ((2, False),)
+    assert g.discounts[LUX] == ()
 
 
-def test_look_at_draw_pile_one_card_at_a_time_kept_cards_keep_their_order():
+def test_look_at_draw_pile_one_card_at_a_time_then_any_order():
     g = blank()
     g.draw[LUX] = ["royal-retinue", "charles-iv", "blanche-de-valois", "elizabeth-of-bohemia"]
     resolve(g, (rules().cards["charles-i-robert"].deed[0],), Ctx(LUX, "charles-i-robert"))
     g.run()
     assert g.decision.kind == "look_elizabeth-of-bohemia"  # top card first
     drive(g, "top", "discard", "top")
-    assert g.draw[LUX] == ["royal-retinue", "charles-iv", "elizabeth-of-bohemia"]
+    assert g.decision.kind == "order_draw_top"  # 5.92: in any order, top first
+    drive(g, ("charles-iv", "elizabeth-of-bohemia"))
+    assert g.draw[LUX] == ["royal-retinue", "elizabeth-of-bohemia", "charles-iv"]
     assert g.discard[LUX] == ["blanche-de-valois"] and g.looking == [[], []]
 
 

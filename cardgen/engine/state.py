@@ -211,41 +211,6 @@ class Game:
         i = CUR[currency]
         w[i] = max(0, w[i] - amount)
 
-    def payment(self, side: int, cost: Sequence[str], wild_western: bool = False) -> list[int] | None:
-        """Cubes to pay ``cost`` with 3:1 exchange (6.12), or None if it can't be paid.
-
-        Matching cubes pay first; "any" coins and shortfalls then take the most plentiful
-        cube (a documented automatic choice: which cubes pay never changes what is legal).
-        """
-        w = self.wallet[side]
-        pay = [0] * 4
-        short = 0
-        anys = 0
-        for coin in cost:
-            if coin == "any":
-                anys += 1
-                continue
-            i = CUR[coin]
-            if w[i] - pay[i] > 0:
-                pay[i] += 1
-            else:
-                short += 1
-        if wild_western:  # Wool Trade: Western pays as any type (6.22)
-            k = min(short, w[2] - pay[2])
-            pay[2] += k
-            short -= k
-        for _ in range(short):
-            best = max(range(4), key=lambda i: (w[i] - pay[i], -i))
-            if w[best] - pay[best] < 3:
-                return None
-            pay[best] += 3
-        for _ in range(anys):
-            best = max(range(4), key=lambda i: (w[i] - pay[i], -i))
-            if w[best] - pay[best] < 1:
-                return None
-            pay[best] += 1
-        return pay
-
     def pay(self, side: int, cubes: list[int]) -> None:
         w = self.wallet[side]
         for i in range(4):
