@@ -8,19 +8,19 @@ from typing import Any
 
 from .ops import (
     Ctx,
+    affordable,
     ask_payment,
     buy,
     counter_matches,
     passives,
     possible,
-    purchase_payments,
     refill,
     resolve,
     uncounterable,
     vote_at,
     wins_tie,
 )
-from .payment import payments
+from .payment import can_pay, payments
 from .rules import CUR, CURRENCIES, JOHN_COST, LUX, ROUNDS, WIT, Rules
 from .state import Game
 
@@ -130,7 +130,7 @@ def _boost_payable(g: Game, side: int, card: str) -> bool:
     try:
         for w in _wallet_with_yield(g, side, card):
             g.wallet[side] = w
-            if payments(w, info.boost_cost):
+            if can_pay(w, info.boost_cost):
                 return True
         return False
     finally:
@@ -203,7 +203,7 @@ def _ask_yield(g: Game, arg: tuple) -> None:
         ok = []
         for c in CURRENCIES:
             g.wallet[side][CUR[c]] += 1
-            if payments(g.wallet[side], cost):
+            if can_pay(g.wallet[side], cost):
                 ok.append(c)
             g.wallet[side][CUR[c]] -= 1
         opts = ok or opts
@@ -354,7 +354,7 @@ def _political_point(g: Game, arg: tuple, choice: tuple[str, str]) -> None:
 def buy_options(g: Game, side: int) -> list[str | None]:
     opts: list[str | None] = [None]
     for card in sorted(set(g.row) | set(g.extra)):
-        if purchase_payments(g, side, card):
+        if affordable(g, side, card):
             opts.append(card)
     return opts
 

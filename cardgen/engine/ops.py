@@ -14,7 +14,7 @@ from itertools import permutations
 from typing import Any
 
 from ..model import Effect
-from .payment import Payment, discounted_payments
+from .payment import Payment, can_pay_discounted, discounted_payments
 from .rules import COURT, CURIA, CURRENCIES, LOCATION_SIDE, LUX, WIT, EffectError, RulesError, walk
 from .state import Game
 
@@ -351,7 +351,7 @@ def _look_market_deck(g: Game, eff: Effect, ctx: Ctx) -> None:
     opts: list[Any] = [None]
     for card in dict.fromkeys(seen):
         info = g.rules.cards[card]
-        if not info.is_event and purchase_payments(g, side, card, discount):
+        if not info.is_event and affordable(g, side, card, discount):
             opts.append(card)
     g.ask(side, "chronicle_buy", opts, _chronicle_buy, (side, discount, tuple(reversed(seen))))
 
@@ -635,17 +635,27 @@ def _at_hook(g: Game, eff: Effect, ctx: Ctx) -> None:
 
 
 # -- purchases and the market row (6.x) ----------------------------------------------------------
-def purchase_payments(g: Game, side: int, card: str, discount: int = 0) -> tuple[Payment, ...]:
-    """Every legal payment for ``card`` now (6.12): its cost less this play's ``discount``,
-    "next purchase" discounts (6.22) and cheaper-card passives, the dropped coins chosen by the
-    buyer; Wool Trade lets Western pay for any type."""
+def _purchase_terms(g: Game, side: int, card: str, discount: int) -> tuple[int, bool]:
+    """Coins off ``card`` now (this play's ``discount``, "next purchase" effects 6.22,
+    cheaper-card passives) and whether Western pays for any type (Wool Trade)."""
     info = g.rules.cards[card]
     less = discount + sum(a for a, _ in g.discounts[side])
     wild = any(w for _, w in g.discounts[side])
     for s, eff in passives(g, "cheaper_cards"):
         if s == side and set(info.types) & set(eff.params["card_types"]):
             less += eff.params["amount"]
-    return discounted_payments(g.wallet[side], info.cost, less, wild)
+    return less, wild
+
+
+def purchase_payments(g: Game, side: int, card: str, discount: int = 0) -> tuple[Payment, ...]:
+    """Every legal payment for ``card`` now (6.12), the dropped coins chosen by the buyer."""
+    less, wild = _purchase_terms(g, side, card, discount)
+    return discounted_payments(g.wallet[side], g.rules.cards[card].cost, less, wild)
+
+
+def affordable(g: Game, side: int, card: str, discount: int = 0) -> bool:
+    less, wild = _purchase_terms(g, side, card, discount)
+    return can_pay_discounted(g.wallet[side], g.rules.cards[card].cost, less, wild)
 
 
 def ask_payment(g: Game, side: int, options: tuple[Payment, ...]) -> None:

@@ -51,8 +51,33 @@ def _payments(wallet: Payment, cost: tuple[str, ...], wild: bool) -> tuple[Payme
 
 def payments(wallet: Sequence[int], cost: Sequence[str], wild: bool = False) -> tuple[Payment, ...]:
     """Every Pareto-minimal legal payment of ``cost`` from ``wallet``, sorted; () if none."""
-    w = (wallet[0], wallet[1], wallet[2], wallet[3])
-    return _payments(w, tuple(sorted(cost, key=lambda c: (c == "any", c))), wild)
+    return _payments((wallet[0], wallet[1], wallet[2], wallet[3]), tuple(cost), wild)
+
+
+@lru_cache(maxsize=65536)
+def _can_pay(wallet: Payment, cost: tuple[str, ...], wild: bool) -> bool:
+    if not cost:
+        return True
+    coin, rest = cost[0], cost[1:]
+    for cur in range(4):
+        need = 1 if coin == "any" or cur == CUR[coin] or (wild and cur == WESTERN) else 3
+        if wallet[cur] >= need:
+            left = list(wallet)
+            left[cur] -= need
+            if _can_pay((left[0], left[1], left[2], left[3]), rest, wild):
+                return True
+    return False
+
+
+def can_pay(wallet: Sequence[int], cost: Sequence[str], wild: bool = False) -> bool:
+    """Whether any legal payment of ``cost`` exists (faster than listing them)."""
+    return _can_pay((wallet[0], wallet[1], wallet[2], wallet[3]), tuple(cost), wild)
+
+
+def _dropped(cost: Sequence[str], less: int) -> set[tuple[str, ...]]:
+    """The costs left after the buyer drops ``less`` coins of its choice."""
+    keep = max(0, len(cost) - less)
+    return set(combinations(sorted(cost), keep))
 
 
 def discounted_payments(wallet: Sequence[int], cost: Sequence[str], less: int,
@@ -61,8 +86,14 @@ def discounted_payments(wallet: Sequence[int], cost: Sequence[str], less: int,
     among the coins of the cost (6.22, 6.52)."""
     if less <= 0:
         return payments(wallet, cost, wild)
-    keep = max(0, len(cost) - less)
     found: set[Payment] = set()
-    for rest in set(combinations(sorted(cost), keep)):
+    for rest in _dropped(cost, less):
         found.update(payments(wallet, rest, wild))
     return _minimal(found)
+
+
+def can_pay_discounted(wallet: Sequence[int], cost: Sequence[str], less: int,
+                       wild: bool = False) -> bool:
+    if less <= 0:
+        return can_pay(wallet, cost, wild)
+    return any(can_pay(wallet, rest, wild) for rest in _dropped(cost, less))
