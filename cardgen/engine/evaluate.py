@@ -88,7 +88,6 @@ class Evaluator:
         self.plays_after = [sum(plays[r + 1:ROUNDS + 1]) for r in range(ROUNDS + 1)]
         self.links = [(b, links) for b, links in enumerate(rules.links) if links]
         self.bonus = [BONUS_VALUE.get(kind, 0.3) for kind in rules.bonus]
-        self._average: dict[tuple, float] = {}
 
     # -- parts ---------------------------------------------------------------------------
     def _control(self, g: Game) -> float:
@@ -147,20 +146,18 @@ class Evaluator:
         return gain
 
     def deck(self, g: Game, side: int) -> float:
-        """Average card power times the plays left (memoised: a deck changes only when a
-        card is acquired, removed, or John changes sides)."""
-        piles = g.piles(side)
-        n = sum(map(len, piles))
-        key = (side, n, g.owned[side], len(g.removed), tuple(g.aside))
-        average = self._average.get(key)
-        if average is None:
-            power = self.power.__getitem__
-            average = sum(sum(map(power, pile)) for pile in piles) / n if n else 0.0
-            if len(self._average) > 4096:
-                self._average.clear()
-            self._average[key] = average
+        """Average card power times the plays the side has left."""
+        power = self.power.__getitem__
+        n = 0
+        total = 0.0
+        for pile in g.piles(side):
+            if pile:
+                n += len(pile)
+                total += sum(map(power, pile))
+        if not n:
+            return 0.0
         future = self.plays_after[min(g.round, ROUNDS)] + g.plays_left[side]
-        return INFLUENCE_UNIT * future * average
+        return INFLUENCE_UNIT * future * total / n
 
     # -- the whole score -----------------------------------------------------------------
     def value(self, g: Game, side: int) -> float:
