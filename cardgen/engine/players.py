@@ -64,7 +64,7 @@ class Policy:
         self.ev = Evaluator(rules)
         self.rng = rng
 
-    def _best(self, scored: list[tuple[float, Hashable]]) -> Hashable:
+    def best(self, scored: list[tuple[float, Hashable]]) -> Hashable:
         top = max(s for s, _ in scored)
         best = [o for s, o in scored if s > top - 1e-9]
         return best[0] if len(best) == 1 else self.rng.choice(best)
@@ -79,7 +79,7 @@ class Policy:
             left = [w[i] - cubes[i] for i in range(4)]
             scored.append((sum(1 for cost in row if can_pay(left, cost)) + 0.01 * min(left),
                            cubes))
-        return self._best(scored)
+        return self.best(scored)
 
     def currency(self, g: Game, d: Decision) -> Hashable:
         """Gain the currency that makes the most of the row affordable (2.4)."""
@@ -91,7 +91,7 @@ class Policy:
             after = list(w)
             after[CUR[cur]] += amount
             scored.append((sum(1 for cost in row if can_pay(after, cost)) - 0.01 * w[CUR[cur]], cur))
-        return self._best(scored)
+        return self.best(scored)
 
     def rule(self, g: Game, d: Decision) -> Hashable:
         kind = d.kind
@@ -123,7 +123,7 @@ class Policy:
         """Where the military adds most to the evaluation (bonus and supply line)."""
         side, amount = d.ctx
         names = g.rules.battlegrounds
-        return self._best([(self.ev.military_gain(g, side, names.index(o), amount), o)
+        return self.best([(self.ev.military_gain(g, side, names.index(o), amount), o)
                            for o in d.options])
 
     def keep(self, g: Game, d: Decision) -> Hashable:
@@ -162,7 +162,7 @@ class Policy:
             lead = g.influence[side][e] - g.influence[1 - side][e] + sup[e]
             gain = ev.country(g, side, e, lead + amount, k, scale) - ev.country(g, side, e, lead, k, scale)
             scored.append((gain / cost, opt))
-        return self._best(scored)
+        return self.best(scored)
 
     # -- look-ahead --------------------------------------------------------------------
     def inner(self, g: Game, d: Decision) -> Hashable:
@@ -181,7 +181,7 @@ class Policy:
             c = g.clone()
             c.step(opt, settle=False)
             scored.append((self.ev.value(c, d.side), opt))
-        return self._best(scored)
+        return self.best(scored)
 
     def finish(self, c: Game) -> None:
         """Make every choice of the action under way, up to the next top-level decision."""
@@ -198,15 +198,19 @@ class Policy:
                 return
             c.step(self.inner(c, d), settle=False)
 
-    def whole(self, g: Game, d: Decision) -> Hashable:
-        """The option whose whole action leaves ``d.side`` best off."""
+    def scores(self, g: Game, d: Decision) -> list[tuple[float, Hashable]]:
+        """Every option with the evaluation its whole action leaves ``d.side``."""
         scored = []
         for opt in d.options:
             c = g.clone()
             c.step(opt, settle=False)
             self.finish(c)
             scored.append((self.ev.value(c, d.side), opt))
-        return self._best(scored)
+        return scored
+
+    def whole(self, g: Game, d: Decision) -> Hashable:
+        """The option whose whole action leaves ``d.side`` best off."""
+        return self.best(self.scores(g, d))
 
     def decide(self, g: Game, d: Decision) -> Hashable:
         """The greedy choice on ``g`` as it is (a copy that already hides what it should)."""
@@ -233,7 +237,7 @@ class GreedyPlayer:
         self.rng = random.Random(seed)
         self.policy: Policy | None = None
 
-    def _policy(self, g: Game) -> Policy:
+    def policy_for(self, g: Game) -> Policy:
         if self.policy is None or self.policy.ev.rules is not g.rules:
             self.policy = Policy(g.rules, self.rng)
         return self.policy
@@ -241,7 +245,7 @@ class GreedyPlayer:
     def choose(self, g: Game) -> Hashable:
         d = g.decision
         assert d is not None
-        policy = self._policy(g)
+        policy = self.policy_for(g)
         if d.kind in PUBLIC:
             return policy.inner(g, d)  # decided from public information only
         if d.kind == "initiative":
@@ -258,7 +262,7 @@ class GreedyPlayer:
             c.step(opt)
             policy.play_on(c, INITIATIVE_PLAYS)
             scored.append((policy.ev.value(c, d.side), opt))
-        return policy._best(scored)
+        return policy.best(scored)
 
 
 def _search_player(seed: int, **options: Any) -> Player:
