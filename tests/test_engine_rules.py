@@ -499,20 +499,36 @@ def test_no_playable_card_loses_the_play():
     assert g.decision.side == LUX and g.decision.kind == "play"
 
 
-def test_counter_by_deed_op_matches_an_announced_boost():
+def _louis_boost_until_the_counter_window() -> Game:
     g = blank()
     g.wallet[WIT] = [0, 2, 0, 0]
     g.influence[LUX][idx("bohemia")] = 3
+    g.influence[LUX][idx("trier")] = 2
     start_play(g, WIT, ["louis-iv", "ducal-retinue"])
     g.hand[LUX] = ["elizabeth-richeza", "royal-retinue", "charles-iv"]  # counters removals
-    opts = g.decision.options
-    assert ("louis-iv", "boost") in opts
+    assert ("louis-iv", "boost") in g.decision.options
     drive(g, ("louis-iv", "boost"))
     drive(g, "german")  # the king's "any" yield
-    assert g.wallet[WIT] == [0, 3, 0, 0]
+    assert g.decision.kind == "remove_influence_point"  # the Deed's choices come first (5.61)
+    drive(g, "trier", "bohemia")
     assert g.decision.kind == "counter" and "elizabeth-richeza" in g.decision.options
+    return g
+
+
+def test_counter_by_deed_op_matches_an_announced_boost_after_its_choices():
+    g = _louis_boost_until_the_counter_window()
     drive(g, None)
-    assert g.wallet[WIT] == [0, 1, 0, 0]  # the boost is paid after the Counter window (5.73)
+    assert g.wallet[WIT] == [0, 1, 0, 0]  # the boost is paid (5.73)
+    assert g.influence[LUX][idx("trier")] == 1 and g.influence[LUX][idx("bohemia")] == 2
+
+
+def test_a_countered_deed_leaves_the_table_as_before_it():
+    g = _louis_boost_until_the_counter_window()
+    drive(g, "elizabeth-richeza")
+    assert g.wallet[WIT] == [0, 3, 0, 0]  # yield kept (5.62), no boost paid (5.73)
+    assert g.influence[LUX][idx("trier")] == 2 and g.influence[LUX][idx("bohemia")] == 3
+    assert g.influence[WIT][idx("palatinate")] == 0  # none of the Deed's text (5.63)
+    assert g.decision.kind == "countered_numbers" and "elizabeth-richeza" in g.discard[LUX]
 
 
 def test_next_purchase_discount_ends_with_the_round():

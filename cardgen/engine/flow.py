@@ -234,26 +234,38 @@ def _deed_effects(g: Game, card: str, mode: str) -> tuple:
     return info.boost if info.boost_replaces else (*info.deed, *info.boost)
 
 
-def _counter_window(g: Game, side: int, card: str, mode: str) -> None:
-    """The opponent may counter a matching Deed from its hand (5.61-5.65)."""
-    opp = 1 - side
+def _counters(g: Game, side: int, card: str, mode: str) -> list[str]:
+    """The opponent's Counter cards in hand that match this Deed (5.6, 5.65)."""
+    if uncounterable(g, side, card):
+        return []
     effects = _deed_effects(g, card, mode)
-    counters: list[Any] = []
-    if not uncounterable(g, side, card):
-        for c in sorted(set(g.hand[opp])):
-            if any(counter_matches(g, e, card, effects) for e in g.rules.cards[c].counter):
-                counters.append(c)
-    if counters:
-        g.ask(opp, "counter", (None, *counters), _countered, (side, card, mode))
-    else:
+    return [c for c in sorted(set(g.hand[1 - side]))
+            if any(counter_matches(g, e, card, effects) for e in g.rules.cards[c].counter)]
+
+
+def _counter_window(g: Game, side: int, card: str, mode: str) -> None:
+    """5.61: the Deed and its choices are announced, then the opponent may counter it from
+    its hand. The Deed resolves with the acting side choosing as it goes (its choices are the
+    announcement); a counter then puts the table back as it was before the Deed."""
+    if not _counters(g, side, card, mode):
         _resolve_deed(g, side, card, mode)
+        return
+    g.push((_counter_ask, (side, card, mode, g.snapshot())))
+    _resolve_deed(g, side, card, mode)
+
+
+def _counter_ask(g: Game, arg: tuple) -> None:
+    side, card, mode, before = arg
+    counters = _counters(before.game, side, card, mode)  # the hand before the Deed resolved
+    if counters:
+        g.ask(1 - side, "counter", (None, *counters), _countered, (side, card, before))
 
 
 def _countered(g: Game, arg: tuple, counter: str | None) -> None:
-    side, card, mode = arg
+    side, card, before = arg
     if counter is None:
-        _resolve_deed(g, side, card, mode)
         return
+    g.restore(before)  # a countered Deed resolves none of its text, nor its boost's payment (5.63, 5.73)
     opp = 1 - side
     g.hand[opp].remove(counter)
     g.discard[opp].append(counter)

@@ -12,8 +12,9 @@ two games that differ in hidden order only give the same copy.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
-from .state import Game
+from .state import Game, Snapshot
 
 CRECY_DEPTH = 6  # 3.45: the Battle of Crécy is shuffled among the bottom 6 of the market deck
 
@@ -35,4 +36,21 @@ def determinize(g: Game, side: int, rng: random.Random) -> Game:
     m = c.market
     c.market = _shuffled(m[:CRECY_DEPTH], rng) + _shuffled(m[CRECY_DEPTH:], rng)
     c.rng = random.Random(rng.getrandbits(32))  # the copy's own reshuffles
+    _hide_snapshots(c, side, rng)
     return c
+
+
+def _hide(ctx: object, side: int, rng: random.Random) -> object:
+    if isinstance(ctx, Snapshot):  # the table before an announced Deed (5.61): resampled too
+        return Snapshot(determinize(ctx.game, side, rng))
+    if isinstance(ctx, tuple) and any(isinstance(x, Snapshot) for x in ctx):
+        return tuple(_hide(x, side, rng) for x in ctx)
+    return ctx
+
+
+def _hide_snapshots(c: Game, side: int, rng: random.Random) -> None:
+    """A saved table held by a pending frame or decision is resampled the same way, so a
+    look-ahead that returns to it learns nothing either."""
+    c.stack = [(fn, _hide(ctx, side, rng)) for fn, ctx in c.stack]
+    if c.decision is not None:
+        c.decision = replace(c.decision, ctx=_hide(c.decision.ctx, side, rng))

@@ -7,6 +7,7 @@ Frames hold only module functions and immutable contexts, so a clone shares them
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,16 @@ class Decision:
     options: tuple[Hashable, ...]
     resume: Resume
     ctx: Any
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The table at a moment the game may return to: a Deed announced before its Counter
+    window (5.61). ``rng_state`` and ``log`` are the real game's (None on look-ahead copies)."""
+
+    game: Game
+    rng_state: tuple | None = None
+    log: Any = None
 
 
 class IllegalChoice(Exception):
@@ -120,6 +131,23 @@ class Game:
         g.result = dict(self.result)
         g.log = None
         return g
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(self.clone(), self.rng.getstate() if self.rng is not None else None,
+                        copy.deepcopy(self.log) if self.log is not None else None)
+
+    def restore(self, snap: Snapshot) -> None:
+        """Put the table back as ``snap`` holds it; the generator and the stats recorder stay
+        the same objects, set back to their state then."""
+        rng, log = self.rng, self.log
+        self.__dict__.update(snap.game.clone().__dict__)
+        self.rng = rng
+        if rng is not None and snap.rng_state is not None:
+            rng.setstate(snap.rng_state)
+        self.log = log
+        if log is not None and snap.log is not None:
+            log.__dict__.clear()
+            log.__dict__.update(copy.deepcopy(snap.log).__dict__)
 
     # -- running ------------------------------------------------------------------------
     def push(self, *frames: Frame) -> None:
