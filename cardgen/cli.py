@@ -103,7 +103,8 @@ def _parser() -> argparse.ArgumentParser:
     pt.add_argument("--games", type=int, default=2000, help="games to play (default 2000)")
     pt.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
     pt.add_argument("--players", default="greedy,greedy",
-                    help="Luxembourg,Wittelsbach players: random or greedy (default greedy,greedy)")
+                    help="Luxembourg,Wittelsbach players: random, greedy or search "
+                         "(default greedy,greedy)")
     pt.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
     pt.add_argument("--compare", type=Path, help="an earlier report.json to compare with")
     pt.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -222,9 +223,9 @@ def _po(args: argparse.Namespace) -> int:
 def _playtest(args: argparse.Namespace) -> int:
     from . import playtest  # the game engine: not loaded by the other commands
     players = _ids(args.players)
-    if len(players) != 2 or not set(players) <= {"random", "greedy"} or args.games < 1:
-        print("--players needs two of random,greedy (Luxembourg,Wittelsbach) and --games at "
-              "least 1", file=sys.stderr)
+    if len(players) != 2 or not set(players) <= {"random", "greedy", "search"} or args.games < 1:
+        print("--players needs two of random,greedy,search (Luxembourg,Wittelsbach) and --games "
+              "at least 1", file=sys.stderr)
         return 2
     options = playtest.PlaytestOptions(args.games, args.seed, (players[0], players[1]), args.jobs,
                                        args.compare)

@@ -4,8 +4,8 @@ At each card play (4.3) the player keeps the greedy's best few whole actions
 (:class:`.players.Policy`), then plays each of them out on the same ``determinizations``
 copies of what its side knows (:func:`.knowledge.determinize`: the opponent's hand, the draw
 orders and the market deck resampled, never read): both sides continue with the greedy
-policy for ``horizon`` more card plays (the opponent's answer and the player's own next
-play), and the evaluation of where that leaves the side is averaged. The best average
+policy to the round's scoring (9.2; or for ``horizon`` card plays), and the evaluation of
+where that leaves the side is averaged. The best average
 wins; ties go to the seeded generator. Every other decision is the greedy's.
 
 Sharing the determinizations between candidates (common random numbers) makes their
@@ -23,15 +23,16 @@ from .knowledge import determinize
 from .players import GreedyPlayer
 from .state import Game
 
-CANDIDATES = 3
-DETERMINIZATIONS = 3
-HORIZON = 2
+CANDIDATES = 2
+DETERMINIZATIONS = 2
+HORIZON: int | None = None  # card plays to look ahead; None: to the round's scoring (9.2)
 SEARCHED = frozenset({"play"})
 
 
 class SearchPlayer:
     def __init__(self, seed: int, candidates: int = CANDIDATES,
-                 determinizations: int = DETERMINIZATIONS, horizon: int = HORIZON, **_: Any):
+                 determinizations: int = DETERMINIZATIONS, horizon: int | None = HORIZON,
+                 **_: Any):
         self.rng = random.Random(seed)
         self.greedy = GreedyPlayer(seed)
         self.greedy.rng = self.rng
@@ -59,6 +60,6 @@ class SearchPlayer:
             for i, opt in enumerate(shortlist):
                 c = base.clone()
                 c.step(opt)
-                policy.play_on(c, self.horizon)
+                policy.play_on(c, self.horizon if self.horizon is not None else 10**6)
                 totals[i] += policy.ev.value(c, d.side)
         return policy.best(list(zip(totals, shortlist, strict=True)))
