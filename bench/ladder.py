@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from cardgen.data.load import load_or_raise  # noqa: E402
 from cardgen.engine import Rules  # noqa: E402  (the repository root is on the path now)
 from cardgen.engine.players import play_game  # noqa: E402
-from cardgen.load import load_or_raise  # noqa: E402
 
 SEED_BASE = 27_000_000
 _RULES: Rules | None = None

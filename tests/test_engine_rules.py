@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardgen.engine import new_game
+from cardgen.engine import Game, new_game
 from cardgen.engine.flow import (
     _clear_round,
     _countries,

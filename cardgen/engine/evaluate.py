@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from ..model import Effect
+from ..data.model import Effect
 from .rules import LUX, ROUNDS, WIT, Rules
 from .state import Game
 

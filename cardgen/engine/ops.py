@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
 
-from ..model import Effect
+from ..data.model import Effect
 from .payment import Payment, can_pay_discounted, discounted_payments
 from .rules import COURT, CURIA, CURRENCIES, LOCATION_SIDE, LUX, WIT, EffectError, RulesError, walk
 from .state import Game
