@@ -63,6 +63,7 @@ class Policy:
     def __init__(self, rules: Rules, rng: random.Random):
         self.ev = Evaluator(rules)
         self.rng = rng
+        self.country_index = {name: i for i, name in enumerate(rules.countries)}
 
     def best(self, scored: list[tuple[float, Hashable]]) -> Hashable:
         top = max(s for s, _ in scored)
@@ -146,21 +147,26 @@ class Policy:
         side, ev = d.side, self.ev
         k, scale = ev._control(g), ev._scale(g)
         sup = ev.supply(g, side)
-        names = g.rules.countries
+        mine, theirs = g.influence[side], g.influence[1 - side]
+        kind = d.kind
+        verb = kind.split("_")[0]
+        before: dict[int, tuple[float, float]] = {}
         scored = []
         for opt in d.options:
-            action, name = opt if isinstance(opt, tuple) else (d.kind.split("_")[0], opt)
-            e = names.index(name)
-            amount = 1
-            cost = 1
-            if d.kind == "political_point":
+            action, name = opt if isinstance(opt, tuple) else (verb, opt)
+            e = self.country_index[name]
+            amount = cost = 1
+            if kind == "political_point":
                 cost = point_cost(g, side, e)
-            elif d.kind in ("place_influence", "remove_influence"):
+            elif kind in ("place_influence", "remove_influence"):
                 amount = d.ctx[1]
             if action == "remove":
-                amount = min(amount, g.influence[1 - side][e])
-            lead = g.influence[side][e] - g.influence[1 - side][e] + sup[e]
-            gain = ev.country(g, side, e, lead + amount, k, scale) - ev.country(g, side, e, lead, k, scale)
+                amount = min(amount, theirs[e])
+            if e not in before:
+                lead = mine[e] - theirs[e] + sup[e]
+                before[e] = (lead, ev.country(g, side, e, lead, k, scale))
+            lead, value = before[e]
+            gain = ev.country(g, side, e, lead + amount, k, scale) - value
             scored.append((gain / cost, opt))
         return self.best(scored)
 
