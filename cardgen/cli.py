@@ -9,6 +9,7 @@ from pathlib import Path
 
 from . import __version__, pipeline
 from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, has_errors, strict
+from .model import LANGS
 from .oserrors import os_finding
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
@@ -105,7 +106,10 @@ def _parser() -> argparse.ArgumentParser:
     pt.add_argument("--players", default="greedy,greedy",
                     help="Luxembourg,Wittelsbach players: random or greedy (default greedy,greedy)")
     pt.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
-    pt.add_argument("--compare", type=Path, help="an earlier report.json to compare with")
+    pt.add_argument("--compare", type=Path,
+                    help="an earlier report.json: games paired by seed, changes outside the noise")
+    pt.add_argument("--lang", default="en,cs",
+                    help="languages of report.pdf, comma-separated (default: en,cs)")
     pt.add_argument("--quiet", action="store_true", help="no progress bar")
 
     po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
@@ -226,13 +230,17 @@ def _playtest(args: argparse.Namespace) -> int:
         print("--players needs two of random,greedy (Luxembourg,Wittelsbach) and --games at "
               "least 1", file=sys.stderr)
         return 2
+    langs = _ids(args.lang)
+    if not langs or not set(langs) <= set(LANGS):
+        print(f"--lang takes languages among {','.join(LANGS)}", file=sys.stderr)
+        return 2
     options = playtest.PlaytestOptions(args.games, args.seed, (players[0], players[1]), args.jobs,
-                                       args.compare)
+                                       args.compare, tuple(langs))
     result = playtest.playtest(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet))
     houses = result.report["houses"]
     print(f"{result.report['games']} games: " + ", ".join(
         f"{side} {h['rate']:.1%} (95% {h['ci95'][0]:.1%}-{h['ci95'][1]:.1%})" for side, h in houses.items()))
-    for line in result.compare_lines:
+    for line in result.lines:
         print(line)
     print("wrote " + ", ".join(str(p) for p in result.written))
     return 0

@@ -8,17 +8,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..board.base import load_components
 from ..check import RULE_CHECKS
 from ..engine import Rules, RulesError
 from ..engine.rules import EffectError
 from ..errors import CardgenError, Location, Severity, error
 from ..layout import load_layout
 from ..load import load
+from ..model import LANGS
 from ..progress import Progress
 from ..write import atomic_write
+from .compare import OldReportError, compare
+from .findings import findings
 from .pdf import build_pdf
-from .report import aggregate, compare, compare_lines, to_json
+from .report import aggregate, to_json
 from .run import chunk_count, play_many
+from .sentences import figure_name, finding_text
+from .supply import kinds, unmeasured
+from .words import Words
 
 CARD_LAYOUT = Path("layouts") / "card.yaml"
 
@@ -30,13 +37,14 @@ class PlaytestOptions:
     players: tuple[str, str] = ("greedy", "greedy")
     jobs: int = 0
     compare: Path | None = None
+    langs: tuple[str, ...] = LANGS
 
 
 @dataclass
 class PlaytestResult:
     report: dict[str, Any]
     written: list[Path]
-    compare_lines: list[str]
+    lines: list[str]  # the findings (and changes) in the first language, for the terminal
 
 
 def playable_rules(project: Path) -> Rules:
@@ -55,18 +63,37 @@ def playable_rules(project: Path) -> Rules:
 
 
 def _old_report(path: Path) -> dict[str, Any]:
+    hint = "pass the report.json of an earlier playtest made by this version of cardgen"
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        old = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise CardgenError(error("compare-unreadable", f"cannot read the old report: {exc}",
-                                 location=Location(str(path)),
-                                 hint="pass the report.json of an earlier playtest")) from None
+                                 location=Location(str(path)), hint=hint)) from None
+    if not isinstance(old, dict) or not isinstance(old.get("per_game"), dict):
+        raise CardgenError(error("compare-old-format", "the old report has no per-game columns, "
+                                 "so its games cannot be paired with these", location=Location(str(path)),
+                                 hint="play the old data again with this cardgen and compare with "
+                                      "that report"))
+    return old
+
+
+def _components(project: Path) -> tuple[dict[str, Any], dict[str, dict[str, str]]]:
+    """components.yaml's token table, and each reminder's printed text per language."""
+    comp, found = load_components(project)
+    errors = [f for f in found if f.severity is Severity.ERROR]
+    if comp is None or errors:
+        raise CardgenError(errors or [error("components", "card_data/components.yaml cannot be read",
+                                            location=Location("card_data/components.yaml"))])
+    reminders = {r["id"]: dict(r.get("text") or {}) for r in comp.tokens.get("reminders") or ()}
+    return comp.tokens, reminders
 
 
 def playtest(project: Path, options: PlaytestOptions, progress: Progress | None = None) -> PlaytestResult:
     progress = progress or Progress(mode="quiet")
     old = _old_report(options.compare) if options.compare else None
     rules = playable_rules(project)
+    tokens, reminders = _components(project)
+    words = {lang: Words(rules.data, lang) for lang in options.langs}  # missing words fail early
     progress.start(chunk_count(options.games), "playtest")
     done = [0]
 
@@ -78,9 +105,9 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
             progress.done -= 1
             progress.step(f"{done[0]}/{options.games} games")
 
-
     try:
-        records = play_many(rules, options.games, options.seed, options.players, options.jobs, tick)
+        records = play_many(rules, options.games, options.seed, options.players, options.jobs, tick,
+                            tokens)
     except EffectError as exc:
         info = rules.cards.get(exc.card)
         raise CardgenError(error("engine-runtime", f"a game failed: {exc}", card=exc.card,
@@ -90,17 +117,41 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
         raise CardgenError(error("engine-runtime", str(exc), location=Location("card_data"))) from None
     finally:
         progress.finish()
-    meta = {"seed": options.seed, "players": ",".join(options.players),
+    meta = {"seed": options.seed, "players": list(options.players),
             "rules_version": rules.data.game.rules_version,
             "data_version": rules.data.game.data_version}
-    report = aggregate(records, rules, meta)
-    diff = compare(report, old) if old is not None else None
-    if diff is not None:
-        report["compare"] = diff
+    report = aggregate(records, rules, meta, kinds(tokens), unmeasured(tokens))
+    report["findings"] = findings(report)
+    if old is not None:
+        try:
+            report["compare"] = compare(report, old)
+        except (OldReportError, KeyError, TypeError, ValueError) as exc:
+            raise CardgenError(error("compare-old-format", f"the old report cannot be compared: {exc}",
+                                     location=Location(str(options.compare)),
+                                     hint="compare with a report.json of this cardgen version")) from None
+    report["findings_text"] = {lang: [finding_text(w, f, reminders) for f in report["findings"]]
+                               for lang, w in words.items()}
     out = project / "output" / "playtest"
     out.mkdir(parents=True, exist_ok=True)
-    json_path, pdf_path = out / "report.json", out / "report.pdf"
-    atomic_write(json_path, to_json(report))
-    layout = load_layout(project / CARD_LAYOUT)
-    atomic_write(pdf_path, build_pdf(report, layout.fonts, diff))
-    return PlaytestResult(report, [json_path, pdf_path], compare_lines(diff) if diff else [])
+    written = [out / "report.json"]
+    atomic_write(written[0], to_json(report))
+    fonts = load_layout(project / CARD_LAYOUT).fonts
+    for lang, w in words.items():
+        (out / lang).mkdir(exist_ok=True)
+        written.append(out / lang / "report.pdf")
+        atomic_write(written[-1], build_pdf(report, fonts, w, reminders))
+    first = words[options.langs[0]]
+    lines = [f"{i + 1}. {t}" for i, t in enumerate(report["findings_text"][options.langs[0]])]
+    if "compare" in report:
+        lines += compare_lines(report["compare"], first, reminders)
+    return PlaytestResult(report, written, lines)
+
+
+def compare_lines(diff: dict[str, Any], w: Words, reminders: dict[str, dict[str, str]]) -> list[str]:
+    """The changes outside the noise, one line each, for the terminal."""
+    lines = [f"{w('compare')}: {len(diff['changes'])}/{diff['figures_compared']}"]
+    for r in diff["changes"]:
+        lo, hi = r["interval"]
+        lines.append(f"  {figure_name(w, r, reminders)}: {r['old']:.3f} → {r['new']:.3f} "
+                     f"({r['change']:+.3f} [{lo:+.3f}, {hi:+.3f}])")
+    return lines

@@ -1,0 +1,134 @@
+"""The report's words in one language: labels and sentences from ``playtest:`` in
+card_data/text/<lang>.yaml, numbers in the language's format (Czech: decimal comma,
+non-breaking spaces), nouns after numbers in their CLDR plural form, and the language's
+typography on every text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from babel.numbers import format_decimal
+from jinja2 import TemplateError
+from jinja2.sandbox import SecurityError
+
+from ..board.base import display_name
+from ..compose import TextError, compile_wording, typography
+from ..errors import CardgenError, Location, error
+from ..language import NBSP, plural_category
+from ..model import GameData
+from ..sandbox import WordingSandbox
+
+MINUS = "\u2212"
+
+
+def _file(lang: str) -> str:
+    return f"card_data/text/{lang}.yaml"
+
+
+class Words:
+    """``w("houses")`` is a label, ``w("finding.house", side=…)`` a rendered sentence."""
+
+    def __init__(self, data: GameData, lang: str):
+        self.data, self.lang = data, lang
+        root = (data.templates.get(lang) or {}).get("playtest")
+        if not isinstance(root, dict):
+            raise CardgenError(error(
+                "missing-label", f"{_file(lang)} has no 'playtest:' section", lang=lang,
+                location=Location(_file(lang)),
+                hint="add the playtest report's words (copy the section of en.yaml and translate it)"))
+        self.root = root
+        self.sandbox = WordingSandbox({}, {})  # labels get values only, no helpers
+        self._compiled: dict[str, Any] = {}
+
+    def _lookup(self, path: str) -> tuple[Any, Location]:
+        node: Any = self.root
+        loc = getattr(node, "loc", None) or Location(_file(self.lang))
+        for key in path.split("."):
+            if not isinstance(node, dict) or key not in node:
+                raise CardgenError(error(
+                    "missing-label", f"{_file(self.lang)} has no 'playtest.{path}'",
+                    lang=self.lang, location=loc, hint=f"add '{key}:' under playtest (see en.yaml)"))
+            loc = node.at(key) if hasattr(node, "at") else loc
+            node = node[key]
+        return node, loc
+
+    def raw(self, path: str) -> Any:
+        return self._lookup(path)[0]
+
+    def has(self, path: str) -> bool:
+        try:
+            self._lookup(path)
+        except CardgenError:
+            return False
+        return True
+
+    def __call__(self, path: str, **values: Any) -> str:
+        source, where = self._lookup(path)
+        what = f"the {self.lang} template 'playtest.{path}'"
+        try:
+            if path not in self._compiled:
+                self._compiled[path] = compile_wording(self.sandbox, str(source), what, where)
+            text = self.sandbox.render(self._compiled[path], values)
+        except TextError as exc:
+            raise CardgenError(exc.finding(self.lang)) from None
+        except (SecurityError, TemplateError) as exc:
+            raise CardgenError(error("label-template", f"{what} does not render: {exc}",
+                                     lang=self.lang, location=where)) from None
+        return typography(text, self.lang)
+
+    def typo(self, text: str) -> str:
+        return typography(text, self.lang)
+
+    def head(self, path: str) -> list[str]:
+        return [typography(str(h), self.lang) for h in self.raw(path)]
+
+    # -- numbers ------------------------------------------------------------------------
+    def num(self, x: float, decimals: int = 0) -> str:
+        pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
+        text = format_decimal(abs(x), pattern, locale=self.lang).replace("\u202f", NBSP)
+        return (MINUS if x < 0 and round(abs(x), decimals) else "") + text
+
+    def signed(self, x: float, decimals: int = 0) -> str:
+        text = self.num(x, decimals)
+        return text if text.startswith(MINUS) or round(x, decimals) == 0 else "+" + text
+
+    def pct(self, share: float, decimals: int = 0) -> str:
+        """78 % (a non-breaking space before the sign, in both languages)."""
+        return f"{self.num(100 * share, decimals)}{NBSP}%"
+
+    def ci(self, interval: list[float], scale: float = 100, decimals: int = 0) -> str:
+        """[76–80]: an interval in the unit of the number before it."""
+        lo, hi = (self.num(scale * x, decimals) for x in interval)
+        dash = f"{NBSP}\u2013 " if MINUS in lo + hi else "\u2013"  # [−19 – −5], [5–19]
+        return f"[{lo}{dash}{hi}]"
+
+    def pp(self, diff: float, decimals: int = 0) -> str:
+        """A difference of rates in percentage points: +12 pp / +12 p. b."""
+        return f"{self.signed(100 * diff, decimals)}{NBSP}{self.raw('units.pp')}".replace(" ", NBSP)
+
+    def count(self, n: int, noun: str) -> str:
+        """2 000 her / 2,000 games."""
+        forms = self.raw(f"nouns.{noun}")
+        form = forms.get(plural_category(n, self.lang)) or forms.get("other")
+        return f"{self.num(n)}{NBSP}{form}"
+
+    # -- names --------------------------------------------------------------------------
+    def side(self, side: str) -> str:
+        return typography(self.data.sides[side].name.get(self.lang) or side, self.lang)
+
+    def card(self, cid: str) -> str:
+        card = self.data.card(cid)
+        return typography((card.name.get(self.lang) if card else None) or cid, self.lang)
+
+    def place(self, pid: str, heading: bool = True) -> str:
+        """A place's name as a label ("Palatinate"), or in a sentence ("the Palatinate")."""
+        place = self.data.places.get(pid)
+        name = (place.name.get(self.lang) if place else None) or pid
+        return typography(display_name(name, self.lang) if heading else name, self.lang)
+
+    def join(self, parts: list[str]) -> str:
+        """a, b and c / a, b a c."""
+        if len(parts) < 2:
+            return "".join(parts)
+        word = self.raw("and")
+        return ", ".join(parts[:-1]) + f" {word} " + parts[-1]
