@@ -32,10 +32,10 @@ def nice_ticks(lo: float, hi: float, target: int = 6) -> list[float]:
     mag = 10 ** math.floor(math.log10(raw))
     step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
     start = math.floor(lo / step) * step
-    ticks, t = [], start
-    while t <= hi + step * 1e-6:
-        ticks.append(round(t, 10))
+    ticks, t = [round(start, 10)], start
+    while ticks[-1] < hi - step * 1e-6:  # the last tick at or beyond hi
         t += step
+        ticks.append(round(t, 10))
     return ticks
 
 

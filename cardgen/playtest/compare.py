@@ -41,8 +41,7 @@ def figures(report: dict[str, Any]) -> dict[str, tuple[str, str, list[float]]]:
     }
     for s, side in enumerate(("luxembourg", "wittelsbach")):
         out[f"purchases:{side}"] = ("purchases", side, [float(p[s]) for p in pg["purchases"]])
-    countries = report.get("elector_control", {})
-    for e, country in enumerate(countries):
+    for e, country in enumerate(pg["control_order"]):
         for mark, side in (("L", "luxembourg"), ("W", "wittelsbach")):
             out[f"control:{country}:{side}"] = ("control", f"{country}:{side}",
                                                 [float(c[e] == mark) for c in pg["control"]])

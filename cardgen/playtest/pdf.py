@@ -13,6 +13,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -47,11 +48,14 @@ class Report:
                  reminders: Mapping[str, Mapping[str, str]]):
         self.rep, self.w, self.reminders = report, w, reminders
         self.font, self.bold = fonts["body"], fonts["bold"]
-        body = ParagraphStyle("body", fontName=self.font, fontSize=9, leading=12)
+        body = ParagraphStyle("body", fontName=self.font, fontSize=9, leading=12,
+                              bulletFontName=self.font)
         self.st = {
             "body": body,
             "small": ParagraphStyle("small", parent=body, fontSize=7.5, leading=9.5,
                                     textColor=colors.HexColor("#444444")),
+            "small_right": ParagraphStyle("small_right", parent=body, fontSize=7.5, leading=9.5,
+                                          textColor=colors.HexColor("#444444"), alignment=TA_RIGHT),
             "finding": ParagraphStyle("finding", parent=body, fontSize=11, leading=15),
             "h1": ParagraphStyle("h1", parent=body, fontName=self.bold, fontSize=16, leading=20,
                                  spaceAfter=4),
@@ -68,11 +72,15 @@ class Report:
         """A heading with its chart, table and caption, never split from them by a page."""
         self.out.append(KeepTogether([self.para(heading, "h2"), *blocks]))
 
-    def table(self, head: list[str], rows: list[list[str]], widths: list[float] | None = None) -> Table:
-        t = Table([[self.para(h, "small") for h in head], *rows], colWidths=widths, repeatRows=1)
+    def table(self, head: list[str], rows: list[list[str]], widths: list[float] | None = None,
+              text_columns: int = 1) -> Table:
+        """Text in the first ``text_columns`` columns, numbers right-aligned after them."""
+        heads = [self.para(h, "small" if i < text_columns else "small_right")
+                 for i, h in enumerate(head)]
+        t = Table([heads, *rows], colWidths=widths, repeatRows=1)
         t.setStyle(TableStyle([
-            ("FONTNAME", (0, 1), (-1, -1), self.font), ("FONTSIZE", (0, 0), (-1, -1), 7),
-            ("LEADING", (0, 0), (-1, -1), 8.5), ("ALIGN", (1, 1), (-1, -1), "RIGHT"),
+            ("FONTNAME", (0, 0), (-1, -1), self.font), ("FONTSIZE", (0, 0), (-1, -1), 7),
+            ("LEADING", (0, 0), (-1, -1), 8.5), ("ALIGN", (text_columns, 1), (-1, -1), "RIGHT"),
             ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
             ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black),
             ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f1ede4")]),
@@ -141,7 +149,7 @@ class Report:
                              f"{self.pct(v['not_first']['rate'])} (n = {w.num(v['not_first']['n'])})",
                              "—" if d is None else f"{w.pp(d['effect'], 1)} {w.ci(d['ci95'], decimals=1)}"])
         self.section(w("first"), self.table(w.head("first_head"), rows,
-                                            [28 * mm, 42 * mm, 32 * mm, 32 * mm, 36 * mm]),
+                                            [28 * mm, 42 * mm, 32 * mm, 32 * mm, 36 * mm], 2),
                      Spacer(1, 1 * mm), self.para(w("first_caption"), "small"))
 
     def cards(self) -> None:

@@ -179,6 +179,7 @@ def per_game(records: Sequence[Record], rules: Rules, measured: Sequence[Kind]) 
         "end_round": [r["end_round"] for r in records],
         "crecy": [int(r["crecy"]) for r in records],
         "tie": [int(r["tie"]) for r in records],
+        "control_order": list(rules.countries),  # the electors of each "control" letter
         "control": ["".join("L" if r["votes"][LUX][e] else "W" if r["votes"][WIT][e] else "."
                             for e in range(len(rules.countries))) for r in records],
         "purchases": [[sum(1 for b in r["bought"] if b[0] == s) for s in (LUX, WIT)]
