@@ -84,7 +84,7 @@ def test_findings_and_card_effects_follow_the_figures(project):
            "components": {"kinds": {}}, "first_player": {}}
     found = findings(rep)
     kinds = [f["kind"] for f in found]
-    assert kinds[0] == "electors_held" and found[0]["electors"][0]["country"] == "trier"
+    assert kinds[0] == "electors_held" and found[0]["sides"][0]["electors"][0]["country"] == "trier"
     assert "house" in kinds and "no_card_effect" in kinds and len(found) == 3
 
 

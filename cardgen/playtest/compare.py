@@ -20,10 +20,11 @@ class OldReportError(ValueError):
     """The old report has no per-game columns (made before cardgen compared by seed)."""
 
 
-def _dense(sparse: list[list[int]] | None, n: int) -> list[float]:
+def _dense(games: list[int] | None, n: int) -> list[float]:
+    """Per-game counts from the list of game indices (one entry per count)."""
     out = [0.0] * n
-    for i, k in sparse or ():
-        out[i] = float(k)
+    for i in games or ():
+        out[i] += 1.0
     return out
 
 
@@ -50,7 +51,7 @@ def figures(report: dict[str, Any]) -> dict[str, tuple[str, str, list[float]]]:
             out[f"{what}:{cid}"] = (what, cid, _dense(pg[what].get(cid), n))
     for key in sorted(pg.get("peak", {})):
         out[f"peak:{key}"] = ("peak", key, [float(x) for x in pg["peak"][key]])
-        out[f"short:{key}"] = ("short", key, [float(x) for x in pg["short"][key]])
+        out[f"short:{key}"] = ("short", key, _dense(pg["short"][key], n))
     return out
 
 

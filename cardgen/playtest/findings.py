@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .intervals import cohen_h, rnd
+from .intervals import Z95, cohen_h, rnd, z_family
 
 MAX_FINDINGS = 5
 MIN_FINDINGS = 3
@@ -29,16 +29,16 @@ def _house(rep: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _electors(rep: dict[str, Any]) -> list[dict[str, Any]]:
-    out = []
+    """One finding: the electors each house holds at game end in most games."""
+    sides, h = [], 0.0
     for side in ("luxembourg", "wittelsbach"):
         held = sorted(((c, v[side]) for c, v in rep["elector_control"].items()
                        if v[side]["ci95"][0] > HELD), key=lambda cv: (-cv[1]["rate"], cv[0]))
         if held:
-            out.append({"kind": "electors_held", "side": side,
-                        "electors": [{"country": c, "rate": v["rate"], "ci95": v["ci95"]}
-                                     for c, v in held],
-                        "h": rnd(cohen_h(held[0][1]["rate"], 0.5))})
-    return out
+            sides.append({"side": side, "electors": [{"country": c, "rate": v["rate"],
+                                                      "ci95": v["ci95"]} for c, v in held]})
+            h = max(h, cohen_h(held[0][1]["rate"], 0.5))
+    return [{"kind": "electors_held", "sides": sides, "h": rnd(h)}] if sides else []
 
 
 def _cards(rep: dict[str, Any]) -> list[dict[str, Any]]:
@@ -60,20 +60,28 @@ def _cards(rep: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _components(rep: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"kind": "component_short", "component": key, "rate": v["short"]["rate"],
-             "ci95": v["short"]["ci95"], "peak": v["peak"], "printed": v["printed"],
-             "h": rnd(cohen_h(v["short"]["rate"], 0.0))}
-            for key, v in sorted(rep["components"]["kinds"].items())
-            if v["short"]["rate"] >= SHORT_SHARE]
+    """One finding: the components that run short most often (at most three)."""
+    short = sorted(((key, v) for key, v in rep["components"]["kinds"].items()
+                    if v["short"]["rate"] >= SHORT_SHARE),
+                   key=lambda kv: (-kv[1]["short"]["rate"], kv[0]))[:3]
+    if not short:
+        return []
+    return [{"kind": "component_short",
+             "components": [{"component": key, "rate": v["short"]["rate"], "ci95": v["short"]["ci95"],
+                             "peak": v["peak"], "printed": v["printed"]} for key, v in short],
+             "h": rnd(cohen_h(short[0][1]["short"]["rate"], 0.0))}]
 
 
 def _first_player(rep: dict[str, Any]) -> list[dict[str, Any]]:
+    """First-player differences whose interval excludes 0 for all of them at once."""
+    tested = [(cond, side, v) for cond, sides in sorted(rep["first_player"].items())
+              for side, v in sorted(sides.items()) if v["difference"] is not None]
+    widen = z_family(len(tested)) / Z95
     out = []
-    for cond, sides in sorted(rep["first_player"].items()):
-        for side, v in sorted(sides.items()):
-            d = v["difference"]
-            if d is None or (d["ci95"][0] <= 0 <= d["ci95"][1]):
-                continue
+    for cond, side, v in tested:
+        d = v["difference"]
+        if abs(d["effect"]) <= (d["ci95"][1] - d["ci95"][0]) / 2 * widen:
+            continue
             out.append({"kind": "first_player", "side": side, "condition": cond,
                         "effect": d["effect"], "ci95": d["ci95"],
                         "h": rnd(cohen_h(v["first"]["rate"], v["not_first"]["rate"]))})
@@ -81,7 +89,7 @@ def _first_player(rep: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def findings(rep: dict[str, Any]) -> list[dict[str, Any]]:
-    """Three to five findings, the largest certain effects first."""
+    """Three to five findings, one per kind of question, the largest certain effects first."""
     certain: list[dict[str, Any]] = []
     fallback: list[dict[str, Any]] = []
     for found in (*_house(rep), *_electors(rep), *_cards(rep), *_components(rep),

@@ -166,11 +166,12 @@ def per_game(records: Sequence[Record], rules: Rules, measured: Sequence[Kind]) 
     """Compact per-game columns, in game order, for comparing runs game by game."""
     tracked = acquirable(rules)
 
-    def sparse(count: Any) -> dict[str, list[list[int]]]:
-        out: dict[str, list[list[int]]] = {}
+    def sparse(count: Any) -> dict[str, list[int]]:
+        """card → the index of each game it counts in, once per count (most are 0 or 1)."""
+        out: dict[str, list[int]] = {}
         for i, r in enumerate(records):
             for cid, k in sorted(count(r).items()):
-                out.setdefault(cid, []).append([i, k])
+                out.setdefault(cid, []).extend([i] * k)
         return out
 
     return {
@@ -189,7 +190,8 @@ def per_game(records: Sequence[Record], rules: Rules, measured: Sequence[Kind]) 
                                             for c in tracked
                                             if c in r["played"][0] or c in r["played"][1]})),
         "peak": {k.key: [r["components"][k.key][0] for r in records] for k in measured},
-        "short": {k.key: [r["components"][k.key][1] for r in records] for k in measured},
+        "short": {k.key: [i for i, r in enumerate(records) if r["components"][k.key][1]]
+                  for k in measured},  # the games in which it ran short
     }
 
 

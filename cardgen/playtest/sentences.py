@@ -41,18 +41,21 @@ def finding_text(w: Words, f: Mapping[str, Any], reminders: Mapping[str, Mapping
     if kind in ("house", "house_balanced"):
         return w(f"finding.{kind}", side=w.side(f["side"]), rate=w.pct(f["rate"]), ci=w.ci(f["ci95"]))
     if kind == "electors_held":
-        parts = [w("finding.elector", country=w.place(e["country"], heading=False), rate=w.pct(e["rate"]),
-                   ci=w.ci(e["ci95"])) for e in f["electors"]]
-        return w("finding.electors_held", side=w.side(f["side"]), electors=w.join(parts))
+        return w("finding.electors_held", holds="; ".join(
+            w("finding.holder", side=w.side(s["side"]), electors=w.join([
+                w("finding.elector", country=w.place(e["country"], heading=False),
+                  rate=w.pct(e["rate"]), ci=w.ci(e["ci95"])) for e in s["electors"]]))
+            for s in f["sides"]))
     if kind in ("card_stronger", "card_weaker"):
         return w(f"finding.{kind}", card=w.card(f["card"]), effect=w.pp(abs(f["effect"])).lstrip("+"),
                  ci=w.ci(f["ci95"]), n=w.count(f["n"], "game"))
     if kind == "no_card_effect":
         return w("finding.no_card_effect", games=w.count(f["games"], "game"))
     if kind == "component_short":
-        return w("finding.component_short", component=component_name(w, f["component"], reminders),
-                 rate=w.pct(f["rate"]), ci=w.ci(f["ci95"]), peak=w.num(f["peak"]),
-                 printed=w.num(f["printed"]))
+        return w("finding.component_short", components="; ".join(
+            w("finding.component", component=component_name(w, c["component"], reminders),
+              rate=w.pct(c["rate"]), ci=w.ci(c["ci95"]), peak=w.num(c["peak"]),
+              printed=w.num(c["printed"])) for c in f["components"]))
     if kind == "first_player":
         return w("finding.first_player", side=w.side(f["side"]),
                  effect=w.pp(abs(f["effect"])).lstrip("+"),

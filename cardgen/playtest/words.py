@@ -130,5 +130,4 @@ class Words:
         """a, b and c / a, b a c."""
         if len(parts) < 2:
             return "".join(parts)
-        word = self.raw("and")
-        return ", ".join(parts[:-1]) + f" {word} " + parts[-1]
+        return ", ".join(parts[:-1]) + f" {self.raw('and')} " + parts[-1]
