@@ -62,7 +62,7 @@ def test_report_json_and_pdf_in_both_languages(project, capsys):
                     "Component sufficiency", "Players and limits", "Frankfurt"):
         assert heading in en
     assert "6 games, seed 3" in en and "6 her, seed 3" in cs  # the Czech plural (CLDR many)
-    for heading in ("Co s tím dělat", "Kurfiřti na konci hry", "Dostatek komponent", "Trevír"):
+    for heading in ("Hlavní zjištění", "Kurfiřti na konci hry", "Dostatek komponent", "Trevír"):
         assert heading in cs
     assert "share of games (%)" in en and "podíl her (%)" in cs  # axis titles
 

@@ -11,6 +11,7 @@ from typing import Any
 from ..board.base import load_components
 from ..check import RULE_CHECKS
 from ..engine import Rules, RulesError
+from ..engine.players import PLAYERS
 from ..engine.rules import EffectError
 from ..errors import CardgenError, Location, Severity, error
 from ..layout import load_layout
@@ -118,6 +119,7 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
     finally:
         progress.finish()
     meta = {"seed": options.seed, "players": list(options.players),
+            "budgets": [player_budget(k) for k in options.players],
             "rules_version": rules.data.game.rules_version,
             "data_version": rules.data.game.data_version}
     report = aggregate(records, rules, meta, kinds(tokens), unmeasured(tokens))
@@ -145,6 +147,12 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
     if "compare" in report:
         lines += compare_lines(report["compare"], first, reminders)
     return PlaytestResult(report, written, lines)
+
+
+def player_budget(kind: str) -> int | None:
+    """The player's search budget (playouts per decision), if it has one."""
+    budget = getattr(PLAYERS[kind](0), "budget", None)
+    return budget if isinstance(budget, int) else None
 
 
 def compare_lines(diff: dict[str, Any], w: Words, reminders: dict[str, dict[str, str]]) -> list[str]:

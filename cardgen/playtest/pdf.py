@@ -41,6 +41,12 @@ BROWN, BLUE = colors.HexColor("#b08d57"), colors.HexColor("#4a6fa5")
 UP, DOWN = colors.HexColor("#3f7a3a"), colors.HexColor("#a33a2c")
 
 
+def capitalised(label: str) -> str:
+    """A name that starts a table row starts with a capital (the words may start lower-case,
+    for use inside a sentence)."""
+    return label[:1].upper() + label[1:]
+
+
 class Report:
     """Builds the flowables of one language's report."""
 
@@ -103,13 +109,17 @@ class Report:
                                      bulletFontSize=11, leftIndent=14))
         self.out.append(Spacer(1, 2 * mm))
         self.out.append(self.para(w("findings_note"), "small"))
-        lux, wit = meta["players"]
-        notes = [self.para(w("players", lux=self.player(lux), wit=self.player(wit)), "small")]
+        (lux, wit), budgets = meta["players"], meta.get("budgets") or [None, None]
+        notes = [self.para(w("players", lux=self.player(lux, budgets[0]),
+                             wit=self.player(wit, budgets[1])), "small")]
         notes += [self.para(f"• {w.typo(str(t))}", "small") for t in w.raw("limits")]
         self.section(w("about"), *notes)
 
-    def player(self, kind: str) -> str:
-        return self.w(f"player.{kind}") if self.w.has(f"player.{kind}") else kind
+    def player(self, kind: str, budget: int | None) -> str:
+        """What the player does and its budget, in words (its id if the words lack it)."""
+        if not self.w.has(f"player.{kind}"):
+            return kind
+        return self.w(f"player.{kind}", budget=self.w.num(budget) if budget is not None else "—")
 
     def houses(self) -> None:
         w, rep = self.w, self.rep
@@ -190,7 +200,7 @@ class Report:
         rows = []
         for key in order:
             v = comp["kinds"][key]
-            rows.append([component_name(w, key, self.reminders), w.num(v["printed"]),
+            rows.append([capitalised(component_name(w, key, self.reminders)), w.num(v["printed"]),
                          w.num(v["peak_median"]), w.num(v["peak_p95"]), w.num(v["peak"]),
                          f"{self.pct(v['short']['rate'])} {w.ci(v['short']['ci95'], decimals=1)}"])
         blocks: list[Flowable] = [self.table(w.head("components_head"), rows,
@@ -213,7 +223,7 @@ class Report:
         if not diff["changes"]:
             self.section(w("compare"), caption, self.para(w("compare_none")))
             return
-        rows = [[figure_name(w, r, self.reminders), self.value(r, "old"), self.value(r, "new"),
+        rows = [[capitalised(figure_name(w, r, self.reminders)), self.value(r, "old"), self.value(r, "new"),
                  self.value(r, "change"), self.interval(r)] for r in diff["changes"]]
         self.section(w("compare"), caption, Spacer(1, 1 * mm),
                      self.table(w.head("compare_head"), rows, [74 * mm, 20 * mm, 20 * mm, 22 * mm, 34 * mm]))
