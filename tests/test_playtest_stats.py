@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from cardgen.language import NBSP
-from cardgen.load import load
+from cardgen.data.load import load
 from cardgen.playtest.intervals import mean_difference, stratified_difference, wilson, z_family
 from cardgen.playtest.supply import fits
 from cardgen.playtest.words import Words
+from cardgen.wording.language import NBSP
 from tests.conftest import ROOT
 
 INFLUENCE = ((5, 4), (3, 8), (1, 24))  # components.yaml: value → count

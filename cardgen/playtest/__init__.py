@@ -8,17 +8,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..board.base import load_components
 from ..check import RULE_CHECKS
+from ..data.layout import load_layout
+from ..data.load import load
+from ..data.model import LANGS
 from ..engine import Rules, RulesError
 from ..engine.players import PLAYERS
 from ..engine.rules import EffectError
 from ..errors import CardgenError, Location, Severity, error
-from ..layout import load_layout
-from ..load import load
-from ..model import LANGS
+from ..files.write import atomic_write
 from ..progress import Progress
-from ..write import atomic_write
+from ..wording.components import load_components
 from .compare import OldReportError, compare
 from .findings import findings
 from .pdf import build_pdf

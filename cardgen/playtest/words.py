@@ -12,11 +12,11 @@ from jinja2 import TemplateError
 from jinja2.sandbox import SecurityError
 
 from ..board.base import display_name
-from ..compose import TextError, compile_wording, typography
+from ..data.model import GameData
 from ..errors import CardgenError, Location, error
-from ..language import NBSP, plural_category
-from ..model import GameData
-from ..sandbox import WordingSandbox
+from ..wording.language import NBSP, plural_category
+from ..wording.sandbox import WordingSandbox
+from ..wording.templates import TextError, compile_wording, typography
 
 MINUS = "\u2212"
 
