@@ -107,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
                     "version keys (needs --ink-limit)")
 
     pt = sub.add_parser("playtest", parents=[where],
-                        help="play many seeded games; output/playtest/report.pdf and report.json")
+                        help="play many seeded games; output/playtest/report.json and <lang>/report.pdf")
     pt.add_argument("--games", type=int, default=2000, help="games to play (default 2000)")
     pt.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
     pt.add_argument("--players", default="greedy,greedy",

@@ -1,5 +1,5 @@
 """`cardgen playtest`: play many seeded games on the current data and report what the
-prototype values do to the game (output/playtest/report.json and report.pdf)."""
+prototype values do to the game (output/playtest/report.json and <lang>/report.pdf)."""
 
 from __future__ import annotations
 
