@@ -170,3 +170,15 @@ def test_impossible_cost_is_a_located_error(project, capsys):
 def test_bad_arguments(project, capsys, args, says):
     assert playtest(project, *args) == 2
     assert says in capsys.readouterr().err
+
+
+def test_missing_report_words_are_located_errors_before_any_game(project, capsys):
+    """A translator's gap names every missing label of the language at once."""
+    cs = project / "card_data/text/cs.yaml"
+    replace_in(cs, "  ends: Jak hry končí\n", "")
+    replace_in(cs, "  first_head: [rod, začíná, ", "  first_head: [")
+    assert playtest(project, "--games", "2", "--players", "random,random", "--jobs", "1") == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "cs.yaml" in err
+    assert "playtest.ends" in err and "playtest.first_head must list 5 column heads" in err
+    assert not (project / REPORT / "report.json").exists()

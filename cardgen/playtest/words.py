@@ -13,12 +13,35 @@ from jinja2.sandbox import SecurityError
 
 from ..board.base import display_name
 from ..data.model import GameData
-from ..errors import CardgenError, Location, error
+from ..errors import CardgenError, Finding, Location, error
 from ..wording.language import NBSP, plural_category
 from ..wording.sandbox import WordingSandbox
 from ..wording.templates import TextError, compile_wording, typography
 
 MINUS = "\u2212"
+
+#: Every label the report prints, under ``playtest:`` (dotted paths); ``player.<kind>`` is
+#: optional (a player without words is named by its id).
+LABELS: tuple[str, ...] = (
+    "title", "subtitle", "nouns.game", "units.pp", "and", "none", "findings", "findings_note",
+    *(f"finding.{k}" for k in (
+        "house", "house_balanced", "electors_held", "holder", "elector", "card_stronger",
+        "card_weaker", "no_card_effect", "component_short", "component", "first_player",
+        "more", "less", "last_round", "more_rounds")),
+    "about", "players", "limits", "houses", "houses_caption", "axis_share", "axis_effect",
+    "axis_round", "axis_games", "axis_per_game", "electors", "electors_caption", "first",
+    "first_caption", "cards", "cards_caption", "cards_none", "cards_table", "components",
+    "components_caption", "components_unmeasured",
+    *(f"component.{k}" for k in ("vote_markers", "influence", "military", "currency", "reminder")),
+    "compare", "compare_caption", "compare_paired", "compare_unpaired", "compare_none",
+    *(f"figure.{k}" for k in ("win", "crecy", "end_round", "tie", "purchases", "control",
+                              "bought", "played", "peak", "short")),
+    "appendix", "ends", "ends_caption", "purchases", "purchases_caption", "economy", "uses",
+    "never",
+)
+#: Table heads and their column counts.
+HEADS = {"electors_head": 4, "first_head": 5, "cards_head": 6, "components_head": 6,
+         "compare_head": 5, "economy_head": 8, "uses_head": 10}
 
 
 def _file(lang: str) -> str:
@@ -39,6 +62,35 @@ class Words:
         self.root = root
         self.sandbox = WordingSandbox({}, {})  # labels get values only, no helpers
         self._compiled: dict[str, Any] = {}
+        problems = self.problems()
+        if problems:
+            raise CardgenError(problems)
+
+    def problems(self) -> list[Finding]:
+        """Every missing label, wrong table head and template that does not compile, at once
+        (before any game is played)."""
+        where = getattr(self.root, "loc", None) or Location(_file(self.lang))
+        missing = [p for p in (*LABELS, *HEADS) if not self.has(p)]
+        out = []
+        if missing:
+            out.append(error("missing-label", f"{_file(self.lang)} has no " + ", ".join(
+                f"playtest.{p}" for p in missing), lang=self.lang, location=where,
+                hint="add them under playtest: (see en.yaml)"))
+        for path, columns in HEADS.items():
+            if path not in missing and (not isinstance(self.raw(path), list)
+                                        or len(self.raw(path)) != columns):
+                out.append(error("table-head", f"playtest.{path} must list {columns} column heads",
+                                 lang=self.lang, location=self._lookup(path)[1]))
+        for path in LABELS:
+            source = None if path in missing else self.raw(path)
+            if isinstance(source, str):
+                what = f"the {self.lang} template 'playtest.{path}'"
+                try:
+                    self._compiled[path] = compile_wording(self.sandbox, source, what,
+                                                           self._lookup(path)[1])
+                except TextError as exc:
+                    out.append(exc.finding(self.lang))
+        return out
 
     def _lookup(self, path: str) -> tuple[Any, Location]:
         node: Any = self.root
