@@ -182,3 +182,14 @@ def test_missing_report_words_are_located_errors_before_any_game(project, capsys
     assert "Traceback" not in err and "cs.yaml" in err
     assert "playtest.ends" in err and "playtest.first_head must list 5 column heads" in err
     assert not (project / REPORT / "report.json").exists()
+
+
+def test_compare_without_common_seeds_uses_independent_samples(project, tmp_path):
+    args = ["--games", "6", "--players", "random,random", "--jobs", "1", "--lang", "en"]
+    assert playtest(project, *args, "--seed", "2") == 0
+    old = tmp_path / "old.json"
+    old.write_bytes((project / REPORT / "report.json").read_bytes())
+    assert playtest(project, *args, "--seed", "3", "--compare", str(old)) == 0
+    rep = json.loads((project / REPORT / "report.json").read_text(encoding="utf-8"))
+    assert rep["compare"]["paired_games"] == 0 and rep["compare"]["games"] == [6, 6]
+    assert "No common seeds" in pdf_text(project / REPORT / "en/report.pdf")
