@@ -19,7 +19,7 @@ from ..errors import CardgenError, Location, Severity, error
 from ..files.write import atomic_write
 from ..progress import Progress
 from ..wording.components import load_components
-from .compare import OldReportError, compare
+from .compare import OldReportError, compare, figures
 from .findings import findings
 from .pdf import build_pdf
 from .report import aggregate, to_json
@@ -64,17 +64,20 @@ def playable_rules(project: Path) -> Rules:
 
 
 def _old_report(path: Path) -> dict[str, Any]:
-    hint = "pass the report.json of an earlier playtest made by this version of cardgen"
+    """The report to compare with, checked before any game is played."""
     try:
         old = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise CardgenError(error("compare-unreadable", f"cannot read the old report: {exc}",
-                                 location=Location(str(path)), hint=hint)) from None
-    if not isinstance(old, dict) or not isinstance(old.get("per_game"), dict):
-        raise CardgenError(error("compare-old-format", "the old report has no per-game columns, "
-                                 "so its games cannot be paired with these", location=Location(str(path)),
-                                 hint="play the old data again with this cardgen and compare with "
-                                      "that report"))
+                                 location=Location(str(path)),
+                                 hint="pass the report.json of an earlier playtest")) from None
+    try:
+        figures(old)
+    except (OldReportError, AttributeError, KeyError, TypeError, ValueError) as exc:
+        raise CardgenError(error("compare-old-format", f"the old report cannot be compared: {exc}",
+                                 location=Location(str(path)),
+                                 hint="play the old data again with this cardgen and compare "
+                                      "with that report")) from None
     return old
 
 
@@ -90,11 +93,32 @@ def _components(project: Path) -> tuple[dict[str, Any], dict[str, dict[str, str]
 
 
 def playtest(project: Path, options: PlaytestOptions, progress: Progress | None = None) -> PlaytestResult:
-    progress = progress or Progress(mode="quiet")
     old = _old_report(options.compare) if options.compare else None
     rules = playable_rules(project)
     tokens, reminders = _components(project)
     words = {lang: Words(rules.data, lang) for lang in options.langs}  # missing words fail early
+    records = _play(rules, options, tokens, progress or Progress(mode="quiet"))
+    meta = {"seed": options.seed, "players": list(options.players),
+            "budgets": [player_budget(k) for k in options.players],
+            "rules_version": rules.data.game.rules_version,
+            "data_version": rules.data.game.data_version}
+    report = aggregate(records, rules, meta, kinds(tokens), unmeasured(tokens))
+    report["findings"] = findings(report)
+    if old is not None:
+        report["compare"] = compare(report, old)
+    report["findings_text"] = {lang: [finding_text(w, f, reminders) for f in report["findings"]]
+                               for lang, w in words.items()}
+    written = _write(project, report, words, reminders)
+    first = words[options.langs[0]]
+    lines = [f"{i + 1}. {t}" for i, t in enumerate(report["findings_text"][first.lang])]
+    if "compare" in report:
+        lines += compare_lines(report["compare"], first, reminders)
+    return PlaytestResult(report, written, lines)
+
+
+def _play(rules: Rules, options: PlaytestOptions, tokens: dict[str, Any],
+          progress: Progress) -> list[dict[str, Any]]:
+    """Every game's record; an engine failure is a located error."""
     progress.start(chunk_count(options.games), "playtest")
     done = [0]
 
@@ -107,8 +131,8 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
             progress.step(f"{done[0]}/{options.games} games")
 
     try:
-        records = play_many(rules, options.games, options.seed, options.players, options.jobs, tick,
-                            tokens)
+        return play_many(rules, options.games, options.seed, options.players, options.jobs, tick,
+                         tokens)
     except EffectError as exc:
         info = rules.cards.get(exc.card)
         raise CardgenError(error("engine-runtime", f"a game failed: {exc}", card=exc.card,
@@ -118,21 +142,11 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
         raise CardgenError(error("engine-runtime", str(exc), location=Location("card_data"))) from None
     finally:
         progress.finish()
-    meta = {"seed": options.seed, "players": list(options.players),
-            "budgets": [player_budget(k) for k in options.players],
-            "rules_version": rules.data.game.rules_version,
-            "data_version": rules.data.game.data_version}
-    report = aggregate(records, rules, meta, kinds(tokens), unmeasured(tokens))
-    report["findings"] = findings(report)
-    if old is not None:
-        try:
-            report["compare"] = compare(report, old)
-        except (OldReportError, KeyError, TypeError, ValueError) as exc:
-            raise CardgenError(error("compare-old-format", f"the old report cannot be compared: {exc}",
-                                     location=Location(str(options.compare)),
-                                     hint="compare with a report.json of this cardgen version")) from None
-    report["findings_text"] = {lang: [finding_text(w, f, reminders) for f in report["findings"]]
-                               for lang, w in words.items()}
+
+
+def _write(project: Path, report: dict[str, Any], words: dict[str, Words],
+           reminders: dict[str, dict[str, str]]) -> list[Path]:
+    """output/playtest/report.json and <lang>/report.pdf, each written atomically."""
     out = project / "output" / "playtest"
     out.mkdir(parents=True, exist_ok=True)
     written = [out / "report.json"]
@@ -142,11 +156,7 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
         (out / lang).mkdir(exist_ok=True)
         written.append(out / lang / "report.pdf")
         atomic_write(written[-1], build_pdf(report, fonts, w, reminders))
-    first = words[options.langs[0]]
-    lines = [f"{i + 1}. {t}" for i, t in enumerate(report["findings_text"][options.langs[0]])]
-    if "compare" in report:
-        lines += compare_lines(report["compare"], first, reminders)
-    return PlaytestResult(report, written, lines)
+    return written
 
 
 def player_budget(kind: str) -> int | None:
