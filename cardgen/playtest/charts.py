@@ -58,9 +58,11 @@ def _axis(d: Drawing, x0: float, x1: float, y: float, top: float, lo: float, hi:
 def interval_chart(rows: Sequence[tuple[str, float, tuple[float, float], colors.Color]],
                    width: float, font: str, axis_title: str, fmt: Format,
                    lo: float | None = None, hi: float | None = None,
-                   reference: float | None = None, bars: bool = True) -> Drawing:
-    """One row per (label, value, (low, high), colour): a bar (or a dot) with its interval
-    whiskers and the value beside it; ``reference`` draws a dashed line (50 %, 0)."""
+                   reference: float | None = None, bars: bool = True,
+                   hollow: Sequence[bool] = ()) -> Drawing:
+    """One row per (label, value, (low, high), colour): a bar (or a square mark, hollow
+    where ``hollow`` says) with its interval whiskers and the value beside it;
+    ``reference`` draws a dashed line (50 %, 0)."""
     values = [v for _l, v, (a, b), _c in rows for v in (v, a, b)]
     lo = min([*values, 0.0 if bars else min(values, default=0)]) if lo is None else lo
     hi = max([*values, 0.0]) if hi is None else hi
@@ -79,8 +81,10 @@ def interval_chart(rows: Sequence[tuple[str, float, tuple[float, float], colors.
             x0, x1 = sorted((x_of(0.0 if lo <= 0 <= hi else lo), x_of(value)))
             d.add(Rect(x0, yc - ROW_H * 0.3, x1 - x0, ROW_H * 0.6, fillColor=colour, strokeColor=None))
         else:
-            d.add(Rect(x_of(value) - 1.1 * mm, yc - 1.1 * mm, 2.2 * mm, 2.2 * mm, fillColor=colour,
-                       strokeColor=None))
+            empty = i < len(hollow) and hollow[i]
+            d.add(Rect(x_of(value) - 1.1 * mm, yc - 1.1 * mm, 2.2 * mm, 2.2 * mm,
+                       fillColor=colors.white if empty else colour,
+                       strokeColor=colour if empty else None, strokeWidth=0.9))
         xa, xb = x_of(a), x_of(b)
         d.add(Line(xa, yc, xb, yc, strokeColor=INK, strokeWidth=0.8))
         for x in (xa, xb):

@@ -173,7 +173,9 @@ class Report:
                      UP if eff[c]["effect"] > 0 else DOWN) for c in ranked]
             chart: Flowable = charts.interval_chart(rows, WIDTH, self.font, w("axis_effect"),
                                                     lambda v: w.signed(100 * v), reference=0.0,
-                                                    bars=False)
+                                                    bars=False,
+                                                    hollow=[not eff[c]["beyond_noise_all_cards"]
+                                                            for c in ranked])
             caption = w("cards_caption", hidden=len(estimated) - len(ranked))
         else:
             chart, caption = Spacer(1, 1), w("cards_none")
