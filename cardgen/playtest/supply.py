@@ -131,15 +131,23 @@ class Usage:
         self.measured = measured
         self.peak = [0] * len(measured)
         self.short = [False] * len(measured)
+        # (index, amounts, surely fits up to, pieces): unpacked once, read hundreds of times
+        rows = [(i, k.amounts, k.surely_fits, k.pieces) for i, k in enumerate(measured)]
+        self._board = [r for r, k in zip(rows, measured, strict=True) if k.group != "reminder"]
+        self._reminders = [r for r, k in zip(rows, measured, strict=True) if k.group == "reminder"]
 
     def observe(self, g: Game) -> None:
-        for i, kind in enumerate(self.measured):
-            amounts = kind.amounts(g)
+        peak, short = self.peak, self.short
+        rows = self._board
+        if g.blocked or g.bonuses or g.kickers or g.discounts[0] or g.discounts[1]:
+            rows = rows + self._reminders  # else no reminder is on the table: none can peak
+        for i, amounts_of, surely, pieces in rows:
+            amounts = amounts_of(g)
             total = sum(amounts)
-            if total > self.peak[i]:
-                self.peak[i] = total
-            if total > kind.surely_fits and not self.short[i] and not fits(amounts, kind.pieces):
-                self.short[i] = True
+            if total > peak[i]:
+                peak[i] = total
+            if total > surely and not short[i] and not fits(amounts, pieces):
+                short[i] = True
 
     def record(self) -> dict[str, list[int]]:
         """``{kind key: [peak, 1 if short else 0]}``."""
