@@ -473,3 +473,14 @@ def test_a_card_in_two_piles_is_an_error_at_its_line(project, checked) -> None:
     found = [f for f in exc.value.findings if f.card == "john-of-luxembourg-lux"]
     assert found and found[0].location.file == "layouts/vtt.yaml"
     assert "two piles" in found[0].message and found[0].location.line < line + 10
+
+
+def test_table_notes_use_typographic_apostrophes() -> None:
+    """STYLE: English and Czech text uses ’, never a straight apostrophe."""
+    project = Path(__file__).resolve().parent.parent
+    data = yaml.safe_load((project / "layouts" / "vtt.yaml").read_text(encoding="utf-8"))
+    texts = [t for pile in data["piles"] for key in ("name", "note") for t in
+             pile.get(key, {}).values()]
+    texts += [t for marker in data["markers"].values() for t in marker["note"].values()]
+    assert len(texts) > 20
+    assert [t for t in texts if "'" in t] == []
