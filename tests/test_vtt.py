@@ -380,8 +380,14 @@ def test_the_save_has_the_structure_tabletop_simulator_writes(first) -> None:
     _fields_agree(ours, {k: v for k, v in public.items() if not k.startswith("_")}, "save")
     theirs = {o["Name"]: o for o in public["ObjectStates"]}
     mine = {o["Name"]: o for o in ours["ObjectStates"]}
-    for name in ("Deck", "Card", "Custom_Tile", "Infinite_Bag"):
+    core = {"GUID", "Name", "Transform", "Nickname", "Description"}
+    fields = {"Deck": core | {"DeckIDs", "CustomDeck", "ContainedObjects", "HideWhenFaceDown"},
+              "Card": core | {"CardID", "CustomDeck", "HideWhenFaceDown"},
+              "Custom_Tile": core | {"CustomImage"}, "Infinite_Bag": core | {"ContainedObjects"}}
+    for name, needed in fields.items():
         a, b = mine[name], theirs[name]
+        assert needed <= b.keys(), f"the public save's {name} lacks {needed - b.keys()}"
+        assert needed <= a.keys(), f"our {name} lacks {needed - a.keys()}"
         assert set(a["Transform"]) == set(b["Transform"]), name
         assert all(isinstance(v, float) for v in a["Transform"].values()), name
         _fields_agree(a, b, name)
@@ -397,8 +403,11 @@ def test_the_save_has_the_structure_tabletop_simulator_writes(first) -> None:
     # an endless bag: the one object it hands out, in ContainedObjects
     for bag in (mine["Infinite_Bag"], theirs["Infinite_Bag"]):
         assert len(bag["ContainedObjects"]) == 1 and "Transform" in bag["ContainedObjects"][0]
+    ((_, entry),) = mine["Card"]["CustomDeck"].items()
+    assert set(entry) == set(next(iter(theirs["Deck"]["CustomDeck"].values())))
     tile = mine["Custom_Tile"]["CustomImage"]
     _fields_agree(tile, theirs["Custom_Tile"]["CustomImage"], "Custom_Tile.CustomImage")
+    assert set(tile) == set(theirs["Custom_Tile"]["CustomImage"])
     assert set(tile["CustomTile"]) == set(theirs["Custom_Tile"]["CustomImage"]["CustomTile"])
 
 

@@ -101,7 +101,7 @@ def board_object(name: str, note: str, url: Url, table: TableGeometry) -> dict[s
     tile = {"Type": TILE_TYPES["square"], "Thickness": table.tts["board"]["thickness"],
             "Stackable": False, "Stretch": False}
     return {"Name": "Custom_Tile", "GUID": guid("board"), "Nickname": name,
-            "Description": note, "Locked": True, "Grid": False,
+            "Description": note, "Locked": True,
             "Transform": transform((0.0, 0.0), table.board_y(), scale=scale),
             "CustomImage": _image(url("board.png"), url("board.png"), tile)}
 
