@@ -464,6 +464,12 @@ def test_every_piece_rests_on_the_table_apart_and_markers_on_their_spaces(first,
     assert min(a.gap(b) for a in bags for b in bags if a is not b) >= gap - ROUNDING
     on_board = {n: f for n, f in prints if board.contains(f.x, f.z)}
     assert set(on_board) == {"Round", "John’s loyalty", "Card plays"}
+    for name, f in prints:  # wholly on the board, or clear of its edge
+        if name in on_board:
+            assert all(board.contains(f.x + dx * f.width / 2, f.z + dz * f.depth / 2)
+                       for dx in (-1, 1) for dz in (-1, 1)), f"{name} hangs over the edge"
+        else:
+            assert f.gap(board) >= gap - ROUNDING, f"{name} touches the board"
     assert all(f.rests_on == pytest.approx(table.board_top) for f in on_board.values())
     ctx = make_ctx(checked.data, "en", project, "board")
     spaces = track_spaces(ctx)
