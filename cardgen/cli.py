@@ -7,12 +7,19 @@ import os
 import sys
 from pathlib import Path
 
-from . import __version__, pipeline
+from . import __version__
+from .build.build import build
+from .build.check import run_check
+from .build.fix import fill, fix
+from .build.options import BuildOptions
+from .build.po import po_export, po_import
+from .build.proof import proof
+from .build.tables import tables
+from .build.watch import watch
 from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, has_errors, strict
-from .oserrors import os_finding
+from .files.oserrors import os_finding
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
-from .watch import watch
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -122,18 +129,18 @@ def _parser() -> argparse.ArgumentParser:
 
 def _check(args: argparse.Namespace) -> int:
     if args.fix:
-        changes, problems = pipeline.fix(args.project)
+        changes, problems = fix(args.project)
         for change in changes:  # exactly the repairs written, even when a file failed
             print(f"fixed: {change}")
         if problems:
             raise CardgenError(problems)
     if args.fill:
-        filled, problems = pipeline.fill(args.project)
+        filled, problems = fill(args.project)
         for change in filled:  # exactly the texts written, even when a file failed
             print(f"filled: {change.format()}")
         if problems:
             raise CardgenError(problems)
-    report = pipeline.run_check(args.project, lang_only=args.lang_only)
+    report = run_check(args.project, lang_only=args.lang_only)
     if args.strict:
         report.findings = strict(report.findings)
     summary = summary_line(report.cards, report.findings, report.exceptions)
@@ -171,7 +178,7 @@ def _ids(text: str) -> tuple[str, ...]:
 
 
 def _build(args: argparse.Namespace) -> int:
-    options = pipeline.BuildOptions(
+    options = BuildOptions(
         langs=_ids(args.lang),
         png=args.png,
         cards=_ids(args.cards),
@@ -188,7 +195,7 @@ def _build(args: argparse.Namespace) -> int:
         vtt_base_url=args.vtt_base_url,
         strict=args.strict,
     )
-    report = pipeline.build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))
+    report = build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))
     _errors, warnings = counts(report.findings)
     if args.quiet and warnings:
         print(f"{warnings} warning{'s' * (warnings != 1)} (run without --quiet to see them; "
@@ -205,7 +212,7 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _proof(args: argparse.Namespace) -> int:
-    path = pipeline.proof(args.project, only_problems=args.only_problems,
+    path = proof(args.project, only_problems=args.only_problems,
                           changed_since=args.changed_since)
     print(f"wrote {path}")
     return 0
@@ -213,9 +220,9 @@ def _proof(args: argparse.Namespace) -> int:
 
 def _po(args: argparse.Namespace) -> int:
     if args.po_command == "export":
-        print(f"wrote {pipeline.po_export(args.project, pot=args.pot)}")
+        print(f"wrote {po_export(args.project, pot=args.pot)}")
         return 0
-    report = pipeline.po_import(args.project, args.file)
+    report = po_import(args.project, args.file)
     print(report.format())
     return 0 if report.ok else exit_code(report.findings)
 
@@ -240,7 +247,7 @@ def _playtest(args: argparse.Namespace) -> int:
 
 
 def _tables(args: argparse.Namespace) -> int:
-    report = pipeline.tables(args.project, _ids(args.lang))
+    report = tables(args.project, _ids(args.lang))
     if report.findings:
         print(format_text(report.findings))
     for path in report.written:
@@ -251,7 +258,8 @@ def _tables(args: argparse.Namespace) -> int:
 
 
 def _preflight(args: argparse.Namespace) -> int:
-    from . import preflight
+    from .press import preflight
+    from .press.pagewalk import inspect_file
     pdfx = args.pdfx
     rules = preflight.Rules(cmyk=args.ink_limit is not None or pdfx, ink_limit=args.ink_limit,
                             boxes=args.print_shop or pdfx, pdfx=pdfx,
@@ -261,7 +269,7 @@ def _preflight(args: argparse.Namespace) -> int:
         if not path.is_file():
             found.append(error("file-missing", f"{path} not found"))
             continue
-        pages, document = preflight.inspect_file(path)  # qpdf reads each file once
+        pages, document = inspect_file(path)  # qpdf reads each file once
         print(preflight.summary(path, pages))
         found += preflight.findings(path, pages, rules)
         if pdfx:
@@ -272,7 +280,7 @@ def _preflight(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    watch(args.project, pipeline.BuildOptions(langs=_ids(args.lang)), log=print)
+    watch(args.project, BuildOptions(langs=_ids(args.lang)), log=print)
     return 0
 
 

@@ -21,9 +21,11 @@ import pytest
 import yaml
 from PIL import Image, ImageChops
 
-from cardgen import pipeline
 from cardgen.board.base import make_ctx
 from cardgen.board.board import track_spaces
+from cardgen.build.build import build
+from cardgen.build.check import CheckReport, run_check
+from cardgen.build.options import BuildOptions
 from cardgen.cli import main
 from cardgen.errors import CardgenError
 from cardgen.vtt import load_config, plan_piles, raster, vtt_files
@@ -56,9 +58,9 @@ def first(tmp_path_factory) -> dict:
 
 
 @pytest.fixture(scope="module")
-def checked(first) -> pipeline.CheckReport:
+def checked(first) -> CheckReport:
     """The shipped project's faces, as the first build drew them."""
-    return pipeline.run_check(first["project"])
+    return run_check(first["project"])
 
 
 @pytest.fixture(scope="module")
@@ -70,12 +72,12 @@ def second(first) -> dict:
         shutil.rmtree(vtt / folder)
     for name in (*REMADE_GENERIC, "board.png", "back.png", "hidden.png"):
         (vtt / name).unlink()
-    options = pipeline.BuildOptions(langs=("en",), vtt=True, vtt_base_url=BASE_URL)
-    pipeline.build(project, options)
+    options = BuildOptions(langs=("en",), vtt=True, vtt_base_url=BASE_URL)
+    build(project, options)
     files = {p.relative_to(vtt).as_posix(): p.read_bytes() for p in vtt.rglob("*") if p.is_file()}
     replace_in(project / "card_data" / "cards" / "luxembourg.yaml",
                "political: 3\n    military: 2", "political: 4\n    military: 2")
-    changed = pipeline.build(project, options)
+    changed = build(project, options)
     return {"files": files, "written": {p.relative_to(vtt).as_posix()
                                         for p in changed.written if vtt in p.parents}}
 
@@ -190,7 +192,7 @@ def test_markers_start_on_their_spaces_and_shields_in_the_supply(first) -> None:
     """3.21 round 1, 3.22 loyalty on Ludwig 1, 3.24 shields in the supply beside the board."""
     project = first["project"]
     save = first["save"]
-    from cardgen.load import load
+    from cardgen.data.load import load
     data, _ = load(project)
     ctx = make_ctx(data, "en", project, "board")
     table = table_of(project)

@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from ..check import RULE_CHECKS
+from ..data.layout import load_layout
+from ..data.load import load
 from ..engine import Rules, RulesError
 from ..engine.rules import EffectError
 from ..errors import CardgenError, Location, Severity, error
-from ..layout import load_layout
-from ..load import load
+from ..files.write import atomic_write
 from ..progress import Progress
-from ..write import atomic_write
 from .pdf import build_pdf
 from .report import aggregate, compare, compare_lines, to_json
 from .run import chunk_count, play_many

@@ -10,10 +10,10 @@ from pathlib import Path
 from ..board.base import make_ctx
 from ..board.board import sheet as board_sheet
 from ..board.tokens import token_list
-from ..face import CardFace
-from ..layout import Layout
-from ..model import GameData
+from ..data.layout import Layout
+from ..data.model import GameData
 from ..render.pdf import png_name
+from ..wording.face import CardFace
 from . import raster
 from .generic import generic_csv
 from .geometry import TableGeometry

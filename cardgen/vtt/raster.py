@@ -21,11 +21,11 @@ from ..board import glyphs
 from ..board.base import Ctx
 from ..board.board import draw_board, sheet
 from ..board.tokens import Faces, Token
-from ..face import CardFace
+from ..data.layout import Layout
 from ..fonts import register_fonts
-from ..layout import Layout
 from ..render.card import draw_back, draw_card
 from ..render.pdf import rasterise
+from ..wording.face import CardFace
 from .plan import Sheet
 
 Draw = Callable[[Canvas], None]
