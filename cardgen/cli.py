@@ -74,7 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--vtt", action="store_true",
                    help="also write output/<lang>/vtt/: a Tabletop Simulator table and card images")
     b.add_argument("--vtt-base-url", default="", metavar="URL",
-                   help="image links in the table point to URL/<file> (implies --vtt)")
+                   help="web folder holding each language's vtt/ copy: links point to "
+                   "URL/<lang>/<file>, or to URL with {lang} replaced (implies --vtt)")
 
     t = sub.add_parser("tables", parents=[where],
                        help="output/<lang>/rules-tables.pdf, .md, .html: the rulebook's tables")
