@@ -23,6 +23,7 @@ from cardgen.engine.flow import (
 )
 from cardgen.engine.ops import Ctx, buy, purchase_payments, refill, resolve
 from cardgen.engine.rules import LUX, WIT
+from cardgen.engine.stats import GameLog
 from tests.engine_helpers import blank, drive, idx, resolve_deed, rules, start_play
 
 # -- the rulebook's worked examples ---------------------------------------------------------
@@ -592,3 +593,16 @@ def test_crecy_in_the_rotation_stops_the_refill_and_ends_the_game():
     g.run()
     assert g.over and g.result["crecy"] and g.result["round"] == 4
     assert g.market == ["genoese-crossbowmen"] and g.row == ["edward-iii"]
+
+
+def test_a_countered_deed_keeps_the_playtest_recorder_recording():
+    """The table goes back (5.61), the recorder's figures with it; its callback stays live."""
+    g = _louis_boost_until_the_counter_window()
+    seen: list[int] = []
+    g.log = GameLog(lambda _g: seen.append(1))
+    before = g.snapshot()  # as the Counter window saved it, now with a recorder
+    g.log.currency(WIT, "german", 5)
+    g.restore(before)
+    assert g.log.gained[WIT]["german"] == 0
+    g.ask(LUX, "keep", (None, "royal-retinue"), lambda *_: None)
+    assert seen == [1]

@@ -33,7 +33,8 @@ class Decision:
 @dataclass(frozen=True)
 class Snapshot:
     """The table at a moment the game may return to: a Deed announced before its Counter
-    window (5.61). ``rng_state`` and ``log`` are the real game's (None on look-ahead copies)."""
+    window (5.61). ``rng_state`` and ``log`` (the stats recorder's figures) are the real
+    game's, None on look-ahead copies."""
 
     game: Game
     rng_state: tuple | None = None
@@ -133,8 +134,10 @@ class Game:
         return g
 
     def snapshot(self) -> Snapshot:
-        return Snapshot(self.clone(), self.rng.getstate() if self.rng is not None else None,
-                        copy.deepcopy(self.log) if self.log is not None else None)
+        log = None
+        if self.log is not None:  # the recorder's figures; its callbacks stay as they are
+            log = {k: copy.deepcopy(v) for k, v in vars(self.log).items() if not callable(v)}
+        return Snapshot(self.clone(), self.rng.getstate() if self.rng is not None else None, log)
 
     def restore(self, snap: Snapshot) -> None:
         """Put the table back as ``snap`` holds it; the generator and the stats recorder stay
@@ -146,8 +149,7 @@ class Game:
             rng.setstate(snap.rng_state)
         self.log = log
         if log is not None and snap.log is not None:
-            log.__dict__.clear()
-            log.__dict__.update(copy.deepcopy(snap.log).__dict__)
+            vars(log).update(copy.deepcopy(snap.log))
 
     # -- running ------------------------------------------------------------------------
     def push(self, *frames: Frame) -> None:
