@@ -9,12 +9,12 @@ from dataclasses import replace
 import pytest
 
 from cardgen.engine import Game, new_game
-from cardgen.engine.knowledge import CRECY_DEPTH
+from cardgen.engine.knowledge import CRECY_DEPTH, determinize
 from cardgen.engine.ops import buy
 from cardgen.engine.players import GreedyPlayer, RandomPlayer, play_game
 from cardgen.engine.rules import LUX, WIT, Rules
 from cardgen.engine.search import SearchPlayer
-from tests.engine_helpers import blank, rules
+from tests.engine_helpers import blank, drive, rules, start_play
 
 
 def _with(r: Rules, card_filter, **change) -> Rules:
@@ -138,3 +138,29 @@ def test_initiative_is_a_choice_of_the_player():
     if g.over:
         pytest.skip("no initiative decision in this game")
     assert GreedyPlayer(5).choose(g) == GreedyPlayer(5).choose(g) in g.decision.options
+
+
+def test_the_table_saved_for_a_counter_reveals_nothing():
+    """5.61: at the Counter window the saved table (before the Deed) holds the acting side's
+    hidden cards too; rearranging them there and on the table leaves the choice alone."""
+    g = blank()
+    g.wallet[WIT] = [0, 2, 0, 0]
+    g.influence[LUX][0] = 3
+    g.draw[WIT] = ["otto-of-austria", "frankfurt", "hanseatic-league", "philip-vi"]
+    start_play(g, WIT, ["louis-iv", "ducal-retinue"])
+    g.hand[LUX] = ["elizabeth-richeza", "royal-retinue", "charles-iv"]  # counters removals
+    drive(g, ("louis-iv", "boost"), "german")
+    while g.decision.kind != "counter":
+        drive(g, g.decision.options[0])
+    h = g.clone()
+    side, card, before = h.decision.ctx
+    saved = before.game.clone()
+    for table in (h, saved):  # Wittelsbach's hand and draw pile mixed anew
+        pool = sorted(table.hand[WIT] + table.draw[WIT], reverse=True)
+        n = len(table.hand[WIT])
+        table.hand[WIT], table.draw[WIT] = pool[:n], pool[n:]
+    h.decision = replace(h.decision, ctx=(side, card, replace(before, game=saved)))
+    assert (h.hand[WIT], saved.hand[WIT]) != (g.hand[WIT], before.game.hand[WIT])
+    a, b = (determinize(t, LUX, random.Random(5)).decision.ctx[2].game for t in (g, h))
+    assert (a.hand[WIT], a.draw[WIT]) == (b.hand[WIT], b.draw[WIT])
+    assert GreedyPlayer(3).choose(h) == GreedyPlayer(3).choose(g)
