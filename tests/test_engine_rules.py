@@ -22,6 +22,7 @@ from cardgen.engine.flow import (
     round_start,
 )
 from cardgen.engine.ops import Ctx, buy, purchase_payments, refill, resolve
+from cardgen.engine.payment import payments
 from cardgen.engine.rules import LUX, WIT
 from cardgen.engine.stats import GameLog
 from tests.engine_helpers import blank, drive, idx, resolve_deed, rules, start_play
@@ -606,3 +607,11 @@ def test_a_countered_deed_keeps_the_playtest_recorder_recording():
     assert g.log.gained[WIT]["german"] == 0
     g.ask(LUX, "keep", (None, "royal-retinue"), lambda *_: None)
     assert seen == [1]
+
+
+def test_6_12_legal_payments_are_the_pareto_minimal_ones():
+    assert payments([3, 1, 0, 0], ["german"]) == ((0, 1, 0, 0), (3, 0, 0, 0))  # match or 3:1
+    assert payments([4, 1, 0, 0], ["german"]) == ((0, 1, 0, 0), (3, 0, 0, 0))  # never 4 Church
+    assert payments([2, 1, 0, 0], ["any", "any"]) == ((1, 1, 0, 0), (2, 0, 0, 0))
+    assert payments([0, 0, 1, 0], ["church"], wild=True) == ((0, 0, 1, 0),)  # Wool Trade (6.22)
+    assert payments([2, 0, 0, 0], ["german"]) == ()

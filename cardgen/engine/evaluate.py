@@ -138,9 +138,9 @@ class Evaluator:
             swing = 1.0 + 0.5 * (g.plays_left[0] + g.plays_left[1])
             e = links[0] if len(links) == 1 else min(links, key=lambda i: abs(g.lead(side, i)))
             k, scale = self._control(g), self._scale(g)
-            sup = self.supply(g, side)[e]
+            sup = 2.0 * math.tanh(m / swing)  # a country has one supply line at most (8.41)
             lead = g.lead(side, e) + sup
-            delta = 2.0 * (math.tanh((m + amount) / swing) - math.tanh(m / swing))
+            delta = 2.0 * math.tanh((m + amount) / swing) - sup
             gain += self.country(g, side, e, lead + delta, k, scale) - \
                 self.country(g, side, e, lead, k, scale)
         return gain
