@@ -151,23 +151,26 @@ class _Domains:
             return []
         if isinstance(value, (list, tuple)):
             if kind.endswith("target"):
-                return ["any", list(value)[0]]
+                return ["any", next(iter(value))]
             return [v for v in values if v != list(value)][:_MOST_OTHERS]
         return [v for v in values if v != value][:_MOST_OTHERS]
 
-    def other_ops(self, effect: Effect) -> list[str]:
-        """Ops that take every parameter ``effect`` gives and need no other."""
+    def other_ops(self, effect: Effect) -> tuple[list[Effect], bool]:
+        """``effect`` as another op: the ops that take every parameter it gives and need no
+        other; failing those, the ops that need none it lacks (given only theirs); and
+        whether they are the first kind."""
         ops = self.schema.get("ops") or {}
         given = set(effect.params)
-        out = []
+        strict, loose = [], []
         for name, spec in ops.items():
             params = (spec or {}).get("params") or {}
-            if name == effect.op or not given <= set(params):
+            if name == effect.op or any((p or {}).get("required") and k not in given
+                                        for k, p in params.items()):
                 continue
-            if any((p or {}).get("required") and k not in given for k, p in params.items()):
-                continue
-            out.append(name)
-        return out
+            kept = {k: v for k, v in effect.params.items() if k in params}
+            (strict if given <= set(params) else loose).append(
+                Effect(name, kept, effect.loc))
+        return (strict, True) if strict else (loose, False)
 
 
 def line_facts(data: GameData, line: CardLine, lang: str) -> list[OpFact]:
@@ -178,40 +181,65 @@ def line_facts(data: GameData, line: CardLine, lang: str) -> list[OpFact]:
         canonical = words(render.line(line))
     except TextError:
         return []
-    domains = _Domains(data)
-    ops = data.schema.get("ops") or {}
-    out: list[OpFact] = []
-    for effect in _all(line.effects):
-        spec = ops.get(effect.op) or {}
+    axes = _Axes(data, render, line, canonical)
+    return [f for effect in line.effects for f in axes.facts(effect)]
+
+
+class _Axes:
+    """The facts of each effect of one line, nested effects after the one that holds them."""
+
+    def __init__(self, data: GameData, render: Any, line: CardLine, canonical: list[str]):
+        self.domains = _Domains(data)
+        self.ops = data.schema.get("ops") or {}
+        self.render, self.line, self.canonical = render, line, canonical
+
+    def facts(self, effect: Effect) -> list[OpFact]:
+        spec = self.ops.get(effect.op) or {}
         rule = str(spec.get("rule") or "")
-        axes: list[tuple[str, Any, list[Effect]]] = [
-            ("op", effect.op, [Effect(op, effect.params, effect.loc)
-                               for op in domains.other_ops(effect)])]
+        params = []
         for pname, pspec in (spec.get("params") or {}).items():
-            if (pspec or {}).get("type") in ("effects", "op", "card"):
+            pspec = pspec or {}
+            if pspec.get("type") in ("effects", "op", "card"):
                 continue
-            value = effect.params.get(pname, (pspec or {}).get("default"))
-            if value is None and (pspec or {}).get("type") != "bool":
+            value = effect.params.get(pname, pspec.get("default"))
+            if value is None and pspec.get("type") != "bool":
                 continue
             others = [replace(effect, params={**effect.params, pname: v})
-                      for v in domains.others(pspec or {}, value)]
-            axes.append((pname, value, others))
-        for pname, value, variants in axes:
-            mine: Counter[str] = Counter()
-            theirs: set[str] = set()
-            for variant in variants:
-                try:
-                    text = words(render.line(replace(line, effects=_swap(
-                        line.effects, effect, variant))))
-                except (TextError, KeyError, TypeError, ValueError):
-                    continue
-                have, other = Counter(canonical), Counter(text)
-                mine |= have - other
-                theirs |= {w for w in (other - have) if _telling(w) and not _count(w, canonical)}
-            if mine or theirs:
-                ordered = tuple(w for w in dict.fromkeys(canonical) if w in mine)
-                out.append(OpFact(effect.op, pname, value, rule, ordered, frozenset(theirs)))
-    return out
+                      for v in self.domains.others(pspec, value)]
+            params.append(self._fact(effect, rule, (pname, value, others)))
+        inner = [f for _key, nested in _nested(effect) for e in nested for f in self.facts(e)]
+        alternatives, strict = self.domains.other_ops(effect)
+        op = self._fact(effect, rule, ("op", effect.op, alternatives))
+        if op is not None:  # the op's own words: not those of its nested effects (nor, for
+            # an op compared with ops that drop some of its parameters, of those)
+            taken = {w for f in (*(() if strict else params), *inner) if f for w in f.words}
+            left = tuple(w for w in op.words if w not in taken)
+            op = replace(op, words=left) if left else None
+        return [f for f in (op, *params) if f is not None] + inner
+
+    def _fact(self, effect: Effect, rule: str, axis: tuple[str, Any, list[Effect]]
+              ) -> OpFact | None:
+        """The fact of one parameter: the canonical words any other value changes."""
+        pname, value, variants = axis
+        mine: Counter[str] | None = None
+        theirs: set[str] = set()
+        have = Counter(self.canonical)
+        for variant in variants:
+            try:
+                text = words(self.render.line(replace(self.line, effects=_swap(
+                    self.line.effects, effect, variant))))
+            except (TextError, KeyError, TypeError, ValueError):
+                continue
+            other = Counter(text)
+            gone = have - other
+            mine = gone if mine is None else mine | gone
+            if pname != "op":  # another op says much else besides its verb
+                theirs |= {w for w in (other - have)
+                           if _telling(w) and not _count(w, self.canonical)}
+        if not mine and not theirs:
+            return None
+        ordered = tuple(w for w in dict.fromkeys(self.canonical) if w in (mine or ()))
+        return OpFact(effect.op, pname, value, rule, ordered, frozenset(theirs))
 
 
 def unstated(facts: list[OpFact], written: str, canonical: str) -> list[tuple[OpFact, str]]:
