@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_meaning import DATA, at, check, edit
+from tests.test_meaning import DATA, check, edit
 
 COMPONENTS = DATA / "components.yaml"
 SHEETS = Path("layouts") / "sheets.yaml"

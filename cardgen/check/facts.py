@@ -22,7 +22,7 @@ CARD_KEYS = ("year", "kind", "side", "types", "name", "line_name", "effect", "un
 PLACE_KEYS = ("stability", "bonus", "links", "supply_links", "name", "city", "side", "kind")
 GAME_KEYS = ("counts", "phase_changes_after", "rules_version", "set_aside", "years",
              # what board, token and aid texts restate (cardgen/check/restated.py)
-             "values", "words", "labels")
+             "values", "words", "labels", "tokens")
 #: The ``extra`` key of a rule-fact finding that a card text may follow from: what it
 #: fixes, "<card id>:<line kind>" for an effect, "<id>:name" for a name, "<place id>:links"
 #: for supply lines.

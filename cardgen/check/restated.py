@@ -10,7 +10,8 @@
 * The English and Czech of one text print the same numbers (signs included) and the same
   directions and sides (the ``meaning:`` classes of card_data/text/<lang>.yaml named in
   :data:`PARITY`), whether or not it names a source → ``component-meaning`` at the Czech.
-* A board label the rulebook names (a game fact's ``labels``) → ``rule-fact`` at the label.
+* A board label the rulebook names (a game fact's ``labels``), and a marker count it fixes
+  (``tokens``) → ``rule-fact`` at the label or the count.
 """
 
 from __future__ import annotations
@@ -254,6 +255,23 @@ def _labels(project: Path, data: GameData) -> Iterator[Finding]:
                             "languages")
 
 
+def _tokens(project: Path, data: GameData) -> Iterator[Finding]:
+    """Marker counts the rulebook fixes (a game fact's ``tokens``) against components.yaml."""
+    comp, _ = load_components(project)
+    if comp is None:
+        return
+    raw = comp.source.raw.get("tokens")
+    for rec in _game_facts(data).values():
+        for key, want in (rec.get("tokens") or {}).items():
+            have = comp.tokens.get(key)
+            if have != want:
+                yield error("rule-fact", f"tokens.{key}: components.yaml has {have}, rule "
+                            f"{rec.get('rule')} fixes {want} (\"{_quote(rec)}\")",
+                            location=raw.at(key) if isinstance(raw, LocMap) and key in raw
+                            else comp.source.at("tokens"), rule=str(rec.get("rule")),
+                            hint="the rulebook fixes this count; it is not a prototype value")
+
+
 def _quote(rec: dict) -> str:
     quote = rec.get("quote")
     return " / ".join(map(str, quote.values())) if isinstance(quote, dict) else str(quote)
@@ -263,7 +281,7 @@ def check_restated(project: Path, data: GameData) -> list[Finding]:
     """Every board, token, aid and sheet text against what it restates, and its two
     languages against each other (see the module docstring)."""
     vocab = _vocabulary(data)
-    out: list[Finding] = list(_labels(project, data))
+    out: list[Finding] = [*_labels(project, data), *_tokens(project, data)]
     for item in [*_component_texts(project), *_sheet_pairs(project)]:
         restated = list(_restated(data, item))
         out.extend(restated)
