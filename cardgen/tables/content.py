@@ -215,7 +215,7 @@ def key_terms(w: Words) -> Table:
             Cell(w.typo(name)), Cell(w.typo(definition), prototype),
             Cell(rule, numeric=True)))))
     return _table(w, "key_terms", [r for _k, r in sorted(rows, key=lambda r: r[0])],
-                  (0.26, 0.62, 0.12))
+                  (0.24, 0.6, 0.16))
 
 
 def _parts(w: Words, parts: tuple[f.Part, ...]) -> list[str]:
