@@ -51,6 +51,9 @@ EDITS = [
     # a board label the rulebook names (2.27)
     (COMPONENTS, "loyalty_ludwig: {en: Ludwig, cs: Ludvík}",
      "loyalty_ludwig: {en: Ludwig, cs: Ludovít}", None, "rule-fact", "rule 2.27"),
+    # a marker count the rulebook fixes (one round marker, 2.25)
+    (COMPONENTS, "  round_marker: 1\n", "  round_marker: 2\n", None, "rule-fact",
+     "rule 2.25, 3.22, 11.0 fixes 1"),
 ]
 
 

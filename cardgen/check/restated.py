@@ -26,7 +26,7 @@ from typing import Any
 from ..data.model import LANGS, Effect, GameData
 from ..data.yamlsrc import LocList, LocMap
 from ..errors import Finding, Location, error
-from ..wording.components import load_components
+from ..wording.components import Components, load_components
 from ..wording.templates import normalize
 from .components import sheet_texts
 from .facts import FACTS_FILE
@@ -59,11 +59,7 @@ def _unsigned(found: Counter[str]) -> Counter[str]:
     return out
 
 
-def _component_texts(project: Path) -> Iterator[_Text]:
-    comp, _ = load_components(project)
-    if comp is None:  # the build reports why
-        return
-
+def _component_texts(comp: Components) -> Iterator[_Text]:
     def walk(node: Any, path: str) -> Iterator[_Text]:
         if isinstance(node, LocMap):
             if any(k in LANGS for k in node):
@@ -234,10 +230,7 @@ def _vocabulary(data: GameData) -> dict[str, dict[str, re.Pattern[str]]]:
     return out
 
 
-def _labels(project: Path, data: GameData) -> Iterator[Finding]:
-    comp, _ = load_components(project)
-    if comp is None:
-        return
+def _labels(comp: Components, data: GameData) -> Iterator[Finding]:
     raw = comp.source.raw.get("labels")
     for rec in _game_facts(data).values():
         for key, want in (rec.get("labels") or {}).items():
@@ -255,11 +248,8 @@ def _labels(project: Path, data: GameData) -> Iterator[Finding]:
                             "languages")
 
 
-def _tokens(project: Path, data: GameData) -> Iterator[Finding]:
+def _tokens(comp: Components, data: GameData) -> Iterator[Finding]:
     """Marker counts the rulebook fixes (a game fact's ``tokens``) against components.yaml."""
-    comp, _ = load_components(project)
-    if comp is None:
-        return
     raw = comp.source.raw.get("tokens")
     for rec in _game_facts(data).values():
         for key, want in (rec.get("tokens") or {}).items():
@@ -281,8 +271,13 @@ def check_restated(project: Path, data: GameData) -> list[Finding]:
     """Every board, token, aid and sheet text against what it restates, and its two
     languages against each other (see the module docstring)."""
     vocab = _vocabulary(data)
-    out: list[Finding] = [*_labels(project, data), *_tokens(project, data)]
-    for item in [*_component_texts(project), *_sheet_pairs(project)]:
+    comp, _ = load_components(project)
+    texts = list(_sheet_pairs(project))
+    out: list[Finding] = []
+    if comp is not None:  # else the build reports why
+        out += [*_labels(comp, data), *_tokens(comp, data)]
+        texts = [*_component_texts(comp), *texts]
+    for item in texts:
         restated = list(_restated(data, item))
         out.extend(restated)
         if not restated:  # one mistake, one finding: the source names the line to fix
