@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import replace_in
 from tests.test_meaning import CARDS, at, both, check, edit
 
 # (file, old, new, lang, the fact the message names), English and Czech
@@ -87,3 +88,14 @@ def test_a_wording_only_edit_suggests_the_exception(project, capsys):
     assert code == 1
     (hit,) = at(findings, "text-differs", CARDS / "luxembourg.yaml", line)
     assert "wording_exception" in hit["hint"] and "states every fact" in hit["message"]
+
+
+def test_an_op_changed_while_both_texts_stay_is_one_finding_naming_it(project, capsys):
+    line = replace_in(project / CARDS / "luxembourg.yaml",
+                      "{op: place_influence, amount: 3, where: trier}",
+                      "{op: remove_influence, amount: 3, where: trier}")
+    code, findings = check(project, capsys)
+    assert code == 1
+    errors = [f for f in findings if f["severity"] == "error"]
+    assert [(f["code"], f["line"], f["lang"]) for f in errors] == [("text-differs", line, None)]
+    assert "'remove_influence: the op'" in errors[0]["message"]

@@ -589,12 +589,18 @@ def _one_for_both(data: GameData, card: Card, line: CardLine, found: dict[str, l
     plain = [{k: n for k, n in s.items() if k[0] != "meaning"} for s in shifts]
     shared = set.intersection(*({(k, n) for k, n in s.items() if k[0] == "meaning"}
                                 for s in shifts))
-    if any(p != plain[0] for p in plain) or not (plain[0] or shared):
+    unsaid = [unstated(line_facts(data, line, lang), line.text.get(lang) or "",
+                       canonical[lang] or "") for lang in LANGS]
+    alike = set.intersection(*({f.name for f, _ in u} for u in unsaid))
+    if any(p != plain[0] for p in plain) or not (plain[0] or shared or alike):
         return None
     diff = Counter({k: abs(n) for k, n in shifts[0].items()})
     effect = _clause_effect(data, line, LANGS[0], diff)
-    said = "; ".join(_describe(*(_facts(data, LANGS[0]).of(t) for t in (
-        line.text.get(LANGS[0]) or "", canonical[LANGS[0]] or ""))))
+    described = _describe(*(_facts(data, LANGS[0]).of(t) for t in (
+        line.text.get(LANGS[0]) or "", canonical[LANGS[0]] or "")))
+    if unsaid[0]:
+        described.append(f"{EFFECT_FACTS}: {describe(unsaid[0])}")
+    said = "; ".join(described)
     listed = " and ".join(f"{lang} ({f.location})" for lang, f in texts.items())
     shown = "".join(f"\n    written ({lang}):   {line.text.get(lang)}\n    canonical ({lang}): "
                     f"{canonical[lang]}" for lang in LANGS)
