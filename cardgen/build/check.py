@@ -62,6 +62,7 @@ def run_check(project: Path, *, lang_only: bool = False,
     from ..check.cache import CheckCache
     from ..check.components import check_component_texts
     from ..check.reminders import check_reminders
+    from ..check.restated import check_restated
     from ..data.cardcache import CardFileCache
     from ..data.layout import load_layout
     from ..data.load import load
@@ -84,6 +85,7 @@ def run_check(project: Path, *, lang_only: bool = False,
     findings.extend(checks.run_all(data, lang_only=lang_only, cache=check_cache))
     findings.extend(check_component_texts(project, data))  # board, token and aid texts
     findings.extend(check_reminders(project, data))  # next-purchase tokens (6.22)
+    findings.extend(check_restated(project, data))  # … and what they restate
     report = CheckReport(data, findings)
     state_found, report.translation = state_summary(data, project)
     findings.extend(state_found)

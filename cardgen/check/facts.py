@@ -20,7 +20,9 @@ FACTS_FILE = "card_data/rules/facts.yaml"
 META = ("rule", "quote", "line")
 CARD_KEYS = ("year", "kind", "side", "types", "name", "line_name", "effect", "uncounterable")
 PLACE_KEYS = ("stability", "bonus", "links", "supply_links", "name", "city", "side", "kind")
-GAME_KEYS = ("counts", "phase_changes_after", "rules_version", "set_aside")
+GAME_KEYS = ("counts", "phase_changes_after", "rules_version", "set_aside", "years",
+             # what board, token and aid texts restate (cardgen/check/restated.py)
+             "values", "words", "labels", "tokens")
 #: The ``extra`` key of a rule-fact finding that a card text may follow from: what it
 #: fixes, "<card id>:<line kind>" for an effect, "<id>:name" for a name, "<place id>:links"
 #: for supply lines.
@@ -440,6 +442,13 @@ def _game_fact(data: GameData, fact: _Fact) -> Iterator[Finding]:
         yield fact.differs("set_aside", list(data.game.set_aside),
                            data.game.locs.get("set_aside", data.game.loc),
                            hint="`set_aside:` in game.yaml")
+    span = rec.get("years")
+    if isinstance(span, list) and len(span) == 2:
+        for card in data.cards:
+            if isinstance(card.year, int) and not span[0] <= card.year <= span[1]:
+                yield fact.differs("years", card.year, card.at("year"), card.id,
+                                   hint=f"an event year lies in the game's span, "
+                                   f"{span[0]}–{span[1]}", shown=f"{card.year}, outside")
     if "rules_version" in rec and data.game.rules_version != rec["rules_version"]:
         yield fact.differs("rules_version", data.game.rules_version,
                            data.game.locs.get("rules_version", data.game.loc))

@@ -19,7 +19,7 @@ from ..data.model import INVENTORY_GROUPS, CardLine, GameData
 from ..errors import CardgenError, Finding, Location, Severity, error, has_errors, warning
 from ..wording.components import Components
 from ..wording.sandbox import WordingSandbox
-from ..wording.templates import TextError, compile_wording, renderer, typography
+from ..wording.templates import TextError, compile_wording, normalize, renderer, typography
 from . import facts as f
 from .glossary import SORT_KEYS, headword
 from .table import Cell, Document, Icon, Row, Table
@@ -215,7 +215,7 @@ def key_terms(w: Words) -> Table:
             Cell(w.typo(name)), Cell(w.typo(definition), prototype),
             Cell(rule, numeric=True)))))
     return _table(w, "key_terms", [r for _k, r in sorted(rows, key=lambda r: r[0])],
-                  (0.26, 0.62, 0.12))
+                  (0.24, 0.6, 0.16))
 
 
 def _parts(w: Words, parts: tuple[f.Part, ...]) -> list[str]:
@@ -274,8 +274,8 @@ def countries(w: Words) -> Table:
             Cell(w.place(c.id)),
             Cell(w.typo(w.comp.label(c.kind, w.lang)),
                  icon=Icon("mitre" if c.kind == "ecclesiastical" else "crown")),
-            Cell(str(c.stability), c.prototype, numeric=True),
-            Cell(", ".join(linked) if linked else w("none"), c.prototype))))
+            Cell(str(c.stability), c.stability_prototype, numeric=True),
+            Cell(", ".join(linked) if linked else w("none"), c.links_prototype))))
     return _table(w, "countries", rows, (0.27, 0.25, 0.13, 0.35))
 
 
@@ -284,9 +284,9 @@ def battlegrounds(w: Words) -> Table:
     for b in f.battlegrounds(w.data):
         rows.append(Row((
             Cell(w.place(b.id)),
-            Cell(w.typo(w.comp.label(f"bonus_{b.bonus}", w.lang)), b.prototype,
+            Cell(w.typo(w.comp.label(f"bonus_{b.bonus}", w.lang)), b.bonus_prototype,
                  icon=Icon(b.bonus)),
-            Cell(w.join_or([w.place(x) for x in b.links]) or w("none"), b.prototype),
+            Cell(w.join_or([w.place(x) for x in b.links]) or w("none"), b.links_prototype),
             Cell(w.card(b.battle_event) if b.battle_event else w("none")))))
     return _table(w, "battlegrounds", rows, (0.25, 0.2, 0.28, 0.27))
 
@@ -302,9 +302,12 @@ def _passive_texts(w: Words, s: f.ShieldFacts) -> tuple[str, bool]:
         line = card.line(check.line) if card else None
         if check.card == s.holder and line is not None and line.text is not None:
             text = line.text.get(w.lang) or ""
-        else:  # another card's line: only the clauses about this shield
+        else:  # another card's line: only the clauses about this shield, once (12.12)
             hooks = CardLine(check.line, check.hooks, None, w.data.shields[s.id].loc)
-            text = f"{w.card(check.card)}: {renderer(w.data, w.lang).line(hooks)}"
+            said = renderer(w.data, w.lang)
+            if any(_said(said.body(h.params.get("then")), t) for h in check.hooks for t in texts):
+                continue
+            text = f"{w.card(check.card)}: {said.line(hooks)}"
         texts.append(text.replace(f":shield-{s.id}:", inline))
         proto = proto or bool(card and card.prototype)
     if s.states:
@@ -315,6 +318,11 @@ def _passive_texts(w: Words, s: f.ShieldFacts) -> tuple[str, bool]:
         holder = w.data.card(s.holder)
         proto = proto or bool(holder and holder.prototype)
     return w.typo(" ".join(texts)), proto
+
+
+def _said(clause: str, text: str) -> bool:
+    """Whether ``text`` already states ``clause`` (typography set aside)."""
+    return bool(clause) and normalize(clause).lower() in normalize(text).lower()
 
 
 def shields(w: Words) -> Table:
