@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..model import GameData
 from ..render.cmyk import CmykConverter
 from . import glyphs
+from ..sandbox import fill_in
 from .base import Ctx, make_ctx, new_canvas, saved, text, wrap
 
 
@@ -172,11 +173,22 @@ class Board:
             for line in m.get("rivers", []):
                 c.drawPath(self._poly(line, close=False), 1, 0)
         lx, ly = m["label_at"]
-        with saved(c):
+        with saved(c):  # a halo of land colour: no river line runs through the letters
+            label = " ".join(self.ctx.label("empire").upper())
+            t = c.beginText()
+            t.setFont(self.f("display"), 22)
+            t.setTextRenderMode(2)  # fill and stroke
+            c.setStrokeColor(self.col("land"))
+            c.setFillColor(self.col("land"))
+            c.setLineWidth(2.2 * mm)
+            c.setLineJoin(1)
+            width = c.stringWidth(label, self.f("display"), 22)
+            t.setTextOrigin(lx * mm - width / 2, self.y(ly) * mm)
+            t.textOut(label)
+            c.drawText(t)
             c.setFillColor(self.muted)
-            label = self.ctx.label("empire").upper()
             c.setFont(self.f("display"), 22)
-            c.drawCentredString(lx * mm, self.y(ly) * mm, " ".join(label))
+            c.drawCentredString(lx * mm, self.y(ly) * mm, label)
         self.supply_lines()
         for r in self.regions.values():
             if r.kind == "country":
@@ -305,7 +317,8 @@ class Board:
             c.setStrokeColor(self.col("battleground_edge"))
             c.setLineWidth(1.2 * mm)
             c.drawPath(self._poly(pts), 1, 1)
-        glyphs.swords(c, cx, self.y(cy - 1), 20, HexColor("#c4bcab"))
+        # crossed swords small above the name, never across it
+        glyphs.swords(c, cx, self.y(cy - rad + 8.5), 7, HexColor("#a89f8b"))
         name = ctx.place_name(r.id)
         size = self.sizes["battleground"]
         lines = wrap(name, self.f("bold"), size, 2 * rad - 10)
@@ -474,9 +487,10 @@ class Board:
             mid = box[0] + box[2] / 2
             with saved(c):
                 c.setFillColor(self.ink)
-                text(c, mid, self.y(y + 33), str(num), self.f("bold"), 22, "centre")
-                text(c, mid, self.y(y + 41), f"{ph.plays}–{ph.hand}", self.f("bold"),
-                     11, "centre")
+                text(c, mid, self.y(y + 31), str(num), self.f("bold"), 22, "centre")
+                for dy, key, n in ((37.6, "round_plays", ph.plays), (41.6, "round_hand", ph.hand)):
+                    text(c, mid, self.y(y + dy), fill_in(ctx.label(key), n=n), self.f("bold"),
+                         7.5, "centre", width=box[2] - 1.5)
         for ph in phases:  # phase bands above their rounds
             first = rounds.index((min(ph.rounds), ph))
             bx = x + 3 + first * cell

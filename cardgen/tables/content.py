@@ -208,10 +208,10 @@ def key_terms(w: Words) -> Table:
         texts = [(t.definition.get(w.lang) if t.definition else None) or "" for t in terms]
         definition = texts[0] if len(texts) == 1 else " ".join(
             f"{i}. {text}" for i, text in enumerate(texts, 1))
-        prototype = any(t.prototype and bool(text) for t, text in zip(terms, texts, strict=True))
         rule = ", ".join(dict.fromkeys(t.rule for t in terms if t.rule))
+        # a definition is wording, not a prototype value: no "*" (DECISIONS: key terms)
         rows.append((SORT_KEYS[w.lang](name), Row((
-            Cell(w.typo(name)), Cell(w.typo(definition), prototype),
+            Cell(w.typo(name)), Cell(w.typo(definition)),
             Cell(rule, numeric=True)))))
     return _table(w, "key_terms", [r for _k, r in sorted(rows, key=lambda r: r[0])],
                   (0.26, 0.62, 0.12))
@@ -232,8 +232,9 @@ def _parts(w: Words, parts: tuple[f.Part, ...]) -> list[str]:
     out = []
     for part, name in zip(parts, names, strict=True):
         card = w.data.card(part.ref) if part.kind == "card" else None
-        if card is not None and card.side and names.count(name) > 1:
-            name = f"{name} ({w.data.sides[card.side].name.get(w.lang)})"
+        if card is not None and card.side and names.count(name) > 1:  # John's two cards
+            whose = w.raw(f"side_card.{card.side}") or w.data.sides[card.side].name.get(w.lang)
+            name = f"{name} ({whose})"
         if part.kind == "count":
             out.append(str(part.count))
         elif part.count != 1 or part.kind == "value":
@@ -303,7 +304,10 @@ def _passive_texts(w: Words, s: f.ShieldFacts) -> tuple[str, bool]:
             text = line.text.get(w.lang) or ""
         else:  # another card's line: only the clauses about this shield
             hooks = CardLine(check.line, check.hooks, None, w.data.shields[s.id].loc)
-            text = f"{w.card(check.card)}: {renderer(w.data, w.lang).line(hooks)}"
+            said = renderer(w.data, w.lang).line(hooks)
+            if _said_before(said, texts):  # the holder's line already says it (Edward III)
+                continue
+            text = f"{w.card(check.card)}: {said}"
         texts.append(text.replace(f":shield-{s.id}:", inline))
         proto = proto or bool(card and card.prototype)
     if s.states:
@@ -314,6 +318,13 @@ def _passive_texts(w: Words, s: f.ShieldFacts) -> tuple[str, bool]:
         holder = w.data.card(s.holder)
         proto = proto or bool(holder and holder.prototype)
     return w.typo(" ".join(texts)), proto
+
+
+def _said_before(text: str, texts: list[str]) -> bool:
+    """Whether the effect of ``text`` (what follows its condition's colon) is already in
+    one of ``texts``: one effect seen from both cards is printed once."""
+    effect = text.rsplit(":", 1)[-1].strip().rstrip(".")
+    return bool(effect) and any(effect in t for t in texts)
 
 
 def shields(w: Words) -> Table:
