@@ -173,19 +173,12 @@ class Board:
             for line in m.get("rivers", []):
                 c.drawPath(self._poly(line, close=False), 1, 0)
         lx, ly = m["label_at"]
-        with saved(c):  # a halo of land colour: no river line runs through the letters
+        with saved(c):  # on a patch of land colour: no river line runs through the title
             label = " ".join(self.ctx.label("empire").upper())
-            t = c.beginText()
-            t.setFont(self.f("display"), 22)
-            t.setTextRenderMode(2)  # fill and stroke
-            c.setStrokeColor(self.col("land"))
+            width = c.stringWidth(label, self.f("display"), 22) / mm
             c.setFillColor(self.col("land"))
-            c.setLineWidth(2.2 * mm)
-            c.setLineJoin(1)
-            width = c.stringWidth(label, self.f("display"), 22)
-            t.setTextOrigin(lx * mm - width / 2, self.y(ly) * mm)
-            t.textOut(label)
-            c.drawText(t)
+            c.roundRect((lx - width / 2 - 3) * mm, (self.y(ly) - 3) * mm, (width + 6) * mm,
+                        11 * mm, 2 * mm, stroke=0, fill=1)
             c.setFillColor(self.muted)
             c.setFont(self.f("display"), 22)
             c.drawCentredString(lx * mm, self.y(ly) * mm, label)
