@@ -35,11 +35,11 @@ def test_quantities_come_from_components(ctx):
 def test_packing_stays_in_margins_without_overlap_and_backs_mirror(ctx, paper):
     pw, ph = PAPERS[paper]
     sheet = ctx.layout.data["sheet"]
-    placed = pack(token_list(ctx), (pw, ph), sheet["margin"], sheet["gutter"])
+    placed = pack(token_list(ctx), (pw, ph), sheet["margin"], sheet["gutter"], sheet["margin_y"])
     for p in placed:
         s = p.token.size
         assert sheet["margin"] - 1e-9 <= p.x and p.x + s <= pw - sheet["margin"] + 1e-9
-        assert sheet["margin"] - 1e-9 <= p.y and p.y + s <= ph - sheet["margin"] + 1e-9
+        assert sheet["margin_y"] - 1e-9 <= p.y and p.y + s <= ph - sheet["margin_y"] + 1e-9
         bx = back_x(p, pw)
         # duplex, long-edge flip: the back's centre is the front's centre mirrored
         assert (bx + s / 2) + (p.x + s / 2) == pytest.approx(pw)
