@@ -79,6 +79,8 @@ class NameBar:
     baseline: float
     min_scale: float = 0.85  # narrowest condensing of a name at min_size; below: an error
     plain_padding: float | None = None  # on a card without values (an event); None: padding
+    two_line_baseline: float | None = None  # a long name's first baseline; None: one line only
+    leading: float = 1.08  # the second line's baseline: the first + leading × size
 
     def area(self, has_values: bool) -> float:
         """The width (mm) a name may fill: the bar less the room on both sides."""
@@ -236,7 +238,7 @@ SPEC: dict[str, dict[str, Field]] = {
         "box": Field(list, True), "font": Field(str, True, FONT_ROLES),
         "size": Field(NUM, True), "min_size": Field(NUM, True),
         "padding": Field(NUM, True), "baseline": Field(NUM, True), "min_scale": Field(NUM),
-        "plain_padding": Field(NUM),
+        "plain_padding": Field(NUM), "two_line_baseline": Field(NUM), "leading": Field(NUM),
     },
     "values": {
         "political": Field(list, True), "military": Field(list, True),
