@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -104,6 +104,7 @@ class Art:
     min_ppi: int
     placeholder_font: str
     placeholder_size: float
+    placeholder: Mapping[str, Any] = field(default_factory=dict)  # the stand-in art's style
 
 
 @dataclass(frozen=True)
@@ -248,6 +249,7 @@ SPEC: dict[str, dict[str, Field]] = {
     "art": {
         "top": Field(NUM, True), "ratio": Field(list, True), "min_ppi": Field(int, True),
         "placeholder_font": Field(str, True, FONT_ROLES), "placeholder_size": Field(NUM, True),
+        "placeholder": Field(dict),
     },
     "coin_row": {
         "centre_y": Field(NUM, True), "diameter": Field(NUM, True), "gap": Field(NUM, True),
@@ -472,6 +474,7 @@ def _build(raw: LocMap, path: Path) -> Layout:
               lang_hyphen=frozen(tb["lang_hyphen"]))
     art = dict(raw["art"])
     art["ratio"] = tuple(float(v) for v in art["ratio"])
+    art["placeholder"] = frozen(art.get("placeholder") or {})
     back = dict(raw["back"])
     back.update(title=frozen(back["title"]), subtitle=frozen(back["subtitle"]))
     return Layout(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
+from functools import partial
 
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
@@ -22,7 +23,16 @@ from ..fonts import missing_glyphs, register_fonts, wrap_words
 from ..language import NBSP, fix_text
 from ..layout import Layout, Rect
 from . import icons, textflow
-from .art import draw_placeholder, flattened, mirrored_bleed, prepare_art, resolution_findings, tinted
+from .art import (
+    Emblem,
+    PlaceholderStyle,
+    draw_placeholder,
+    flattened,
+    mirrored_bleed,
+    prepare_art,
+    resolution_findings,
+    tinted,
+)
 from .colour import blend, darker, hex_colour, lighter
 from .namebar import NameSetting, printable, set_name
 from .textflow import FitResult, IconSet, Para
@@ -327,7 +337,9 @@ def _draw_art(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str],
     if face.art is None:
         draw_placeholder(c, x, y, bw, bh, colour=side, light=layout.colours.placeholder_light,
                          name=face.name, font=fonts[layout.art.placeholder_font],
-                         size=layout.art.placeholder_size, area=area, tint=tint)
+                         size=layout.art.placeholder_size,
+                         style=PlaceholderStyle.of(layout.art.placeholder),
+                         emblem=_emblem(face, layout), area=area, tint=tint)
         return [warning("art-placeholder", "no art: a placeholder is printed",
                         card=face.card_id, lang=face.lang)]
     art = prepare_art(face.art, box.w, box.h, ppi=layout.art.min_ppi, card=face.card_id)
@@ -349,6 +361,22 @@ def _draw_art(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str],
     c.drawImage(ImageReader(io.BytesIO(data)), ix - left, iy - bottom,
                 aw + left + right, ah + top + bottom)
     return resolution_findings(art, layout.art.min_ppi, face.art, face.card_id, face.lang)
+
+
+def _emblem(face: CardFace, layout: Layout) -> Emblem | None:
+    """What the stand-in art shows large: the card's own shield (11.1), else its house's
+    arms, else the glyph of its kind (``art.placeholder.kind_emblems``)."""
+    if face.shield is not None:
+        return partial(icons.draw_heraldic_shield, colour=face.shield.colour,
+                       charge=face.shield.charge)
+    if face.side is not None:
+        return partial(icons.draw_house_arms, house=face.side)
+    glyph = (layout.art.placeholder.get("kind_emblems") or {}).get(face.kind)
+    if glyph == "coin" and face.yields:
+        style = _Icons(face).currency(face.yields[0])
+        return partial(icons.draw_coin, colour=style.colour, mark=style.mark)
+    return {"scroll": icons.draw_scroll, "steel_shield": icons.draw_steel_shield,
+            "crown": icons.draw_crown}.get(glyph or "")
 
 
 def _rgb(colour: Color) -> tuple[int, int, int]:
