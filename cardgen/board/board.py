@@ -18,8 +18,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..model import GameData
 from ..render.cmyk import CmykConverter
-from . import glyphs
 from ..sandbox import fill_in
+from . import glyphs
 from .base import Ctx, make_ctx, new_canvas, saved, text, wrap
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import math
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
