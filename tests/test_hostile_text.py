@@ -19,7 +19,7 @@ from tests.conftest import ROOT, replace_in
 
 LUX = Path("card_data") / "cards" / "luxembourg.yaml"
 DEED_EN = '        en: "Place 2 influence in Bohemia. Draw 1 card."'
-NAME = "    name: {en: Charles IV, cs: Karel IV.}"
+NAME = "    name: {en: Charles IV, cs: Karel\u00a0IV.}"
 
 
 def _check(project: Path, capsys) -> tuple[int, str]:

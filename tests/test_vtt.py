@@ -184,7 +184,7 @@ def test_markers_start_on_their_spaces_and_shields_in_the_supply(first) -> None:
         t = tiles[name]["Transform"]
         want = at(box)
         assert (t["posX"], t["posZ"]) == (want["posX"], want["posZ"]), name
-    assert "Card plays" in tiles
+    assert "Card-play track" in tiles
     half_width = 594 / 2 / 25.4
     shields = [o for o in tiles.values() if "shield" in o["Nickname"].lower()]
     assert len(shields) == len(data.shields) == 6
