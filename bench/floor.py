@@ -204,7 +204,8 @@ def record(project: Path, out: Path) -> None:
     install_recorder(saved)
     install_face_hooks()
     from cardgen import fonts
-    from cardgen.pipeline import BuildOptions, build
+    from cardgen.build.build import build
+    from cardgen.build.options import BuildOptions
 
     # a cold build: faces kept from an earlier build would not be drawn, so not logged
     for kept in (project / "output" / ".cache").glob("faces-*.bin"):

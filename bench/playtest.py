@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.run import PARTS, _tree_memory  # noqa: E402  (the repository root is on the path now)
+from cardgen.data.load import load_or_raise  # noqa: E402
 from cardgen.engine import Rules  # noqa: E402
 from cardgen.engine.players import play_game  # noqa: E402
-from cardgen.load import load_or_raise  # noqa: E402
 
 
 def per_core(rules: Rules, kinds: tuple[str, str], games: int) -> tuple[float, float]:

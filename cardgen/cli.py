@@ -7,13 +7,21 @@ import os
 import sys
 from pathlib import Path
 
-from . import __version__, pipeline
+from . import __version__
+from .build.build import build
+from .build.check import run_check
+from .build.fix import fill, fix
+from .build.options import BuildOptions
+from .build.po import po_export, po_import
+from .build.proof import proof
+from .build.tables import tables
+from .build.watch import watch
+from .data.model import LANGS
 from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, has_errors, strict
+from .files.oserrors import os_finding
 from .impose.calibration import parse_back_offset
-from .oserrors import os_finding
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
-from .watch import watch
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -67,7 +75,8 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--vtt", action="store_true",
                    help="also write output/<lang>/vtt/: a Tabletop Simulator table and card images")
     b.add_argument("--vtt-base-url", default="", metavar="URL",
-                   help="image links in the table point to URL/<file> (implies --vtt)")
+                   help="web folder holding each language's vtt/ copy: links point to "
+                   "URL/<lang>/<file>, or to URL with {lang} replaced (implies --vtt)")
 
     t = sub.add_parser("tables", parents=[where],
                        help="output/<lang>/rules-tables.pdf, .md, .html: the rulebook's tables")
@@ -100,13 +109,16 @@ def _parser() -> argparse.ArgumentParser:
                     "version keys (needs --ink-limit)")
 
     pt = sub.add_parser("playtest", parents=[where],
-                        help="play many seeded games; output/playtest/report.pdf and report.json")
+                        help="play many seeded games; output/playtest/report.json and <lang>/report.pdf")
     pt.add_argument("--games", type=int, default=2000, help="games to play (default 2000)")
     pt.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
     pt.add_argument("--players", default="greedy,greedy",
                     help="Luxembourg,Wittelsbach players: random or greedy (default greedy,greedy)")
     pt.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
-    pt.add_argument("--compare", type=Path, help="an earlier report.json to compare with")
+    pt.add_argument("--compare", type=Path,
+                    help="an earlier report.json: games paired by seed, changes outside the noise")
+    pt.add_argument("--lang", default="en,cs",
+                    help="languages of report.pdf, comma-separated (default: en,cs)")
     pt.add_argument("--quiet", action="store_true", help="no progress bar")
 
     po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
@@ -122,18 +134,18 @@ def _parser() -> argparse.ArgumentParser:
 
 def _check(args: argparse.Namespace) -> int:
     if args.fix:
-        changes, problems = pipeline.fix(args.project)
+        changes, problems = fix(args.project)
         for change in changes:  # exactly the repairs written, even when a file failed
             print(f"fixed: {change}")
         if problems:
             raise CardgenError(problems)
     if args.fill:
-        filled, problems = pipeline.fill(args.project)
+        filled, problems = fill(args.project)
         for change in filled:  # exactly the texts written, even when a file failed
             print(f"filled: {change.format()}")
         if problems:
             raise CardgenError(problems)
-    report = pipeline.run_check(args.project, lang_only=args.lang_only)
+    report = run_check(args.project, lang_only=args.lang_only)
     if args.strict:
         report.findings = strict(report.findings)
     summary = summary_line(report.cards, report.findings, report.exceptions)
@@ -159,7 +171,7 @@ def _ids(text: str) -> tuple[str, ...]:
 
 
 def _build(args: argparse.Namespace) -> int:
-    options = pipeline.BuildOptions(
+    options = BuildOptions(
         langs=_ids(args.lang),
         png=args.png,
         cards=_ids(args.cards),
@@ -176,7 +188,7 @@ def _build(args: argparse.Namespace) -> int:
         vtt_base_url=args.vtt_base_url,
         strict=args.strict,
     )
-    report = pipeline.build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))
+    report = build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))
     _errors, warnings = counts(report.findings)
     if args.quiet and warnings:
         print(f"{warnings} warning{'s' * (warnings != 1)} (run without --quiet to see them; "
@@ -193,7 +205,7 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _proof(args: argparse.Namespace) -> int:
-    path = pipeline.proof(args.project, only_problems=args.only_problems,
+    path = proof(args.project, only_problems=args.only_problems,
                           changed_since=args.changed_since)
     print(f"wrote {path}")
     return 0
@@ -201,9 +213,9 @@ def _proof(args: argparse.Namespace) -> int:
 
 def _po(args: argparse.Namespace) -> int:
     if args.po_command == "export":
-        print(f"wrote {pipeline.po_export(args.project, pot=args.pot)}")
+        print(f"wrote {po_export(args.project, pot=args.pot)}")
         return 0
-    report = pipeline.po_import(args.project, args.file)
+    report = po_import(args.project, args.file)
     print(report.format())
     return 0 if report.ok else exit_code(report.findings)
 
@@ -215,20 +227,24 @@ def _playtest(args: argparse.Namespace) -> int:
         print("--players needs two of random,greedy (Luxembourg,Wittelsbach) and --games at "
               "least 1", file=sys.stderr)
         return 2
+    langs = _ids(args.lang)
+    if not langs or not set(langs) <= set(LANGS):
+        print(f"--lang takes languages among {','.join(LANGS)}", file=sys.stderr)
+        return 2
     options = playtest.PlaytestOptions(args.games, args.seed, (players[0], players[1]), args.jobs,
-                                       args.compare)
+                                       args.compare, tuple(langs))
     result = playtest.playtest(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet))
     houses = result.report["houses"]
     print(f"{result.report['games']} games: " + ", ".join(
         f"{side} {h['rate']:.1%} (95% {h['ci95'][0]:.1%}-{h['ci95'][1]:.1%})" for side, h in houses.items()))
-    for line in result.compare_lines:
+    for line in result.lines:
         print(line)
     print("wrote " + ", ".join(str(p) for p in result.written))
     return 0
 
 
 def _tables(args: argparse.Namespace) -> int:
-    report = pipeline.tables(args.project, _ids(args.lang))
+    report = tables(args.project, _ids(args.lang))
     if report.findings:
         print(format_text(report.findings))
     for path in report.written:
@@ -239,7 +255,8 @@ def _tables(args: argparse.Namespace) -> int:
 
 
 def _preflight(args: argparse.Namespace) -> int:
-    from . import preflight
+    from .press import preflight
+    from .press.pagewalk import inspect_file
     pdfx = args.pdfx
     rules = preflight.Rules(cmyk=args.ink_limit is not None or pdfx, ink_limit=args.ink_limit,
                             boxes=args.print_shop or pdfx, pdfx=pdfx,
@@ -249,7 +266,7 @@ def _preflight(args: argparse.Namespace) -> int:
         if not path.is_file():
             found.append(error("file-missing", f"{path} not found"))
             continue
-        pages, document = preflight.inspect_file(path)  # qpdf reads each file once
+        pages, document = inspect_file(path)  # qpdf reads each file once
         print(preflight.summary(path, pages))
         found += preflight.findings(path, pages, rules)
         if pdfx:
@@ -260,7 +277,7 @@ def _preflight(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    watch(args.project, pipeline.BuildOptions(langs=_ids(args.lang)), log=print)
+    watch(args.project, BuildOptions(langs=_ids(args.lang)), log=print)
     return 0
 
 

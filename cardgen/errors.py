@@ -102,7 +102,7 @@ def has_errors(findings: list[Finding]) -> bool:
 
 #: Finding codes about the command line or the machine (files the tool cannot read or write,
 #: a broken font, another build running), not the card data. Codes from
-#: :mod:`cardgen.oserrors` start with ``os-``.
+#: :mod:`cardgen.files.oserrors` start with ``os-``.
 SETUP_CODES = frozenset({
     "usage", "unknown-lang", "unknown-card", "unknown-profile", "manifest-read", "manifest-shape", "po-read",
     "build-running", "font-missing", "font-invalid", "art-read", "not-a-file",

@@ -13,7 +13,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from .errors import CardgenError, Location, error
-from .oserrors import check_regular
+from .files.oserrors import check_regular
 
 #: Resolved font file → registered ReportLab font name (one registration per process).
 _REGISTERED: dict[Path, str] = {}

@@ -5,10 +5,10 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from cardgen.data.load import load_or_raise
 from cardgen.engine import Game, Rules
 from cardgen.engine.flow import play_turn
 from cardgen.engine.ops import Ctx, resolve
-from cardgen.load import load_or_raise
 
 ROOT = Path(__file__).resolve().parent.parent
 

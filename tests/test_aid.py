@@ -7,7 +7,7 @@ from reportlab.lib.units import mm
 from test_board_helpers import ROOT, game, page_sizes, pdf_fonts, pdf_text
 
 from cardgen.board import build_player_aid
-from cardgen.board.base import load_components
+from cardgen.wording.components import load_components
 
 
 @pytest.mark.parametrize("lang", ["en", "cs"])

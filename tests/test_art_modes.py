@@ -13,10 +13,10 @@ from dataclasses import replace
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from cardgen.compose import compose_faces
-from cardgen.layout import load_layout
-from cardgen.load import load
+from cardgen.data.layout import load_layout
+from cardgen.data.load import load
 from cardgen.render.pdf import rasterise, render_cards_pdf
+from cardgen.wording.compose import compose_faces
 from tests.conftest import ROOT
 
 W, H = 120, 80

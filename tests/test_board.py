@@ -13,7 +13,7 @@ from cardgen.board import build_board
 from cardgen.board.base import display_name, load_components, make_ctx
 from cardgen.board.board import regions
 from cardgen.errors import CardgenError
-from cardgen.sandbox import fill_in
+from cardgen.wording.sandbox import fill_in
 
 LANGS = ("en", "cs")
 

@@ -7,7 +7,7 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
-from cardgen.load import load
+from cardgen.data.load import load
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen.board import build_board, build_player_aid, build_tokens
+from cardgen.data.load import load
 from cardgen.errors import CardgenError
-from cardgen.load import load
 from tests.conftest import ROOT, replace_in
 
 FILES = ("card_data/components.yaml", "layouts/board.yaml", "layouts/tokens.yaml",

@@ -10,23 +10,25 @@ from pathlib import Path
 
 import pytest
 
-from cardgen import pipeline
+from cardgen.build.build import build
+from cardgen.build.check import run_check
+from cardgen.build.making import make_targets
+from cardgen.build.options import BuildOptions
+from cardgen.build.outputs import Target
 from cardgen.errors import CardgenError
-from cardgen.lock import build_lock
-from cardgen.making import make_targets
-from cardgen.outputs import Target
+from cardgen.files.lock import build_lock
 from cardgen.progress import Progress
 from tests.conftest import copy_project, replace_in
 
 LUX = Path("card_data/cards/luxembourg.yaml")
-EN_ONLY = pipeline.BuildOptions(langs=("en",))
+EN_ONLY = BuildOptions(langs=("en",))
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     """One full build (both languages), shared read-only by the tests of this module."""
     project = copy_project(tmp_path_factory.mktemp("built") / "project")
-    pipeline.build(project, pipeline.BuildOptions())
+    build(project, BuildOptions())
     return project
 
 
@@ -37,7 +39,7 @@ def _outputs(output: Path) -> dict[str, bytes]:
 
 def test_parallel_build_is_byte_identical_to_serial(built, tmp_path):
     project = copy_project(tmp_path / "serial")
-    report = pipeline.build(project, pipeline.BuildOptions(jobs=1))
+    report = build(project, BuildOptions(jobs=1))
     assert report.written and not report.skipped
     parallel = _outputs(built / "output")
     serial = _outputs(project / "output")
@@ -96,7 +98,7 @@ def test_build_with_errors_writes_nothing_and_says_so(tmp_path):
     project = copy_project(tmp_path / "p")
     replace_in(project / LUX, "political: 3", "political: lots")
     with pytest.raises(CardgenError) as exc:
-        pipeline.build(project, EN_ONLY)
+        build(project, EN_ONLY)
     assert any(f.severity == "error" and f.location for f in exc.value.findings)
     assert not [p for p in (project / "output").rglob("*") if p.suffix in (".pdf", ".json")]
 
@@ -105,14 +107,14 @@ def test_a_build_failing_after_some_files_are_made_leaves_every_output_as_it_was
         tmp_path, monkeypatch):
     """Files made before the failure are staged beside their outputs, never put in place,
     and their temporary files are gone."""
-    import cardgen.making
+    import cardgen.build.making
 
     project = copy_project(tmp_path / "p")
-    options = pipeline.BuildOptions(langs=("en",), jobs=1)
-    pipeline.build(project, options)
+    options = BuildOptions(langs=("en",), jobs=1)
+    build(project, options)
     before = _outputs(project / "output")
     replace_in(project / LUX, "political: 3", "political: 2")
-    make_targets = cardgen.making.make_targets
+    make_targets = cardgen.build.making.make_targets
 
     def fails_after_two(*args, **kwargs):
         for count, made in enumerate(make_targets(*args, **kwargs)):
@@ -121,16 +123,16 @@ def test_a_build_failing_after_some_files_are_made_leaves_every_output_as_it_was
                 raise CardgenError(error("x-fail", "the disk filled up"))
             yield made
 
-    monkeypatch.setattr(cardgen.making, "make_targets", fails_after_two)
+    monkeypatch.setattr(cardgen.build.making, "make_targets", fails_after_two)
     with pytest.raises(CardgenError):
-        pipeline.build(project, options)
+        build(project, options)
     assert _outputs(project / "output") == before
     assert list((project / "output").rglob("*.tmp")) == []
 
 
 def test_second_build_meets_the_lock_with_a_clear_message(built):
     with build_lock(built / "output"), pytest.raises(CardgenError) as exc:
-        pipeline.build(built, EN_ONLY)
+        build(built, EN_ONLY)
     assert exc.value.findings[0].code == "build-running"
     assert "another cardgen build" in exc.value.findings[0].message
 
@@ -139,7 +141,7 @@ def test_second_build_meets_the_lock_with_a_clear_message(built):
 def test_art_outside_art_folder_is_an_error_at_the_card(tmp_path, art):
     project = copy_project(tmp_path / "p")
     line = replace_in(project / LUX, "    crown: true\n", f"    crown: true\n    art: '{art}'\n")
-    report = pipeline.run_check(project)
+    report = run_check(project)
     found = [f for f in report.findings if f.code == "art-path"]
     assert len(found) == 1 and found[0].card == "charles-iv"
     assert found[0].location.file.endswith("luxembourg.yaml") and found[0].location.line == line + 1
@@ -151,14 +153,14 @@ def test_art_symlink_leading_out_of_art_is_an_error(tmp_path):
     outside = tmp_path / "secret.png"
     shutil.copy(project / "fonts" / next(p.name for p in (project / "fonts").glob("*.ttf")), outside)
     (project / "art" / "charles-iv.png").symlink_to(outside)
-    codes = {f.code for f in pipeline.run_check(project).findings if f.card == "charles-iv"}
+    codes = {f.code for f in run_check(project).findings if f.card == "charles-iv"}
     assert "art-path" in codes
 
 
 def test_template_syntax_in_card_text_is_printed_as_is(tmp_path):
     project = copy_project(tmp_path / "p")
     replace_in(project / LUX, "en: Father of the Country,", "en: 'Father {{ x }} {% if x %}',")
-    report = pipeline.run_check(project)
+    report = run_check(project)
     assert report.ok, [f.format() for f in report.findings if f.severity == "error"]
     face = next(f for f in report.faces["en"] if f.card_id == "charles-iv")
     assert "Father {{ x }} {% if x %}" in repr(face)

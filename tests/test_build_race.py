@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from cardgen import pipeline
-from cardgen.lock import build_lock
-from cardgen.pipeline import BuildOptions
+from cardgen.build import build as building
+from cardgen.build.options import BuildOptions
+from cardgen.files.lock import build_lock
 from tests.conftest import ROOT, copy_project, replace_in
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext")
@@ -30,7 +30,7 @@ TITLE = "title: {en: Player aid,"
 def built_en(tmp_path_factory) -> Path:
     """One English build, copied (with its output/) by each test that builds again."""
     project = copy_project(tmp_path_factory.mktemp("race") / "project")
-    pipeline.build(project, OPTIONS)
+    building.build(project, OPTIONS)
     return project
 
 
@@ -57,7 +57,7 @@ def test_an_edit_saved_during_a_build_is_seen_by_the_next_build(rebuilt, monkeyp
     components = project / "card_data" / "components.yaml"
     replace_in(components, TITLE, "title: {en: Aid A,")
     hooked = "run_check" if moment == "while the data is read" else "inputs_digest"
-    real = getattr(pipeline, hooked)
+    real = getattr(building, hooked)
 
     def save_during_build(*args, **kw):
         if hooked == "inputs_digest":
@@ -67,17 +67,17 @@ def test_an_edit_saved_during_a_build_is_seen_by_the_next_build(rebuilt, monkeyp
         replace_in(components, "Aid A", "Aid B")
         return real(*args, **kw)
 
-    monkeypatch.setattr(pipeline, hooked, save_during_build)
-    assert not pipeline.build(project, OPTIONS).unchanged
+    monkeypatch.setattr(building, hooked, save_during_build)
+    assert not building.build(project, OPTIONS).unchanged
     monkeypatch.undo()
     if moment == "while the data is read":
         assert aid_title(project) == "Aid A"
         replace_in(components, "Aid B", "Aid A")  # the user undoes the save
-        assert pipeline.build(project, OPTIONS).unchanged
+        assert building.build(project, OPTIONS).unchanged
         assert aid_title(project) == "Aid A"
     else:
         assert aid_title(project) == "Aid B"
-        assert pipeline.build(project, OPTIONS).unchanged  # B is built and B is on disk
+        assert building.build(project, OPTIONS).unchanged  # B is built and B is on disk
 
 
 def test_a_killed_builds_temporary_files_are_removed_at_the_next_start(rebuilt):
@@ -90,7 +90,7 @@ def test_a_killed_builds_temporary_files_are_removed_at_the_next_start(rebuilt):
     for path in stale + kept:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"half")
-    report = pipeline.build(project, OPTIONS)
+    report = building.build(project, OPTIONS)
     assert report.unchanged
     assert [p for p in stale if p.exists()] == []
     assert not (out / ".cache" / "inputs-k1ll3d00").exists()
@@ -100,9 +100,9 @@ def test_a_killed_builds_temporary_files_are_removed_at_the_next_start(rebuilt):
 WORKERS = textwrap.dedent("""
     import os, sys, time
     from pathlib import Path
-    from cardgen.lock import build_lock
-    from cardgen.making import make_targets
-    from cardgen.outputs import Target
+    from cardgen.files.lock import build_lock
+    from cardgen.build.making import make_targets
+    from cardgen.build.outputs import Target
 
     out = Path(sys.argv[1])
 
@@ -162,7 +162,7 @@ def test_a_builds_warnings_and_faces_point_at_the_project_not_its_copy(project):
     boost = block[block.index("    boost:"):] + "\n"
     path.write_text(text.replace(block, block.replace(deed, "").replace(
         boost.rstrip("\n"), boost + deed.rstrip("\n"))), encoding="utf-8")
-    report = pipeline.build(project, OPTIONS)
+    report = building.build(project, OPTIONS)
     hit = next(f for f in report.findings if f.code == "line-order")
     assert hit.location is not None and hit.location.file == "card_data/cards/luxembourg.yaml"
     assert ".cache" not in hit.message + (hit.hint or "")

@@ -8,11 +8,11 @@ import pickle
 import shutil
 from pathlib import Path
 
-from cardgen.cardcache import MAGIC, NAME, CardFileCache, _key
+from cardgen.build.check import run_check
 from cardgen.check.cache import CheckCache
-from cardgen.incremental import CACHE_DIR
-from cardgen.load import load
-from cardgen.pipeline import run_check
+from cardgen.data.cardcache import MAGIC, NAME, CardFileCache, _key
+from cardgen.data.load import load
+from cardgen.files.incremental import CACHE_DIR
 from tests.conftest import replace_in
 
 CARD_FILES = 4

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
+from cardgen.build.check import CHECKS_CACHE, checks_key, run_check
 from cardgen.check.cache import CheckCache
-from cardgen.incremental import JsonCache
-from cardgen.pipeline import CHECKS_CACHE, _checks_key, run_check
+from cardgen.files.incremental import JsonCache
 from tests.conftest import replace_in
 
 
@@ -102,7 +102,7 @@ def test_an_edit_after_a_build_is_reported_by_check_at_its_line(project):
     # the cache a build leaves in output/.cache, as `cardgen check` then reads it
     cache = CheckCache()
     assert run_check(project, check_cache=cache).ok
-    JsonCache(project / "output", CHECKS_CACHE).write(_checks_key(), cache.to_json())
+    JsonCache(project / "output", CHECKS_CACHE).write(checks_key(), cache.to_json())
     cards = project / "card_data" / "cards" / "luxembourg.yaml"
     line = replace_in(cards, 'cs: "Umísti 2\u00a0vlivu do Čech.', 'cs: "Umísti 3\u00a0vlivu do Čech.')
     found = run_check(project).findings
@@ -114,7 +114,7 @@ def test_a_damaged_cache_file_in_output_is_ignored(project):
     cache = CheckCache()
     run_check(project, check_cache=cache)
     file = JsonCache(project / "output", CHECKS_CACHE)
-    file.write(_checks_key(), cache.to_json())
+    file.write(checks_key(), cache.to_json())
     # a finding slipped into an entry (the checksum no longer matches), then a cut-off file
     doc = json.loads(file.path.read_text(encoding="utf-8"))
     entry = next(iter(doc["payload"]))

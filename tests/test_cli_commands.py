@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from cardgen.cli import main
-from cardgen.load import load
+from cardgen.data.load import load
 from tests.conftest import replace_in
 
 LUX = Path("card_data") / "cards" / "luxembourg.yaml"

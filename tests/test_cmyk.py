@@ -11,7 +11,7 @@ from PIL import Image, ImageCms
 
 from cardgen.cli import main
 from cardgen.errors import CardgenError
-from cardgen.preflight import inspect, inspect_document
+from cardgen.press.pagewalk import inspect, inspect_document
 from cardgen.render.cmyk import CmykConverter, converter_for
 
 ART_CARD = "charles-iv"

@@ -7,18 +7,12 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, replace_in
 
-from cardgen.compose import (
-    NBSP,
-    Renderer,
-    canonical_text,
-    compose_faces,
-    fill_texts,
-    normalize,
-)
+from cardgen.data.load import load
+from cardgen.data.model import Effect
 from cardgen.errors import Location
-from cardgen.language import plural_category
-from cardgen.load import load
-from cardgen.model import Effect
+from cardgen.wording.compose import compose_faces, fill_texts
+from cardgen.wording.language import NBSP, plural_category
+from cardgen.wording.templates import Renderer, canonical_text, normalize
 
 
 @pytest.fixture(scope="module")
@@ -192,7 +186,7 @@ def test_a_face_carries_the_style_of_every_shield_its_text_shows():
     ('''  use_cost: "Costs {{ cur(n, 'any') }} to use"''', '''  use_cost: "Costs {{ cur(n, 'any') to use"'''),
 ])
 def test_a_broken_template_is_an_error_at_its_line_never_a_crash(project, old, new):
-    from cardgen.pipeline import run_check
+    from cardgen.build.check import run_check
 
     line = replace_in(project / "card_data" / "text" / "en.yaml", old, new)
     report = run_check(project)

@@ -16,11 +16,11 @@ import pytest
 from conftest import copy_project, replace_in
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from cardgen.board.base import load_components
 from cardgen.cli import main
 from cardgen.fonts import register_font, wrap_words
-from cardgen.language import NBSP
 from cardgen.render import textflow
+from cardgen.wording.components import load_components
+from cardgen.wording.language import NBSP
 
 ROOT = Path(__file__).resolve().parent.parent
 FONT = ROOT / "fonts" / "CharisSIL-Regular.ttf"

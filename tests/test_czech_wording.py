@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from conftest import ROOT, replace_in
 
-from cardgen.compose import canonical_text, compose_faces, normalize
-from cardgen.load import load
+from cardgen.data.load import load
+from cardgen.wording.compose import compose_faces
+from cardgen.wording.templates import canonical_text, normalize
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from pathlib import Path
 from conftest import ROOT, replace_in
 
 from cardgen.check.effects import check_effects
-from cardgen.load import load
+from cardgen.data.load import load
 
 CARDS = Path("card_data") / "cards"
 

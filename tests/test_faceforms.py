@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.pipeline import BuildOptions, build
+from cardgen.build.build import build
+from cardgen.build.options import BuildOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 FACE_FILES = ("cards.pdf", "sheets-a4.pdf", "sheets-letter.pdf", "print-shop.pdf")

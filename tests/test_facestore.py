@@ -8,8 +8,10 @@ import pickle
 import shutil
 from pathlib import Path
 
-from cardgen import pickles
-from cardgen.pipeline import BuildOptions, build, run_check
+from cardgen.build.build import build
+from cardgen.build.check import run_check
+from cardgen.build.options import BuildOptions
+from cardgen.files import pickles
 from cardgen.render.facestore import MAGIC
 from tests.conftest import replace_in
 
@@ -113,7 +115,8 @@ from collections import Counter
 from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from cardgen.pipeline import BuildOptions, build
+from cardgen.build.options import BuildOptions
+from cardgen.build.build import build
 from cardgen.render import faceforms
 
 project, font = Path(sys.argv[1]), sys.argv[2]

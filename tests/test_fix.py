@@ -6,10 +6,10 @@ import pytest
 from test_lang_fixtures import CARDS, make_project
 
 from cardgen.check.lang import check_language
+from cardgen.data.load import load
+from cardgen.data.yamledit import TextEdit, edit_yaml
 from cardgen.errors import CardgenError, Location
-from cardgen.fix import fix_project
-from cardgen.load import load
-from cardgen.yamledit import TextEdit, edit_yaml
+from cardgen.translate.fix import fix_project
 
 NB = "\u00a0"
 BROKEN = CARDS.replace('cs: "Umísti 2 vlivy v Mohuči."',

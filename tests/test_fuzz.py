@@ -13,7 +13,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from cardgen import pipeline
+from cardgen.build.check import run_check
+from cardgen.build.options import read_manifest
 from cardgen.errors import CardgenError, Finding
 from tests.conftest import ROOT
 
@@ -62,7 +63,7 @@ def test_damaged_yaml_gives_findings_never_a_crash(tmp_path_factory, file, edits
         lines = _mutate(lines, op, i, junk)
     path.write_text("\n".join(lines), encoding="utf-8")
     try:
-        report = pipeline.run_check(project)
+        report = run_check(project)
     except CardgenError as exc:  # allowed, but it must carry located findings
         findings = exc.findings
     else:
@@ -121,7 +122,7 @@ def test_wording_tables_of_the_wrong_shape_give_findings(tmp_path_factory, lang,
             j += 1
         lines[i:j] = [f"{key}: {value}"]
         path.write_text("\n".join(lines), encoding="utf-8")
-    _located(pipeline.run_check(project).findings)
+    _located(run_check(project).findings)
 
 
 # --- PO files -----------------------------------------------------------------------------
@@ -139,8 +140,8 @@ PO_JUNK = ['msgid "', 'msgstr ""', '"\\', "#, fuzzy", 'msgctxt "x:y"', "msgid_pl
 def test_damaged_po_files_give_findings_never_a_crash(tmp_path_factory, edits, raw):
     from test_lang_fixtures import make_project
 
-    from cardgen.load import load
-    from cardgen.po import export_po, import_po
+    from cardgen.data.load import load
+    from cardgen.translate.po import export_po, import_po
 
     tmp = tmp_path_factory.mktemp("po")
     project = make_project(tmp)
@@ -184,7 +185,7 @@ def test_manifests_of_any_shape_give_a_finding_or_a_reprint(tmp_path_factory, do
     path.write_text(json.dumps(doc), encoding="utf-8")
     faces = [SimpleNamespace(card_id=c) for c in ("philip-vi", "charles-iv")]
     try:
-        _raw, manifest = pipeline.read_manifest(path)
+        _raw, manifest = read_manifest(path)
         chosen = select_reprint(faces, ids, manifest, {"philip-vi": "ab", "charles-iv": "cd"})
     except CardgenError as exc:
         _located(exc.findings) if exc.findings[0].code.startswith("manifest") else None

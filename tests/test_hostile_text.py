@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from cardgen.cli import main
-from cardgen.compose import compose_faces
-from cardgen.face import TextLine
-from cardgen.layout import load_layout
-from cardgen.load import load
+from cardgen.data.layout import load_layout
+from cardgen.data.load import load
 from cardgen.render.card import check_face
+from cardgen.wording.compose import compose_faces
+from cardgen.wording.face import TextLine
 from tests.conftest import ROOT, replace_in
 
 LUX = Path("card_data") / "cards" / "luxembourg.yaml"
@@ -103,7 +103,7 @@ def test_shipped_names_fit_their_bar(shipped):
 
 
 def test_a_control_character_in_a_board_label_is_refused_at_its_line(project):
-    from cardgen.board.base import load_components
+    from cardgen.wording.components import load_components
 
     path = project / "card_data" / "components.yaml"
     old = 'tiles_title: {en: "Board in {n} sheets"'

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 
 from cardgen.cli import main
-from cardgen.compose import compose_faces
+from cardgen.data.fields import ID_MAX, id_like
+from cardgen.data.layout import load_layout
+from cardgen.data.load import load
 from cardgen.errors import CardgenError
-from cardgen.fields import ID_MAX, id_like
-from cardgen.layout import load_layout
-from cardgen.load import load
+from cardgen.files.safepath import inside
 from cardgen.render.pdf import write_pngs
-from cardgen.safepath import inside
+from cardgen.wording.compose import compose_faces
 from tests.conftest import ROOT, replace_in
 
 LUX = Path("card_data") / "cards" / "luxembourg.yaml"
@@ -50,7 +50,7 @@ def test_a_bad_card_id_is_an_error_at_its_line_with_a_fix(project, bad):
 
 
 def load_pattern_ok(value: str) -> bool:
-    from cardgen.fields import ID_PATTERN
+    from cardgen.data.fields import ID_PATTERN
 
     return len(value) <= ID_MAX and ID_PATTERN.fullmatch(value) is not None
 

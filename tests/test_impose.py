@@ -19,7 +19,7 @@ from cardgen.impose import (
 )
 from cardgen.impose.fakes import fake_drawers, fake_faces, game_counts
 from cardgen.impose.geometry import Box, mirror_box, printable_area
-from cardgen.impose.pdfscan import rgb_usage
+from cardgen.press.pdfscan import rgb_usage
 
 ROOT = Path(__file__).resolve().parent.parent
 CARD = CardSize(63, 88, 3)

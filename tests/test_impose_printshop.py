@@ -21,8 +21,8 @@ from cardgen.impose import (
     select_profile,
 )
 from cardgen.impose.fakes import fake_drawers, fake_faces
-from cardgen.impose.pdfscan import rgb_usage
 from cardgen.impose.printshop import page_sequence
+from cardgen.press.pdfscan import rgb_usage
 
 ROOT = Path(__file__).resolve().parent.parent
 CARD = CardSize(63, 88, 3)

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cardgen import pipeline
-from cardgen.incremental import CACHE_DIR, STATE_NAME, BuildState, JsonCache
+from cardgen.build.build import build
+from cardgen.build.options import BuildOptions
+from cardgen.files.incremental import CACHE_DIR, STATE_NAME, BuildState, JsonCache
 from cardgen.render import card as render_card
 from tests.conftest import copy_project, replace_in
 
@@ -23,7 +24,7 @@ def base(tmp_path_factory) -> Path:
     # the shipped data is clean: a doubled space gives the build a warning to keep
     replace_in(project / LUX, 'en: "Place 3 influence in Bohemia."',
                'en: "Place 3  influence in Bohemia."')
-    pipeline.build(project, pipeline.BuildOptions())
+    build(project, BuildOptions())
     return project
 
 
@@ -40,7 +41,7 @@ def _rels(paths: list[Path], project: Path) -> set[str]:
 
 def test_no_change_rebuild_skips_the_check_and_keeps_warnings(proj):
     first = json.loads((proj / "output" / STATE_NAME).read_text())
-    report = pipeline.build(proj, pipeline.BuildOptions())
+    report = build(proj, BuildOptions())
     assert report.unchanged and not report.written
     assert len(report.skipped) == len(first["outputs"])
     assert report.findings and all(f.severity != "error" for f in report.findings)
@@ -56,7 +57,7 @@ def _outputs(project: Path) -> dict[str, bytes]:
 def test_czech_text_change_rewrites_exactly_the_files_holding_the_card(proj, tmp_path):
     before = _outputs(proj)
     replace_in(proj / LUX, "cs: Otec vlasti}", "cs: Otec říše}")
-    report = pipeline.build(proj, pipeline.BuildOptions())
+    report = build(proj, BuildOptions())
     # Charles IV's Czech face is on these files only, and the glossaries list Deed names
     assert _rels(report.written, proj) == {
         "cs/cards.pdf", "cs/sheets-a4.pdf", "cs/sheets-letter.pdf", "cs/print-shop.pdf",
@@ -66,21 +67,21 @@ def test_czech_text_change_rewrites_exactly_the_files_holding_the_card(proj, tmp
     # and they equal a cold build of the edited data, byte for byte
     cold = copy_project(tmp_path / "cold")
     shutil.copy(proj / LUX, cold / LUX)
-    pipeline.build(cold, pipeline.BuildOptions())
+    build(cold, BuildOptions())
     assert _outputs(cold) == after
 
 
 def test_renaming_a_card_rewrites_the_glossaries_too(proj):
     replace_in(proj / Path("card_data/cards/market.yaml"), "name: {en: Walram of Jülich,",
                "name: {en: Walram of Juliers,")
-    report = pipeline.build(proj, pipeline.BuildOptions())
+    report = build(proj, BuildOptions())
     assert {"cs/glossary.pdf", "en/glossary.pdf", "en/cards.pdf"} <= _rels(report.written, proj)
     assert "cs/cards.pdf" not in _rels(report.written, proj)
 
 
 def test_layout_change_rebuilds_every_card_output(proj):
     replace_in(proj / "layouts" / "card.yaml", "panel_opacity: 0.92", "panel_opacity: 0.9")
-    report = pipeline.build(proj, pipeline.BuildOptions())
+    report = build(proj, BuildOptions())
     written = _rels(report.written, proj)
     for lang in ("en", "cs"):
         assert {f"{lang}/cards.pdf", f"{lang}/sheets-a4.pdf", f"{lang}/print-shop.pdf"} <= written
@@ -96,7 +97,7 @@ def test_one_card_change_refits_only_that_card(proj, monkeypatch):
 
     monkeypatch.setattr(render_card, "check_face", spy)
     replace_in(proj / LUX, "cs: Otec vlasti}", "cs: Otec říše}")
-    pipeline.build(proj, pipeline.BuildOptions())
+    build(proj, BuildOptions())
     assert calls == [("charles-iv", "cs")]
 
 
@@ -110,14 +111,14 @@ def test_corrupt_fit_cache_is_rebuilt_not_used(proj, monkeypatch):
     real = render_card.check_face
     monkeypatch.setattr(render_card, "check_face", lambda f, lay: calls.append(f) or real(f, lay))
     replace_in(proj / LUX, "cs: Otec vlasti}", "cs: Otec říše}")
-    pipeline.build(proj, pipeline.BuildOptions())
+    build(proj, BuildOptions())
     assert len(calls) > 100  # whole cache distrusted: every face fitted again
     assert JsonCache(proj / "output", "fit").read(raw["key"]) is not None
 
 
 def test_edited_output_and_truncated_state_are_rebuilt(proj):
     (proj / "output" / "en" / "back.pdf").write_bytes(b"%PDF-1.4 garbage")
-    report = pipeline.build(proj, pipeline.BuildOptions())
+    report = build(proj, BuildOptions())
     assert not report.unchanged and _rels(report.written, proj) == {"en/back.pdf"}
     (proj / "output" / STATE_NAME).write_text('{"version": 2, "entries": {"en/ca')
     assert BuildState.read(proj / "output").entries == {}  # nothing trusted: all rebuilt
@@ -125,5 +126,5 @@ def test_edited_output_and_truncated_state_are_rebuilt(proj):
 
 def test_corrupt_findings_cache_runs_the_check_again(proj):
     (proj / "output" / CACHE_DIR / "findings.json").write_text("{not json")
-    report = pipeline.build(proj, pipeline.BuildOptions())
+    report = build(proj, BuildOptions())
     assert not report.unchanged and not report.written and report.findings

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from test_lang_fixtures import CARDS, make_project
 
-from cardgen import yamledit
 from cardgen.cli import main
-from cardgen.load import load
-from cardgen.po import export_po
-from cardgen.write import rewrite_file
+from cardgen.data import yamledit
+from cardgen.data.load import load
+from cardgen.files.write import rewrite_file
+from cardgen.translate.po import export_po
 
 OLD, NEW = 'msgstr "Umísti 2 vlivy v Mohuči."', 'msgstr "Polož 2 vlivy do Mohuče."'
 SPLIT = "  - id: blanche-de-valois"

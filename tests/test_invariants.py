@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from cardgen.check.invariants import check_invariants
+from cardgen.data.load import load
 from cardgen.errors import Severity
-from cardgen.load import load
 from tests.conftest import replace_in
 
 CARDS = Path("card_data") / "cards"

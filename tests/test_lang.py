@@ -8,12 +8,9 @@ from pathlib import Path
 import pytest
 from test_lang_fixtures import CLEAN, NB, ROOT, load_cards
 
-from cardgen.check.lang import (
-    check_language,
-    numbers,
-)
+from cardgen.check.lang import check_language, numbers
 from cardgen.errors import Severity
-from cardgen.language import fix_text, plural_category
+from cardgen.wording.language import fix_text, plural_category
 
 
 def run(tmp_path, cards):
@@ -201,15 +198,15 @@ def test_any_place_form_names_the_place_even_shared_by_two():
     kurfiřta" both countries are named (the noun is said once), in "trevírského kurfiřta" one."""
     from conftest import ROOT
 
-    from cardgen.check.lang import _find_names, _name_table
-    from cardgen.load import load
+    from cardgen.check.names import find_names, name_table
+    from cardgen.data.load import load
 
     data, _ = load(ROOT)
-    names = _name_table(data)
-    assert _find_names(names, "získá 1 hlas u kolínského kurfiřta", "cs") == {"cologne"}
-    assert _find_names(names, "u mohučského nebo trevírského kurfiřta", "cs") == {"mainz", "trier"}
-    assert _find_names(names, "u trevírského kurfiřta", "cs") == {"trier"}
-    assert _find_names(names, "gains 1 vote on the elector of Mainz or Trier", "en") == {
+    names = name_table(data)
+    assert find_names(names, "získá 1 hlas u kolínského kurfiřta", "cs") == {"cologne"}
+    assert find_names(names, "u mohučského nebo trevírského kurfiřta", "cs") == {"mainz", "trier"}
+    assert find_names(names, "u trevírského kurfiřta", "cs") == {"trier"}
+    assert find_names(names, "gains 1 vote on the elector of Mainz or Trier", "en") == {
         "mainz", "trier"}
 
 
@@ -279,6 +276,6 @@ def test_one_english_text_translated_two_ways(tmp_path):
 
 
 def test_the_shipped_data_passes_the_language_checks_without_a_warning():
-    from cardgen.load import load
+    from cardgen.data.load import load
     data, findings = load(ROOT)
     assert [f for f in findings + check_language(data)] == []

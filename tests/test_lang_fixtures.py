@@ -6,8 +6,8 @@ import shutil
 import textwrap
 from pathlib import Path
 
-from cardgen.load import load
-from cardgen.model import GameData
+from cardgen.data.load import load
+from cardgen.data.model import GameData
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ("game.yaml", "glossary.yaml", "places.yaml", "shields.yaml", "currencies.yaml")

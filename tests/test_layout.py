@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from cardgen.data.layout import MIN_BODY_PT, load_layout
 from cardgen.errors import CardgenError
-from cardgen.layout import MIN_BODY_PT, load_layout
 
 ROOT = Path(__file__).resolve().parents[1]
 CARD = ROOT / "layouts" / "card.yaml"

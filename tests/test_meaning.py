@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from cardgen.cli import main
-from cardgen.language import fix_text
+from cardgen.wording.language import fix_text
 from tests.conftest import replace_in
 
 DATA = Path("card_data")

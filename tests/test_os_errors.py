@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from cardgen import lock, write
 from cardgen.cli import main
+from cardgen.files import lock, write
 
 LONG = "x" * 300
 

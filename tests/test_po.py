@@ -8,8 +8,8 @@ import subprocess
 import pytest
 from test_lang_fixtures import CARDS, make_project
 
-from cardgen.load import load
-from cardgen.po import export_po, import_po, po_bytes
+from cardgen.data.load import load
+from cardgen.translate.po import export_po, import_po, po_bytes
 
 
 def files(project):

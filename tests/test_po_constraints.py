@@ -10,10 +10,10 @@ import pytest
 from conftest import copy_project
 
 from cardgen.cli import main
-from cardgen.compose import compose_faces
-from cardgen.layout import load_layout
-from cardgen.load import load
+from cardgen.data.layout import load_layout
+from cardgen.data.load import load
 from cardgen.render.card import check_face, spare_characters
+from cardgen.wording.compose import compose_faces
 
 NB = "\u00a0"
 

@@ -11,8 +11,8 @@ import pytest
 from conftest import replace_in
 
 from cardgen.cli import main
-from cardgen.load import load
-from cardgen.translation import STATE_FILE, text_states
+from cardgen.data.load import load
+from cardgen.translate.translation import STATE_FILE, text_states
 
 COMPONENTS = Path("card_data") / "components.yaml"
 SHIELDS_HERE = 'msgctxt "components:labels.shields_here"\n'

@@ -13,7 +13,8 @@ from reportlab.lib.units import inch, mm
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.cli import main
-from cardgen.preflight import Rules, findings, inspect
+from cardgen.press.pagewalk import inspect
+from cardgen.press.preflight import Rules, findings
 
 FONT = Path(__file__).resolve().parent.parent / "fonts" / "CharisSIL-Regular.ttf"
 
@@ -153,38 +154,39 @@ def test_cmyk_jpeg_art_is_ink_checked(tmp_path, capsys):
 def test_the_decode_array_decides_whether_adobe_jpeg_samples_are_inverted():
     """Pillow reads CMYK JPEGs inverted (Adobe's convention) and PDF readers take the
     stored samples through /Decode: the ink is what a reader prints, not Pillow's pixels."""
-    from cardgen.preflight import _cmyk_max
+    from cardgen.press.pdfstreams import cmyk_max
 
     full, empty = cmyk_jpeg((255, 255, 255, 255)), cmyk_jpeg((0, 0, 0, 0))
     info = {"/Filter": "/DCTDecode", "/Width": 40, "/Height": 30}
     adobe = dict(info, **{"/Decode": [1, 0] * 4})  # as ReportLab places Adobe JPEGs
-    assert _cmyk_max(full, adobe) == pytest.approx(400, abs=1)
-    assert _cmyk_max(empty, adobe) == pytest.approx(0, abs=1)
-    assert _cmyk_max(full, info) == pytest.approx(0, abs=1)  # stored samples are inverted
-    assert _cmyk_max(empty, info) == pytest.approx(400, abs=1)
+    assert cmyk_max(full, adobe) == pytest.approx(400, abs=1)
+    assert cmyk_max(empty, adobe) == pytest.approx(0, abs=1)
+    assert cmyk_max(full, info) == pytest.approx(0, abs=1)  # stored samples are inverted
+    assert cmyk_max(empty, info) == pytest.approx(400, abs=1)
     a85 = base64.a85encode(full, adobe=True)
-    assert _cmyk_max(a85, dict(adobe, **{"/Filter": ["/ASCII85Decode", "/DCTDecode"]})
+    assert cmyk_max(a85, dict(adobe, **{"/Filter": ["/ASCII85Decode", "/DCTDecode"]})
                      ) == pytest.approx(400, abs=1)
     hex_flate = zlib.compress(full).hex().encode()
     chain = ["/ASCIIHexDecode", "/FlateDecode", "/DCTDecode"]
-    assert _cmyk_max(hex_flate, dict(adobe, **{"/Filter": chain})) == pytest.approx(400, abs=1)
+    assert cmyk_max(hex_flate, dict(adobe, **{"/Filter": chain})) == pytest.approx(400, abs=1)
 
 
 def test_preflight_pdfx_reads_each_file_once(tmp_path, monkeypatch, capsys):
-    from cardgen import preflight
-    from cardgen.preflight import inspect_document, pdfx_findings
+    from cardgen.press import pdfread
+    from cardgen.press.pagewalk import inspect_document
+    from cardgen.press.preflight import pdfx_findings
 
     plain = jpeg_pdf(tmp_path, (100, 50, 0, 30))
     expected = [f.format() for f in pdfx_findings(inspect_document(plain), str(plain))]
     assert expected  # a plain ReportLab file is no PDF/X
     runs = []
-    real = preflight._qpdf
+    real = pdfread.run_qpdf
 
     def counting(path, *options):
         runs.append(path)
         return real(path, *options)
 
-    monkeypatch.setattr(preflight, "_qpdf", counting)
+    monkeypatch.setattr(pdfread, "run_qpdf", counting)
     assert main(["preflight", str(plain), "--pdfx", "--ink-limit", "300"]) == 1
     assert runs == [plain]
     out = capsys.readouterr().out
@@ -198,7 +200,7 @@ def test_files_qpdf_rewrote_read_the_same_as_reportlabs(tmp_path, monkeypatch):
     elsewhere, is read through qpdf alone (a second run), with the same result."""
     import subprocess
 
-    from cardgen import preflight
+    from cardgen.press import pdfread
 
     def draw(c):
         c.setFillColorCMYK(0.8, 0.7, 0.6, 0.9)
@@ -215,8 +217,8 @@ def test_files_qpdf_rewrote_read_the_same_as_reportlabs(tmp_path, monkeypatch):
     shifted.write_bytes(data.replace(b"%PDF-1.4", b"%PDF-1.4\n%extra", 1)
                         if data.startswith(b"%PDF-1.4") else b"%extra\n" + data)
     runs = []
-    real = preflight._qpdf
-    monkeypatch.setattr(preflight, "_qpdf", lambda path, *o: runs.append(path) or real(path, *o))
+    real = pdfread.run_qpdf
+    monkeypatch.setattr(pdfread, "run_qpdf", lambda path, *o: runs.append(path) or real(path, *o))
     expected = [p.to_json() for p in inspect(original)]
     assert runs == [original]
     assert expected[0]["ink_max"] == pytest.approx(300, abs=0.5)

@@ -13,10 +13,14 @@ from conftest import copy_project, replace_in
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen import pipeline
+from cardgen.build import build as building
+from cardgen.build.build import BuildReport
+from cardgen.build.options import BuildOptions
 from cardgen.errors import Finding
-from cardgen.incremental import _canonical_hash
-from cardgen.preflight import Rules, WalkCache, check_bytes, inspect
+from cardgen.files.incremental import _canonical_hash
+from cardgen.press.pagewalk import inspect
+from cardgen.press.pdfread import WalkCache
+from cardgen.press.preflight import Rules, check_bytes
 
 CACHE = Path("output") / ".cache" / "preflight.json"
 LOW_RES_CARD = "blanche-de-valois"
@@ -69,7 +73,7 @@ def test_forms_whose_characters_changed_keep_their_walks(tmp_path):
     assert warm.used.keys() == walks.used.keys()
 
 
-def preflight_findings(report: pipeline.BuildReport) -> list[Finding]:
+def preflight_findings(report: BuildReport) -> list[Finding]:
     return [f for f in report.findings if f.code.startswith("preflight")]
 
 
@@ -83,7 +87,7 @@ def edit(project: Path, old: str, new: str) -> None:
 
 
 def build(project: Path, jobs: int = 0) -> list[Finding]:
-    report = pipeline.build(project, pipeline.BuildOptions(langs=("en",), cmyk=True, jobs=jobs))
+    report = building.build(project, BuildOptions(langs=("en",), cmyk=True, jobs=jobs))
     assert project / "output" / "en" / "print-shop.pdf" in report.written
     return preflight_findings(report)
 
@@ -147,7 +151,7 @@ def test_a_cached_walk_never_hides_cmyk_jpeg_ink(tmp_path, monkeypatch):
     from a preflight that could not read CMYK JPEGs (0 %), is not lent to this one."""
     from test_preflight import jpeg_pdf
 
-    from cardgen import preflight
+    from cardgen.press import pdfread
 
     under = jpeg_pdf(tmp_path, (100, 50, 0, 30), "under.pdf")
     over = jpeg_pdf(tmp_path, (255, 255, 255, 255), "over.pdf")
@@ -155,7 +159,7 @@ def test_a_cached_walk_never_hides_cmyk_jpeg_ink(tmp_path, monkeypatch):
     inspect(under, walks)
     pages = inspect(over, WalkCache(dict(walks.used)))
     assert pages == inspect(over) and pages[1].ink_max == pytest.approx(400, abs=1)
-    monkeypatch.setattr(preflight, "code_digest", lambda: "the code before")
+    monkeypatch.setattr(pdfread, "code_digest", lambda: "the code before")
     old = WalkCache()
     inspect(over, old)
     blind = {k: [0.0, *v[1:]] for k, v in old.used.items()}  # what that code found

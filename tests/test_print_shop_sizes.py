@@ -12,7 +12,7 @@ from PIL import Image
 from test_render_samples import LAYOUT, face
 
 from cardgen.cli import main
-from cardgen.layout import load_layout
+from cardgen.data.layout import load_layout
 from cardgen.render.pdf import rasterise, render_cards_pdf
 
 BLUE, YELLOW, GREEN = (20, 40, 200), (230, 200, 40), (30, 160, 60)

@@ -10,14 +10,14 @@ import pytest
 from PIL import Image
 from test_lang_fixtures import CARDS, CLEAN, NB, ROOT, make_project
 
-from cardgen import glossary_sheet
 from cardgen.check.lang import check_language
-from cardgen.compose import compose_faces
-from cardgen.glossary_sheet import build_glossary_sheet, czech_key, name_pairs
-from cardgen.layout import load_layout
-from cardgen.load import load
-from cardgen.proof import build_proof
+from cardgen.data.layout import load_layout
+from cardgen.data.load import load
 from cardgen.render.card import draw_card
+from cardgen.tables import glossary as glossary_sheet
+from cardgen.tables.glossary import build_glossary_sheet, czech_key, name_pairs
+from cardgen.translate.proof import build_proof
+from cardgen.wording.compose import compose_faces
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler")
 

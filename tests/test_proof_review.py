@@ -12,8 +12,8 @@ import pytest
 from PIL import Image
 
 from cardgen.cli import main
-from cardgen.load import load
-from cardgen.review import Earlier, changes, removed, word_diff
+from cardgen.data.load import load
+from cardgen.translate.review import Earlier, changes, removed, word_diff
 from tests.conftest import copy_project, replace_in
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None or shutil.which("pdftoppm")

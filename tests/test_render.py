@@ -9,13 +9,13 @@ import pytest
 from PIL import Image
 from test_render_samples import LAYOUT, LONG_CS, face, long_czech, samples
 
+from cardgen.data.layout import load_layout
 from cardgen.errors import CardgenError, Severity
-from cardgen.face import TextLine
-from cardgen.layout import load_layout
+from cardgen.files.write import atomic_output, atomic_write
 from cardgen.render import write_back_pdf, write_cards_pdf, write_pngs
 from cardgen.render.art import prepare_art
 from cardgen.render.pdf import render_cards_pdf
-from cardgen.write import atomic_output, atomic_write
+from cardgen.wording.face import TextLine
 
 MM = 72 / 25.4
 

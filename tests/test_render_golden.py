@@ -14,7 +14,7 @@ import pytest
 from PIL import Image, ImageChops
 from test_render_samples import LAYOUT, long_czech, samples
 
-from cardgen.layout import load_layout
+from cardgen.data.layout import load_layout
 from cardgen.render.pdf import rasterise, render_back_pdf, render_cards_pdf
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.face import CardFace, CurrencyStyle, ShieldStyle, TextLine
-from cardgen.layout import load_layout
+from cardgen.data.layout import load_layout
 from cardgen.render import check_face
+from cardgen.wording.face import CardFace, CurrencyStyle, ShieldStyle, TextLine
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYOUT = ROOT / "layouts" / "card.yaml"

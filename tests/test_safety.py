@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cardgen import pipeline
+from cardgen.build.build import build
+from cardgen.build.check import run_check
+from cardgen.build.options import BuildOptions
 from cardgen.errors import CardgenError, Severity
 from tests.conftest import copy_project, replace_in
 
@@ -35,8 +37,8 @@ def _check_pdfs(output: Path) -> int:
 @pytest.mark.skipif(QPDF is None, reason="qpdf not installed")
 def test_sigkill_at_any_moment_leaves_every_pdf_whole(tmp_path):
     project = copy_project(tmp_path / "p")
-    opts = pipeline.BuildOptions(langs=("en",))
-    pipeline.build(project, opts)
+    opts = BuildOptions(langs=("en",))
+    build(project, opts)
     layout = project / "layouts" / "card.yaml"
     opacity = "panel_opacity: 0.92"
     for i, delay in enumerate((0.5, 1.2, 2.0)):
@@ -72,7 +74,7 @@ def test_two_builds_at_once_one_waits_out_with_a_message(tmp_path):
 
 
 def _errors(project: Path) -> list:
-    report = pipeline.run_check(project)
+    report = run_check(project)
     return [f for f in report.findings if f.severity is Severity.ERROR]
 
 
@@ -105,7 +107,7 @@ def test_bad_art_is_an_error_naming_the_file_and_build_writes_nothing(tmp_path, 
     errors = _errors(project)
     assert any(f.code == "art-invalid" and "charles-iv.png" in str(f.location) for f in errors)
     with pytest.raises(CardgenError):
-        pipeline.build(project, pipeline.BuildOptions(langs=("en",)))
+        build(project, BuildOptions(langs=("en",)))
     assert not list((project / "output").rglob("*.pdf"))
 
 
@@ -115,5 +117,5 @@ def test_missing_font_is_a_clear_error(tmp_path):
     errors = _errors(project)
     assert errors and any("CharisSIL-Bold.ttf" in f.format() for f in errors)
     with pytest.raises(CardgenError):
-        pipeline.build(project, pipeline.BuildOptions(langs=("en",)))
+        build(project, BuildOptions(langs=("en",)))
     assert not list((project / "output").rglob("*.pdf"))

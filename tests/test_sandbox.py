@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from cardgen.cli import main
-from cardgen.compose import Renderer, TextError
-from cardgen.load import load
-from cardgen.sandbox import MAX_TEXT, WordingSandbox, fill_in
+from cardgen.data.load import load
+from cardgen.wording.sandbox import MAX_TEXT, WordingSandbox, fill_in
+from cardgen.wording.templates import Renderer, TextError
 from tests.conftest import ROOT, replace_in
 
 EN = Path("card_data") / "text" / "en.yaml"
@@ -156,7 +156,7 @@ def test_the_sandbox_holds_even_without_the_compile_time_refusals(tmp_path, name
 
 
 def test_a_render_has_an_operation_budget(monkeypatch):
-    from cardgen import sandbox
+    from cardgen.wording import sandbox
 
     monkeypatch.setattr(sandbox, "MAX_STEPS", 50)  # the same check as at 5,000, quicker
     env = WordingSandbox(helpers={}, values={"labels": {"or": "or"}})

@@ -17,10 +17,10 @@ from conftest import allow_czech_rewording, replace_in
 from PIL import Image
 
 import cardgen.serve
+from cardgen.build.options import BuildOptions
 from cardgen.cli import main
 from cardgen.errors import Location, warning
-from cardgen.incremental import tree_digest
-from cardgen.pipeline import BuildOptions
+from cardgen.files.incremental import tree_digest
 from cardgen.serve.builder import DeskBuilder
 from cardgen.serve.desk import Desk, Sources
 from cardgen.serve.editor import Editor

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardgen import pipeline
+import cardgen.cli
+from cardgen.build.build import BuildReport
 from cardgen.cli import main
 from cardgen.errors import warning
 from tests.conftest import replace_in
@@ -38,8 +39,8 @@ def test_release_build_refuses_warnings_and_writes_nothing(project, capsys):
 
 
 def test_quiet_build_still_counts_its_warnings(project, capsys, monkeypatch):
-    report = pipeline.BuildReport(findings=[warning("art-placeholder", "no art", card="x")])
-    monkeypatch.setattr(pipeline, "build", lambda *a, **k: report)
+    report = BuildReport(findings=[warning("art-placeholder", "no art", card="x")])
+    monkeypatch.setattr(cardgen.cli, "build", lambda *a, **k: report)
     code, out = run(project, capsys, "build", "--quiet")
     assert code == 0
     assert out.strip() == "1 warning (run without --quiet to see them; --strict refuses them)"

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardgen import pipeline
+from cardgen.build.tables import tables
 from cardgen.cli import main
+from cardgen.data.load import load
 from cardgen.errors import CardgenError
-from cardgen.glossary_sheet import czech_key
-from cardgen.load import load
 from cardgen.tables import facts
+from cardgen.tables.glossary import czech_key
 from tests.conftest import ROOT, copy_project, replace_in
 
 LANGS = ("en", "cs")
@@ -34,7 +34,7 @@ pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None,
 
 def make(project: Path) -> dict[str, dict[str, str]]:
     """Write the tables; return lang -> {"md", "html", "pdf" (pdftotext -layout)}."""
-    report = pipeline.tables(project)
+    report = tables(project)
     assert report.written or report.skipped
     out = {}
     for lang in LANGS:

@@ -7,9 +7,9 @@ from pathlib import Path
 from conftest import ROOT, replace_in
 
 from cardgen.check.text import check_texts
-from cardgen.compose import NBSP
+from cardgen.data.load import load
 from cardgen.errors import Severity
-from cardgen.load import load
+from cardgen.wording.language import NBSP
 
 CARDS = Path("card_data") / "cards"
 

@@ -6,8 +6,8 @@ import threading
 import time
 from pathlib import Path
 
-from cardgen import pipeline
-from cardgen.watch import changed, snapshot, watch
+from cardgen.build.options import BuildOptions
+from cardgen.build.watch import changed, snapshot, watch
 from tests.conftest import copy_project, replace_in
 
 LUX = Path("card_data/cards/luxembourg.yaml")
@@ -33,7 +33,7 @@ def test_watch_rebuilds_reports_errors_and_keeps_running(tmp_path):
     project = copy_project(tmp_path / "p")
     log: list[str] = []
     stop = threading.Event()
-    opts = pipeline.BuildOptions(langs=("en",))
+    opts = BuildOptions(langs=("en",))
     thread = threading.Thread(target=watch, args=(project, opts, log.append, stop),
                               kwargs={"interval": 0.05, "settle": 0.05})
     thread.start()

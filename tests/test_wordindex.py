@@ -7,13 +7,13 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardgen.check.lang import _find_names, _name_table, name_index
+from cardgen.check.names import find_names, name_index, name_table
 from cardgen.check.wordindex import WordIndex
-from cardgen.load import load
+from cardgen.data.load import load
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA, _ = load(ROOT)
-NAMES = _name_table(DATA)
+NAMES = name_table(DATA)
 INDEX = {lang: name_index(NAMES, lang) for lang in ("en", "cs")}
 FORMS = {lang: [f for n in NAMES for f in n.forms[lang]] for lang in ("en", "cs")}
 FILLER = ["získá", "1", "hlas", "u", "nebo", "a", "the", "of", "v", "Karel", "kurfiřta",
@@ -27,7 +27,7 @@ def test_index_finds_the_same_names(lang, draw):
                                          st.sampled_from(FORMS[lang]).map(str.upper)),
                                max_size=12))
     text = " ".join(words)
-    assert _find_names(NAMES, text, lang, INDEX[lang]) == _find_names(NAMES, text, lang)
+    assert find_names(NAMES, text, lang, INDEX[lang]) == find_names(NAMES, text, lang)
 
 
 def test_candidates_keep_order_and_need_every_word():

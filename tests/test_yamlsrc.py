@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from cardgen.data.yamlsrc import load_yaml_text
 from cardgen.errors import CardgenError
-from cardgen.yamlsrc import load_yaml_text
 
 
 def _error(text: str) -> CardgenError:

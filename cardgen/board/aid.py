@@ -10,8 +10,8 @@ from reportlab.lib.colors import HexColor, white
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from ..data.model import GameData
 from ..errors import CardgenError, error
-from ..model import GameData
 from ..render.cmyk import CmykConverter
 from .base import PAPERS, Ctx, make_ctx, new_canvas, saved, text, wrap
 

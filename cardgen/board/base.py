@@ -12,24 +12,22 @@ import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas as rl_canvas
 
 from .. import fonts as shared_fonts
-from ..errors import CardgenError, Finding, Location, error, has_errors
-from ..fields import control_findings
-from ..language import NBSP, fix_text
-from ..model import LANGS, GameData
+from ..data.model import LANGS, GameData
+from ..data.shape import check_shape
+from ..data.sidefiles import Source, read_yaml, shape_of
+from ..errors import CardgenError, Finding, error, has_errors
 from ..render.cmyk import CmykCanvas, CmykConverter
-from ..shape import check_shape
-from ..yamlsrc import LocList, LocMap, load_yaml_file
+from ..wording.components import Components, load_components
+from ..wording.language import NBSP
 
 FONT_ROLES = ("body", "bold", "italic", "bold_italic", "display", "display_italic")
 
@@ -37,26 +35,6 @@ PAPERS: dict[str, tuple[float, float]] = {  # portrait, mm
     "a4": (210.0, 297.0),
     "letter": (215.9, 279.4),
 }
-
-
-def plain(value: Any) -> Any:
-    """LocMap/LocList → plain dict/list (locations dropped)."""
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    return value
-
-
-@cache
-def _shapes() -> dict[str, Any]:
-    with (Path(__file__).with_name("shapes.yaml")).open(encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
-
-
-def shape_of(name: str) -> Any:
-    """The shape spec of a board-side file (``board``, ``tokens``, ``aid``, ``components``)."""
-    return _shapes()[name]
 
 
 def position_findings(data: GameData, src: Source) -> list[Finding]:
@@ -70,123 +48,6 @@ def position_findings(data: GameData, src: Source) -> list[Finding]:
                                  f"{category} '{pid}'", location=src.at(group),
                                  hint=f"add '{pid}: {{at: [x, y]}}' under {group}:"))
     return out
-
-
-@dataclass
-class Source:
-    """A loaded YAML file: its plain data and its located form, for findings."""
-
-    path: Path
-    raw: LocMap
-    data: dict[str, Any]
-
-    def at(self, *keys: str) -> Location:
-        node: Any = self.raw
-        loc = self.raw.loc
-        for key in keys:
-            if isinstance(node, LocMap) and key in node:
-                loc = node.at(key)
-                node = node[key]
-            else:
-                break
-        return loc
-
-
-def read_yaml(path: Path, project: Path, findings: list[Finding]) -> Source | None:
-    try:
-        rel = str(path.relative_to(project))
-    except ValueError:
-        rel = str(path)
-    if not path.is_file():
-        findings.append(error("file-missing", f"{rel} not found", location=Location(rel)))
-        return None
-    try:
-        raw = load_yaml_file(path, rel)
-    except CardgenError as exc:
-        findings.extend(exc.findings)
-        return None
-    if not isinstance(raw, LocMap):
-        findings.append(error("shape", f"{rel} must be a mapping", location=Location(rel)))
-        return None
-    return Source(path, raw, plain(raw))
-
-
-# --- labels and components -------------------------------------------------------------
-
-
-@dataclass
-class Components:
-    """card_data/components.yaml: token quantities, reminder kinds, labels, aid text."""
-
-    source: Source
-    tokens: dict[str, Any]
-    labels: dict[str, dict[str, str]]
-    aid: dict[str, Any]
-
-    def label(self, key: str, lang: str) -> str:
-        try:
-            return self.labels[key][lang]
-        except (KeyError, TypeError):
-            raise CardgenError(error(
-                "missing-label", f"card_data/components.yaml has no label '{key}' in {lang}",
-                location=self.source.at("labels"), lang=lang,
-                hint=f"add '{key}: {{en: …, cs: …}}' under labels:")) from None
-
-
-def _bilingual_findings(value: Any, where: Location, what: str) -> list[Finding]:
-    if not isinstance(value, dict):
-        return [error("shape", f"{what} must be a mapping {{en: …, cs: …}}", location=where)]
-    out = [control for lang in LANGS if isinstance(value.get(lang), str)
-           for control in control_findings(value[lang], value.at(lang) if isinstance(
-               value, LocMap) else where, what, lang)]
-    return out + [error("missing-translation", f"{what} has no '{lang}' text", location=where,
-                        lang=lang, hint=f"add '{lang}: …'")
-                  for lang in LANGS if not isinstance(value.get(lang), str) or not value.get(lang)]
-
-
-def _walk_bilingual(node: Any, where: Location, path: str) -> list[Finding]:
-    """Every {en, cs} leaf under the aid table must have both languages."""
-    out: list[Finding] = []
-    if isinstance(node, LocMap):
-        if set(node) & set(LANGS) or not node:
-            return _bilingual_findings(node, where, path)
-        for key, value in node.items():
-            out += _walk_bilingual(value, node.at(key), f"{path}.{key}")
-    elif isinstance(node, LocList):
-        for i, value in enumerate(node):
-            out += _walk_bilingual(value, node.at(i), f"{path}[{i}]")
-    return out
-
-
-def load_components(project: Path) -> tuple[Components | None, list[Finding]]:
-    findings: list[Finding] = []
-    src = read_yaml(project / "card_data" / "components.yaml", project, findings)
-    if src is None:
-        return None, findings
-    findings += check_shape(src.raw, shape_of("components"), src.raw.loc, "components")
-    if has_errors(findings):
-        return None, findings
-    labels_raw = src.raw["labels"]
-    for key, value in labels_raw.items():
-        findings += _bilingual_findings(value, labels_raw.at(key), f"label '{key}'")
-    findings += _walk_bilingual(src.raw["aid"], src.at("aid"), "aid")
-    for i, rem in enumerate(src.data["tokens"].get("reminders") or []):
-        where = src.raw["tokens"]["reminders"].at(i)
-        for part in ("text", "note"):
-            findings += _bilingual_findings(rem.get(part), where, f"reminder {i + 1} {part}")
-    tokens, labels, aid = (typeset(src.data[k]) for k in ("tokens", "labels", "aid"))
-    return Components(src, tokens, labels, aid), findings
-
-
-def typeset(node: Any) -> Any:
-    """``node`` with every {en, cs} text given its language's typography, as card text is
-    (Czech: a non-breaking space after "v", "k", "a" … so no line ends with one)."""
-    if isinstance(node, dict):
-        return {k: fix_text(v, k) if k in LANGS and isinstance(v, str) else typeset(v)
-                for k, v in node.items()}
-    if isinstance(node, list):
-        return [typeset(v) for v in node]
-    return node
 
 
 def display_name(name: str, lang: str) -> str:

@@ -16,9 +16,9 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from ..model import GameData
+from ..data.model import GameData
 from ..render.cmyk import CmykConverter
-from ..sandbox import fill_in
+from ..wording.sandbox import fill_in
 from . import glyphs
 from .base import Ctx, make_ctx, new_canvas, saved, text, wrap
 

@@ -17,10 +17,10 @@ from reportlab.lib.colors import HexColor, white
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from ..data.model import GameData
 from ..errors import CardgenError, error
-from ..model import GameData
 from ..render.cmyk import CmykConverter
-from ..sandbox import fill_in
+from ..wording.sandbox import fill_in
 from .base import PAPERS, make_ctx, new_canvas, saved, text, wrap
 from .board import draw_board, sheet
 

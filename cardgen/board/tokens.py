@@ -16,8 +16,8 @@ from reportlab.lib.colors import HexColor, white
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from ..data.model import GameData
 from ..errors import CardgenError, error
-from ..model import GameData
 from ..render import icons
 from ..render.cmyk import CmykConverter
 from . import glyphs

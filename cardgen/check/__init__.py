@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from ..data.model import GameData
 from ..errors import Finding
-from ..model import GameData
 from .cache import CheckCache
 from .effects import check_effects
 from .engine import check_deeds, check_engine

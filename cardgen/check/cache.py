@@ -26,9 +26,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..data.model import Card, CardLine, GameData
 from ..errors import Finding, Location, Severity
-from ..incremental import code_digest, digest, file_digest
-from ..model import Card, CardLine, GameData
+from ..files.incremental import code_digest, digest, file_digest
 
 CARDS_FOLDER = Path("card_data") / "cards"
 

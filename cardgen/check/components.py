@@ -1,6 +1,6 @@
 """Typography of the board, token and player-aid texts (``card_data/components.yaml``) and
 of the home-print instructions (``layouts/sheets.yaml``): the
-same rule table as card text (:mod:`cardgen.language`), reported at each text's line;
+same rule table as card text (:mod:`cardgen.wording.language`), reported at each text's line;
 ``cardgen check --fix`` writes the mechanical repairs, and the generators apply them when
 they print (so a "v" never ends a line on the board even before the file is fixed)."""
 
@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..board.base import load_components
+from ..data.model import LANGS, GameData
+from ..data.yamlsrc import LocList, LocMap, load_yaml_file
 from ..errors import CardgenError, Finding, Location, error, warning
-from ..language import fix_text, typography_problems
-from ..model import LANGS, GameData
-from ..yamlsrc import LocList, LocMap, load_yaml_file
-from .lang import find_terms, strip_tokens
+from ..wording.components import load_components
+from ..wording.language import fix_text, typography_problems
+from .lang import find_terms
+from .names import strip_tokens
 
 SEVERITY = {"warning": warning, "error": error}
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..data.fields import suggest
+from ..data.model import LINE_KINDS, Card, Effect, GameData
 from ..errors import Finding, Location, error
-from ..fields import suggest
-from ..model import LINE_KINDS, Card, Effect, GameData
 
 Validator = Callable[[Any], str | None]  # returns a problem, or None when the value is fine
 

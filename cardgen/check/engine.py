@@ -6,11 +6,11 @@ schema.yaml and at every card line using it, so the schema and the engine cannot
 
 from __future__ import annotations
 
+from ..data.model import Card, CardLine, GameData
 from ..engine import OPS, Rules, probe
 from ..engine.rules import walk
 from ..errors import Finding, Location, Severity, error, warning
-from ..incremental import digest
-from ..model import Card, CardLine, GameData
+from ..files.incremental import digest
 from .cache import CheckCache, card_key, rules_key
 from .effects import check_effects
 from .facts import check_rule_facts

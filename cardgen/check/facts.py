@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from ..compose import TextError, normalize, renderer
+from ..data.model import LANGS, Card, CardLine, Effect, GameData, Place
 from ..errors import Finding, Location, error
-from ..model import LANGS, Card, CardLine, Effect, GameData, Place
+from ..wording.templates import TextError, normalize, renderer
 
 FACTS_FILE = "card_data/rules/facts.yaml"
 META = ("rule", "quote", "line")

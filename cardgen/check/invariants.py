@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 
+from ..data.model import INVENTORY_GROUPS, LINE_KINDS, Card, GameData
 from ..errors import Finding, Location, error, warning
-from ..model import INVENTORY_GROUPS, LINE_KINDS, Card, GameData
 
 CardCheck = Callable[[GameData, Card], Iterable[Finding]]
 

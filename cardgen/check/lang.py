@@ -26,18 +26,27 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cache
 from typing import Any
 
 from babel.numbers import NumberFormatError, parse_decimal
 
+from ..data.model import Bilingual, Card, GameData
 from ..errors import Finding, Location, Severity, error, warning
-from ..language import NBSP, plural_category, typography_problems
-from ..model import Bilingual, Card, GameData
+from ..wording.language import NBSP, plural_category, typography_problems
 from .cache import CheckCache, card_key, text_key
+from .names import (
+    TOKEN,
+    find_names,
+    find_phrase,
+    name_index,
+    name_table,
+    phrase_re,
+    referenced_ids,
+    strip_tokens,
+)
 from .wordindex import WordIndex
 
 SEVERITY: dict[Severity, Callable[..., Finding]] = {Severity.ERROR: error, Severity.WARNING: warning}
@@ -79,53 +88,6 @@ def card_texts(card: Card) -> Iterator[CardText]:
 def all_texts(data: GameData) -> Iterator[CardText]:
     for card in data.cards:
         yield from card_texts(card)
-
-
-# --------------------------------------------------------------------------------------
-# Inline symbols and word matching
-# --------------------------------------------------------------------------------------
-
-TOKEN = re.compile(r":[a-z][a-z0-9-]*:")
-
-
-def strip_tokens(text: str) -> str:
-    """``text`` with every ``:token:`` replaced by spaces of the same length."""
-    return TOKEN.sub(lambda m: " " * len(m.group()), text)
-
-
-@cache
-def _phrase_re(phrase: str) -> re.Pattern[str]:
-    body = r"[\s\u00a0]+".join(re.escape(p) for p in phrase.split())
-    return re.compile(rf"(?<![\w]){body}(?![\w])", re.IGNORECASE)
-
-
-def find_phrase(phrase: str, text: str) -> re.Match[str] | None:
-    """``phrase`` as whole words in ``text``, case-insensitively, any space matching NBSP."""
-    return _phrase_re(phrase).search(text)
-
-
-_SP = r"[\s\u00a0]+"
-
-
-@cache
-def _stem_re(phrase: str) -> re.Pattern[str]:
-    """A Czech name allowing case endings: long words match on all but their last 2 letters.
-
-    A two-word name also matches its first word when a coordinated word shares the second:
-    "mohučského nebo trevírského kurfiřta" names "mohučského kurfiřta" too.
-    """
-    parts = []
-    for word in phrase.split():
-        core = word.rstrip(".")
-        if len(core) >= 4 and core.isalpha():
-            parts.append(re.escape(core[:-2]) + r"\w{0,4}")
-        else:
-            parts.append(re.escape(word))
-    body = _SP.join(parts)
-    if len(parts) == 2:
-        shared = rf"(?=(?:\s*,\s*\w+)*{_SP}(?:nebo|či|a|i){_SP}\w+{_SP}{parts[1]}(?![\w]))"
-        body = rf"(?:{body}|{parts[0]}{shared})"
-    return re.compile(r"(?<![\w])" + body + r"(?![\w])", re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------------------
@@ -173,7 +135,7 @@ class _Checker:
     def __init__(self, data: GameData):
         self.data = data
         self.findings: list[Finding] = []
-        self.names = _name_table(data)
+        self.names = name_table(data)
         self.ids = {n.id: n for n in self.names}
         self.index = {lang: name_index(self.names, lang) for lang in ("en", "cs")}
         self.term_index = {lang: WordIndex((t, t.forms.get(lang, ())) for t in data.glossary)
@@ -347,7 +309,7 @@ class _Checker:
             if not noun.startswith("currency:"):
                 continue
             for form in sorted(set(by_lang.get(lang, {}).values()), key=len, reverse=True):
-                text = _phrase_re(form).sub(lambda m: " " * len(m.group()), text)
+                text = phrase_re(form).sub(lambda m: " " * len(m.group()), text)
         if lang == "cs":
             adjectives = "|".join(re.escape((c.name.get("cs") or "")[:-2]) for c in
                                   self.data.currencies.values() if c.name.get("cs"))
@@ -358,10 +320,10 @@ class _Checker:
     def names_(self, t: CardText, en: str, cs: str) -> None:
         if t.key == "name" or t.key.endswith(".name"):
             return
-        hits = {lang: _find_names(self.names, strip_tokens(value), lang, self.index[lang])
+        hits = {lang: find_names(self.names, strip_tokens(value), lang, self.index[lang])
                 for lang, value in (("en", en), ("cs", cs))}
         line = t.card.line(t.key)
-        referenced = _referenced_ids(line.effects if line else (), self.ids) - {t.card.id}
+        referenced = referenced_ids(line.effects if line else (), self.ids) - {t.card.id}
         # only the names found or referenced can give a finding (in the table's order)
         named = hits["en"] | hits["cs"] | referenced
         for name in [self.names[i] for i in sorted(i for n in named for i in self.positions[n])]:
@@ -455,7 +417,7 @@ def _inconsistent(data: GameData) -> list[Finding]:
 def find_terms(terms: Iterable[Any], text: str, lang: str) -> dict[str, str]:
     """Term id -> the form found; a longer match hides the shorter terms inside it."""
     spans = [(m.start(), m.end(), term.id) for term in terms for form in term.forms.get(lang, ())
-             for m in _phrase_re(form).finditer(text)]
+             for m in phrase_re(form).finditer(text)]
     spans.sort(key=lambda s: (s[0] - s[1], s[0]))
     taken: list[tuple[int, int]] = []
     found: dict[str, str] = {}
@@ -477,98 +439,10 @@ def _noun_at(nouns: Mapping[str, Mapping[str, Mapping[str, str]]], lang: str, re
     best: tuple[str | None, str] = (None, "")
     for noun, by_lang in nouns.items():
         for form in set(by_lang.get(lang, {}).values()):
-            m = _phrase_re(form).match(rest)
+            m = phrase_re(form).match(rest)
             if m and len(m.group()) > len(best[1]):
                 best = (noun, m.group())
     return best
-
-
-# --------------------------------------------------------------------------------------
-# Names
-# --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Named:
-    id: str
-    what: str  # card | place | shield | currency
-    forms: dict[str, tuple[str, ...]]  # lang -> names and case forms, the name first
-
-
-def _name_table(data: GameData) -> list[Named]:
-    out: list[Named] = []
-    seen: set[tuple[str, str]] = set()
-
-    def add(nid: str, what: str, name: Bilingual, forms: Mapping[str, Mapping[str, str]]) -> None:
-        by_lang = {}
-        for lang in ("en", "cs"):
-            first = name.get(lang)
-            if not first:
-                return
-            rest = [v for v in forms.get(lang, {}).values() if v != first]
-            by_lang[lang] = (first, *dict.fromkeys(rest))
-        key = (by_lang["en"][0], by_lang["cs"][0])
-        if key in seen:
-            return
-        seen.add(key)
-        out.append(Named(nid, what, by_lang))
-
-    for card in data.cards:
-        add(card.id, "card", card.name, card.name_forms)
-    for place in data.places.values():
-        add(place.id, "place", place.name, place.forms)
-    for shield in data.shields.values():
-        add(shield.id, "shield", shield.name, shield.forms)
-    return out
-
-
-def name_index(names: Sequence[Named], lang: str) -> WordIndex[Named]:
-    """The names of one language indexed by their forms' first words (see wordindex)."""
-    return WordIndex((name, name.forms[lang]) for name in names)
-
-
-def _find_names(names: Sequence[Named], text: str, lang: str,
-                index: WordIndex[Named] | None = None) -> set[str]:
-    """Ids of the names in ``text``; the longest match wins, shorter names inside it do not.
-
-    With the ``index`` of ``names``, only the names whose first word starts a word of
-    ``text`` are tried (the same result, in time linear in the text, not in the names).
-    """
-    spans: list[tuple[int, int, str]] = []
-    for name in index.candidates(text) if index is not None else names:
-        for form in name.forms[lang]:
-            pattern = _stem_re(form) if lang == "cs" else _phrase_re(form)
-            spans.extend((m.start(), m.end(), name.id) for m in pattern.finditer(text))
-    spans.sort(key=lambda s: (s[0] - s[1], s[0]))
-    taken: list[tuple[int, int]] = []
-    found: set[str] = set()
-    for start, end, nid in spans:
-        if any(start < e and s < end for s, e in taken):
-            continue
-        taken.append((start, end))
-        found.add(nid)
-    return found
-
-
-def _referenced_ids(effects: Iterable[Any], ids: Mapping[str, Named]) -> set[str]:
-    out: set[str] = set()
-
-    def walk(value: Any) -> None:
-        if isinstance(value, str):
-            if value in ids and ids[value].what == "card":
-                out.add(value)
-        elif isinstance(value, Mapping):
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, (list, tuple)):
-            for v in value:
-                walk(v)
-        elif hasattr(value, "params"):
-            walk(value.params)
-
-    for effect in effects:
-        walk(effect)
-    return out
 
 
 # --------------------------------------------------------------------------------------

@@ -32,10 +32,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from itertools import pairwise, permutations
 
-from ..compose import TextError, canonical_text, normalize, renderer
+from ..data.model import LANGS, Card, CardLine, Effect, GameData
 from ..errors import Finding, Location, error
-from ..incremental import digest
-from ..model import LANGS, Card, CardLine, Effect, GameData
+from ..files.incremental import digest
+from ..wording.templates import TextError, canonical_text, normalize, renderer
 from .cache import CheckCache, card_key, text_key
 from .facts import rulebook_data, rulebook_line
 from .wordindex import WordIndex
@@ -490,7 +490,7 @@ def _against(data: GameData, line: CardLine, lang: str, written: str, canonical:
 
 def check_templates(data: GameData) -> list[Finding]:
     """Every op template and label in card_data/text/*.yaml compiles and stays inside the
-    sandbox (:mod:`cardgen.sandbox`): one finding per template, at its line."""
+    sandbox (:mod:`cardgen.wording.sandbox`): one finding per template, at its line."""
     return [exc.finding(lang)
             for lang in LANGS for exc in renderer(data, lang).template_errors()]
 

@@ -1,5 +1,5 @@
 """The rules engine of rules v0.27.4: state, sequence of play, legal choices, a resolver
-for every op of the rule schema, and seeded players. Depends on :mod:`cardgen.model` only.
+for every op of the rule schema, and seeded players. Depends on :mod:`cardgen.data.model` only.
 """
 
 from .flow import new_game

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..model import Effect
+from ..data.model import Effect
 from .flow import new_game
 from .ops import Ctx, possible, resolve
 from .rules import LUX, WIT, EffectError, Rules

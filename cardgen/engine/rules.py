@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ..data.model import Card, Effect, GameData
 from ..errors import Location
-from ..model import Card, Effect, GameData
 
 SIDES: tuple[str, str] = ("luxembourg", "wittelsbach")
 LUX, WIT = 0, 1

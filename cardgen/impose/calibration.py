@@ -20,9 +20,9 @@ from reportlab.lib.units import mm
 
 from ..errors import CardgenError, error
 from ..fonts import missing_glyphs, register_font, wrap_words
-from ..language import fix_text
 from ..render.cmyk import CmykConverter
-from ..sandbox import fill_in
+from ..wording.language import fix_text
+from ..wording.sandbox import fill_in
 from .canvas import PrintCanvas
 from .sheets import INK, _draw_ruler, _instruction_strings
 from .spec import SheetSpec

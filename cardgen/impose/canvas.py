@@ -25,8 +25,8 @@ from reportlab.pdfbase.pdfdoc import (
 )
 from reportlab.pdfgen.canvas import Canvas
 
-from ..face import CardFace
 from ..render.cmyk import ICC_DIR, CmykCanvas, CmykConverter, default_converter
+from ..wording.face import CardFace
 from .geometry import Box, CardSize
 
 DrawFront = Callable[[Canvas, CardFace, tuple[float, float]], None]

@@ -13,7 +13,7 @@ from PIL import Image
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from ..face import CardFace
+from ..wording.face import CardFace
 from .geometry import CardSize
 
 _ART: dict[str, Image.Image] = {}

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import CardgenError, error
-from ..face import CardFace, printed_texts
+from ..wording.face import CardFace, printed_texts
 from .printshop import image_names, page_sequence
 from .sheets import SheetPlan
 from .spec import Profile

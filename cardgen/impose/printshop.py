@@ -20,8 +20,8 @@ from PIL import Image
 from reportlab.lib.units import mm
 
 from ..errors import CardgenError, Finding, error, warning
-from ..face import CardFace
 from ..render.cmyk import CmykConverter, converter_for
+from ..wording.face import CardFace
 from .canvas import CardForms, DrawBack, DrawFront, FormSource, PrintCanvas, converter
 from .geometry import CardSize
 from .sheets import _check_faces, physical_cards

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..data.fields import suggest
 from ..errors import CardgenError, Finding, error
-from ..face import CardFace
-from ..fields import suggest
 from ..render.cmyk import CmykConverter
+from ..wording.face import CardFace
 from .canvas import DrawBack, DrawFront, FormSource
 from .geometry import CardSize
 from .sheets import BackSide, build_sheets

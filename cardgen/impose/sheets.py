@@ -17,11 +17,11 @@ from babel import Locale
 from reportlab.lib.units import mm
 
 from ..errors import CardgenError, Location, error
-from ..face import CardFace
 from ..fonts import missing_glyphs, register_font, wrap_words
-from ..language import NBSP, fix_text
 from ..render.cmyk import CmykConverter
-from ..sandbox import fill_in
+from ..wording.face import CardFace
+from ..wording.language import NBSP, fix_text
+from ..wording.sandbox import fill_in
 from .canvas import CardForms, DrawBack, DrawFront, FormSource, PrintCanvas
 from .geometry import (
     Box,

@@ -12,9 +12,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from ..data.fields import Field, check_record, suggest
+from ..data.yamlsrc import LocMap, load_yaml_file
 from ..errors import CardgenError, Finding, Location, error, has_errors
-from ..fields import Field, check_record, suggest
-from ..yamlsrc import LocMap, load_yaml_file
 
 NUM = (int, float)
 PAGE_ORDERS = ("fronts-then-backs", "back-front", "front-back", "images")

@@ -1,4 +1,8 @@
-"""Drawing: vector icons, text setting, art, one card, PDFs and PNGs."""
+"""Render stage: one card face → drawing.
+
+Takes the wording stage's faces and the card layout; gives vector icons, set text, art,
+a drawn card with its fit report, and card PDFs and PNGs.
+"""
 
 from .card import CardReport, check_face, draw_back, draw_card
 from .pdf import RenderReport, write_back_pdf, write_cards_pdf, write_pngs

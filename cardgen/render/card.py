@@ -17,11 +17,11 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject as Path
 
+from ..data.layout import Layout, Rect
 from ..errors import CardgenError, Finding, Location, error, warning
-from ..face import CardFace, CurrencyStyle, ShieldStyle
 from ..fonts import missing_glyphs, register_fonts, wrap_words
-from ..language import NBSP, fix_text
-from ..layout import Layout, Rect
+from ..wording.face import CardFace, CurrencyStyle, ShieldStyle
+from ..wording.language import NBSP, fix_text
 from . import icons, textflow
 from .art import (
     Emblem,

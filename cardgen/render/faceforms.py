@@ -45,9 +45,9 @@ from reportlab.pdfbase.pdfdoc import (
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from ..face import CardFace
+from ..data.layout import Layout
 from ..fonts import NBSP, register_fonts
-from ..layout import Layout
+from ..wording.face import CardFace
 from .card import CardReport, draw_back, draw_card
 from .cmyk import CmykCanvas, CmykConverter
 from .pdfpage import FastStream

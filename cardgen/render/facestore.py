@@ -2,7 +2,7 @@
 
 A one-card edit then draws one face instead of every face of its language
 (:class:`cardgen.render.faceforms.FaceLibrary` takes the others when their glyph codes
-still hold). A file (:mod:`cardgen.pickles`) holds its key and a checksum, then the pickled
+still hold). A file (:mod:`cardgen.files.pickles`) holds its key and a checksum, then the pickled
 drawings, unpickled by an unpickler that makes nothing but ReportLab's PDF objects and the
 renderer's own data classes, so a damaged or planted cache file is ignored and can run no
 code. The build writes a library's file only when it drew something new, and
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .. import pickles
+from ..files import pickles
 from .faceforms import FaceLibrary, Kept
 
 MAGIC = b"cardgen-faces 1\n"

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from ..language import NBSP
+from ..wording.language import NBSP
 
 #: size steps tried between the full and the minimum size (points)
 _STEP = 0.1

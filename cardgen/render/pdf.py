@@ -16,12 +16,12 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
+from ..data.layout import Layout
 from ..errors import CardgenError, Finding, error
-from ..face import CardFace
+from ..files.safepath import inside
+from ..files.write import atomic_move, atomic_write
 from ..fonts import register_fonts
-from ..layout import Layout
-from ..safepath import inside
-from ..write import atomic_move, atomic_write
+from ..wording.face import CardFace
 from .card import CardReport, draw_back
 from .cmyk import CmykCanvas, CmykConverter
 from .faceforms import FaceLibrary

@@ -23,7 +23,7 @@ import pyphen
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-#: Inline symbols (see cardgen.face). Anything else between colons is ordinary text.
+#: Inline symbols (see cardgen.wording.face). Anything else between colons is ordinary text.
 TOKEN = re.compile(r":(church|german|western|eastern|any|boost|crown|shield-[a-z0-9-]+):")
 NBSP = "\u00a0"
 HYPHEN = "-"

@@ -12,8 +12,8 @@ import signal
 import threading
 from pathlib import Path
 
-from .. import pipeline
-from ..watch import Log, watch
+from ..build.options import BuildOptions
+from ..build.watch import Log, watch
 from .builder import DeskBuilder
 from .desk import Desk
 from .editor import Editor, check_template
@@ -44,7 +44,7 @@ def serve(project: Path, port: int | None = None, editor: str | None = None, log
     builder = threading.Thread(
         target=watch, name="cardgen-build", daemon=True,
         # serial builds: forking worker processes from a threaded server is unsafe
-        args=(project, pipeline.BuildOptions(jobs=1)),
+        args=(project, BuildOptions(jobs=1)),
         kwargs={"log": log, "stop": stop, "build": DeskBuilder(desk, ImageCache(images))})
     builder.start()
     _stop_on_sigterm()

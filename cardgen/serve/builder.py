@@ -7,16 +7,17 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from .. import pipeline
+from ..build.options import BuildOptions
+from ..build.preview import Preview, preview_build
+from ..build.watch import Log
 from ..errors import CardgenError, Finding, Severity, error
 from ..report import counts
-from ..watch import Log
 from .desk import Desk, Sources, card_entries, game_entries, openable, shown_findings
 from .images import ImageCache
 
 
 class DeskBuilder:
-    """Called by :func:`cardgen.watch.watch` for every build."""
+    """Called by :func:`cardgen.build.watch.watch` for every build."""
 
     def __init__(self, desk: Desk, images: ImageCache):
         self.desk = desk
@@ -25,11 +26,11 @@ class DeskBuilder:
         self.shown: set[str] = set()  # image names of the last good build
         self.openable: set[tuple[str, int]] = set()  # finding locations of the last good build
 
-    def __call__(self, project: Path, options: pipeline.BuildOptions, log: Log) -> bool:
+    def __call__(self, project: Path, options: BuildOptions, log: Log) -> bool:
         self.desk.change(building=True)
         start = time.perf_counter()
         try:
-            preview = pipeline.preview_build(project, options)
+            preview = preview_build(project, options)
             drawn = {lang: self.images.draw_cards(preview.faces[lang], preview.keys[lang],
                                                   preview.layout) for lang in preview.faces}
             game = self.images.draw_game(project / "output", options.langs)
@@ -43,7 +44,7 @@ class DeskBuilder:
         self._publish(project, preview, drawn, game, time.perf_counter() - start, log)
         return True
 
-    def _publish(self, project: Path, preview: pipeline.Preview, drawn: dict[str, list[str]],
+    def _publish(self, project: Path, preview: Preview, drawn: dict[str, list[str]],
                  game: list, seconds: float, log: Log) -> None:
         report = preview.report
         changed = {card_id for lang, keys in preview.keys.items() for card_id, key in keys.items()

@@ -11,9 +11,9 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..build.preview import Preview
+from ..data.model import Card
 from ..errors import Finding, Severity
-from ..model import Card
-from ..pipeline import Preview
 from .images import GameImages, ImageCache
 
 #: Route under which images of the serve folder are served.

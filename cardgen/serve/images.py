@@ -15,11 +15,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..face import CardFace
-from ..incremental import file_digest
-from ..layout import Layout
+from ..data.layout import Layout
+from ..files.incremental import file_digest
+from ..files.write import atomic_move
 from ..render.pdf import rasterise, render_cards_pdf
-from ..write import atomic_move
+from ..wording.face import CardFace
 
 #: Under output/: everything the preview writes (the only folder the server reads images from).
 SERVE_DIR = "serve"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..board.base import make_ctx
 from ..board.tokens import token_list
-from ..model import GameData
+from ..data.model import GameData
 from . import facts
 from .content import document, label_findings
 from .html import build_html

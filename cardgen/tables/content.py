@@ -14,13 +14,14 @@ from typing import Any
 from jinja2 import TemplateError
 from jinja2.sandbox import SecurityError
 
-from ..board.base import Components, display_name
-from ..compose import TextError, compile_wording, renderer, typography
+from ..board.base import display_name
+from ..data.model import INVENTORY_GROUPS, CardLine, GameData
 from ..errors import CardgenError, Finding, Location, Severity, error, has_errors, warning
-from ..glossary_sheet import SORT_KEYS, headword
-from ..model import INVENTORY_GROUPS, CardLine, GameData
-from ..sandbox import WordingSandbox
+from ..wording.components import Components
+from ..wording.sandbox import WordingSandbox
+from ..wording.templates import TextError, compile_wording, renderer, typography
 from . import facts as f
+from .glossary import SORT_KEYS, headword
 from .table import Cell, Document, Icon, Row, Table
 
 #: Column count of each table: its ``head`` in text/<lang>.yaml must have as many.

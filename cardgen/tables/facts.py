@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..data.model import INVENTORY_GROUPS, Card, CardLine, Effect, GameData
 from ..errors import CardgenError, Finding, error
-from ..model import INVENTORY_GROUPS, Card, CardLine, Effect, GameData
 
 SIDES = ("luxembourg", "wittelsbach")
 

@@ -15,7 +15,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, SimpleDocTempl
 
 from ..board import glyphs
 from ..board.base import Ctx
-from ..glossary_sheet import ruled_table, styles
+from .glossary import ruled_table, styles
 from .table import Cell, Document, Icon, Row
 from .table import Table as RulesTable
 

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..board.base import Source, _bilingual_findings, read_yaml, shape_of
+from ..data.model import GameData
+from ..data.shape import check_shape
+from ..data.sidefiles import Source, bilingual_findings, read_yaml, shape_of
 from ..errors import CardgenError, Finding, error
-from ..face import CardFace
-from ..model import GameData
-from ..shape import check_shape
+from ..wording.face import CardFace
 
 MAX_COLS, MAX_ROWS = 10, 7  # Tabletop Simulator's largest deck sheet
 
@@ -75,9 +75,9 @@ def load_config(project: Path) -> VttConfig:
     for pile in src.raw["piles"]:
         for key in ("name", "note"):
             if key in pile:
-                findings += _bilingual_findings(pile[key], pile.at(key), f"pile '{pile['id']}' {key}")
+                findings += bilingual_findings(pile[key], pile.at(key), f"pile '{pile['id']}' {key}")
     for kind, marker in src.raw["markers"].items():
-        findings += _bilingual_findings(marker["note"], marker.at("note"), f"marker '{kind}' note")
+        findings += bilingual_findings(marker["note"], marker.at("note"), f"marker '{kind}' note")
     if findings:
         raise CardgenError(findings)
     return VttConfig(src)

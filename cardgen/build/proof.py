@@ -1,0 +1,77 @@
+"""`cardgen proof`: the bilingual review sheet, all cards or what changed since."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..data.model import LANGS
+from ..errors import CardgenError, Severity, error
+from ..files.write import atomic_write
+from .check import face_keys_of, run_check
+from .common import CARD_LAYOUT
+from .options import read_manifest
+
+if TYPE_CHECKING:
+    from ..translate.review import Earlier
+
+
+def proof(project: Path, *, only_problems: bool = False, changed_since: str | None = None
+          ) -> Path:
+    """`cardgen proof`: output/proof/cs-en.pdf with every card in both languages, or with
+    ``changed_since`` (an earlier manifest.json or a git revision) only the changed cards."""
+    from ..data.layout import load_layout
+    from ..render.card import draw_card
+    from ..translate.proof import build_proof
+    from ..wording.compose import compose_faces
+    report = run_check(project)
+    data = report.data
+    if data is None:
+        raise CardgenError([f for f in report.findings if f.severity is Severity.ERROR])
+    # a proof is most useful when the texts have errors: compose even then
+    layout = report.layout or load_layout(project / CARD_LAYOUT)
+    faces = report.faces or {lang: compose_faces(data, lang, project) for lang in LANGS}
+    earlier, hashes = None, None
+    if changed_since is not None:
+        earlier = _earlier(project, changed_since)
+        keys = report.face_keys or face_keys_of(faces, layout, project)
+        hashes = {lang: {card: key[:16] for card, key in keys[lang].items()} for lang in LANGS}
+    pdf = build_proof(data, faces["en"], faces["cs"], report.findings, draw_card, layout,
+                      only_problems=only_problems, earlier=earlier, hashes=hashes)
+    path = project / "output" / "proof" / "cs-en.pdf"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, pdf)
+    return path
+
+
+def _earlier(project: Path, since: str) -> Earlier:
+    """What `proof --changed-since` compares with: an earlier build's manifest.json (and the
+    other languages' manifests beside it), or card_data/ at a git revision, composed again."""
+    from ..translate.review import Earlier, git_card_data, manifest_earlier, texts_of
+    path = Path(since)
+    if path.exists():
+        docs = {}
+        for lang in LANGS:
+            other = path.parent.parent / lang / path.name
+            if other != path and other.is_file():
+                doc = read_manifest(other)[1]
+                docs[str(doc.get("lang") or lang)] = doc
+        doc = read_manifest(path)[1]
+        docs[str(doc.get("lang") or path.parent.name)] = doc
+        return manifest_earlier(str(path), docs)
+    from ..data.load import load
+    from ..wording.compose import compose_faces
+    with tempfile.TemporaryDirectory(prefix="cardgen-proof-") as tmp:
+        git_card_data(project, since, Path(tmp))
+        try:
+            data, _ = load(Path(tmp))
+            return Earlier(f"git {since}", {lang: texts_of(compose_faces(data, lang, Path(tmp)))
+                                            for lang in LANGS})
+        except CardgenError as exc:
+            raise CardgenError([error("usage", f"--changed-since {since}: the card data of that "
+                                      "revision cannot be composed (its problems follow)",
+                                      hint="compare with a later revision or a manifest"),
+                                *(replace(f, message=f"at {since}: {f.message}")
+                                  for f in exc.findings)]) from None

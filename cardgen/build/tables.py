@@ -1,0 +1,52 @@
+"""`cardgen tables`: the rulebook's tables alone, with the build's targets and keys."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..data.model import LANGS
+from ..errors import CardgenError, Finding, Severity, has_errors
+from ..files.incremental import BuildState
+from ..files.lock import build_lock
+from ..files.write import StagedFiles, make_folder
+from .common import project_keys, stage
+from .options import BuildOptions, check_options
+
+
+@dataclass
+class TablesReport:
+    written: list[Path] = field(default_factory=list)
+    skipped: list[Path] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def tables(project: Path, langs: tuple[str, ...] = LANGS) -> TablesReport:
+    """`cardgen tables`: check the data, then write output/<lang>/rules-tables.pdf, .md
+    and .html that changed (the same targets, keys and files as `cardgen build`)."""
+    from .. import check as checks
+    from ..data.load import load
+    from ..tables import label_findings as table_label_findings
+    from .outputs import table_targets
+    check_options(BuildOptions(langs=langs))
+    data, findings = load(project)
+    if not has_errors(findings):
+        findings = [*findings, *checks.run_all(data),
+                    *(f for lang in LANGS for f in table_label_findings(data, lang))]
+    if has_errors(findings):
+        raise CardgenError(findings)
+    output = project / "output"
+    make_folder(output)
+    report = TablesReport(findings=[f for f in findings if f.severity is Severity.WARNING])
+    card_key = project_keys(project)[0]
+    with build_lock(output):
+        state = BuildState.read(output)
+        targets = [t for lang in langs for t in table_targets(data, lang, project, card_key)]
+        stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
+        report.skipped = [output / t.rel for t in targets if t not in stale]
+        with StagedFiles() as staged:
+            for target in stale:
+                stage(staged, output, target, target.make(), state)
+            report.written = staged.commit()
+        state.save()
+    return report

@@ -1,0 +1,584 @@
+"""Load stage: card_data/ YAML → typed :class:`~cardgen.data.model.GameData`.
+
+Shape problems (unknown keys, wrong types, missing fields) are collected as findings for
+every file in one pass; a YAML syntax error skips only that file.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from ..errors import CardgenError, Finding, Location, error, has_errors
+from ..files.oserrors import read_input
+from . import model as m
+from .cardcache import CardFileCache
+from .fields import (
+    MAX_PRINTED,
+    Field,
+    bilingual_shape,
+    check_record,
+    id_findings,
+    items,
+    printable_findings,
+)
+from .shape import check_shape
+from .yamlsrc import LocList, LocMap, load_yaml_bytes, load_yaml_file
+
+LINE_SPEC = {
+    "name": Field(dict),
+    "effects": Field(list),
+    "text": Field(dict),
+    "cost": Field(list),
+    "mode": Field(str, choices=("adds", "replaces")),
+    "uncounterable": Field(bool),
+    "wording_exception": Field(dict),
+}
+
+CARD_SPEC = {
+    "id": Field(str, required=True),
+    "number": Field(int, required=True),
+    "deck": Field(str, required=True, choices=m.DECKS),
+    "kind": Field(str, required=True, choices=m.KINDS),
+    "side": Field(str, choices=("luxembourg", "wittelsbach")),
+    "copies": Field(int),
+    "name": Field(dict, required=True),
+    "name_forms": Field(dict),
+    "political": Field(int),
+    "military": Field(int),
+    "yield": Field(list),
+    "cost": Field(list),
+    "use_cost": Field(int),
+    "shield": Field(str),
+    "crown": Field(bool),
+    "year": Field(int),
+    "art": Field(str),
+    "prototype": Field(bool),
+    "exceptions": Field(list),
+    "note": Field(str),
+    **{kind: Field(dict) for kind in m.LINE_KINDS},
+}
+
+#: The shape of card_data/rules/schema.yaml (see cardgen.data.shape): what the checks and the
+#: compose stage read from it.
+SCHEMA_SHAPE = {
+    "default_lines": ["string"],
+    "types": {"*": "mapping"},
+    "values": {"*": ["string"]},
+    "ops": {"*": {
+        "lines?": ["string"],
+        "rule?": "string",
+        "doc?": "string",
+        "params?": {"*": {"type": "string", "required?": "bool", "default?": "any",
+                          "values?": ["any"], "min?": "int", "max?": "int"}},
+    }},
+}
+
+#: A rule number as the rulebook writes it: section.rule or section.rule+case ("5.3", "11.5").
+RULE_NUMBER = re.compile(r"\d{1,2}\.\d{1,3}")
+
+#: The shape of card_data/text/<lang>.yaml: tables of wording (the compose stage reads them).
+TEXT_SHAPE = {
+    "labels": {"*": "words"},
+    "ops": {"*": "string"},
+    **{f"{table}?": {"*": "string"} for table in ("pile_phrase", "numbers_adj", "directions",
+                                                  "deed_ops")},
+    **{f"{table}?": {"*": {"*": "string"}} for table in ("types", "nouns", "subjects", "verbs")},
+    "clauses?": ["string"],
+    "*": "mapping",
+}
+
+EXCEPTION_SPEC = {
+    "line": Field(str, required=True, choices=m.LINE_KINDS),
+    "lang": Field(str, required=True, choices=m.LANGS),
+    "reason": Field(str, required=True),
+}
+
+
+class _Loader:
+    def __init__(self, project: Path):
+        self.project = project
+        self.root = project / "card_data"
+        self.findings: list[Finding] = []
+        self.files: list[Path] = []
+
+    def rel(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(self.project))
+        except ValueError:
+            return str(path)
+
+    def read(self, path: Path) -> Any:
+        self.files.append(path)
+        try:
+            return load_yaml_file(path, self.rel(path))
+        except CardgenError as exc:
+            self.findings.extend(exc.findings)
+            return None
+
+    def mapping(self, value: Any, where: Location, what: str) -> LocMap:
+        if isinstance(value, LocMap):
+            return value
+        if value is not None:
+            self.findings.append(error("shape", f"{what} must be a mapping", location=where))
+        empty = LocMap()
+        empty.loc, empty.locs, empty.key_locs = where, {}, {}
+        return empty
+
+    def bilingual(self, value: Any, where: Location, what: str, card: str | None = None
+                  ) -> m.Bilingual:
+        found = bilingual_shape(value, where, what, m.LANGS, card)
+        self.findings.extend(found)
+        if not isinstance(value, LocMap):
+            return m.Bilingual({}, where)
+        values = {k: v for k, v in value.items() if isinstance(v, str) and k in m.LANGS}
+        for lang, text in values.items():
+            self.findings.extend(printable_findings(text, value.at(lang), what, lang, card))
+            values[lang] = text[:MAX_PRINTED]  # reported above when longer
+        return m.Bilingual(values, value.loc, {k: value.at(k) for k in values})
+
+    # shared data -----------------------------------------------------------------
+
+    def game(self) -> tuple[m.GameInfo, LocMap]:
+        """game.yaml: the game facts, and the raw mapping (sides and phases are read from it)."""
+        path = self.root / "game.yaml"
+        data = self.mapping(self.read(path), Location(self.rel(path)), "game.yaml")
+        self.findings.extend(check_record(data, {
+            "rules_version": Field(str, required=True),
+            "data_version": Field(str, required=True),
+            "prototype": Field(bool),
+            "counts": Field(dict, required=True),
+            "sides": Field(dict, required=True),
+            "phases": Field(list, required=True),
+            "uncounterable_events": Field(list),
+            "set_aside": Field(list),
+        }, data.loc, "game.yaml"))
+        counts = data["counts"] if isinstance(data.get("counts"), LocMap) else LocMap()
+        return m.GameInfo(
+            rules_version=str(data.get("rules_version", "?")),
+            data_version=str(data.get("data_version", "?")),
+            prototype=bool(data.get("prototype", False)),
+            counts={k: v for k, v in counts.items() if isinstance(v, int)},
+            uncounterable_events=tuple(str(x) for x in data.get("uncounterable_events") or ()),
+            set_aside=tuple(str(x) for x in data.get("set_aside") or ()),
+            loc=data.loc,
+            locs=({k: counts.at(k) for k in counts} if counts else {})
+            | {k: data.at(k) for k in ("rules_version", "set_aside") if k in data},
+        ), data
+
+    def sides(self, data: LocMap) -> dict[str, m.Side]:
+        out = {}
+        sides = self.mapping(data.get("sides"), data.at("sides"), "sides")
+        for sid, rec in sides.items():
+            where = sides.at(sid)
+            self.findings.extend(check_record(rec, {"name": Field(dict, True),
+                                                    "colour": Field(str, True)}, where, f"side {sid}"))
+            if isinstance(rec, LocMap):
+                out[sid] = m.Side(sid, self.bilingual(rec.get("name"), rec.at("name"), "name"),
+                                  str(rec.get("colour", "#000000")), where)
+        return out
+
+    def phases(self, data: LocMap) -> tuple[m.Phase, ...]:
+        out = []
+        for rec, where in items(data.get("phases")):
+            spec = {"id": Field(str, True), "rounds": Field(list, True),
+                    "plays": Field(int, True), "hand": Field(int, True)}
+            found = check_record(rec, spec, where, "phase")
+            self.findings.extend(found)
+            if not found:
+                out.append(m.Phase(rec["id"], tuple(rec["rounds"]), rec["plays"], rec["hand"], where,
+                                   {k: rec.at(k) for k in rec}))
+        return tuple(out)
+
+    def forms(self, value: Any, where: Location, what: str) -> dict[str, dict[str, str]]:
+        rec = self.mapping(value, where, what)
+        out: dict[str, dict[str, str]] = {}
+        for lang, table in rec.items():
+            if lang not in m.LANGS:
+                self.findings.append(error("unknown-key", f"unknown language '{lang}' in {what}",
+                                           location=rec.key_locs[lang],
+                                           hint=f"use one of: {', '.join(m.LANGS)}"))
+                continue
+            if isinstance(table, LocMap):
+                out[lang] = {str(k): str(v) for k, v in table.items()}
+        return out
+
+    def places(self) -> dict[str, m.Place]:
+        path = self.root / "places.yaml"
+        data = self.mapping(self.read(path), Location(self.rel(path)), "places.yaml")
+        self.findings.extend(check_record(data, {"countries": Field(dict, True),
+                                                 "battlegrounds": Field(dict, True),
+                                                 "locations": Field(dict, True)},
+                                          data.loc, "places.yaml"))
+        specs = {
+            "countries": ("country", {"kind": Field(str, True, ("ecclesiastical", "secular")),
+                                      "stability": Field(int, True)}),
+            "battlegrounds": ("battleground", {"bonus": Field(str, True, ("card", "play")),
+                                               "links": Field(list, True)}),
+            "locations": ("location", {"city": Field(dict), "side": Field(str)}),
+        }
+        out: dict[str, m.Place] = {}
+        for group, (category, extra) in specs.items():
+            table = self.mapping(data.get(group), data.at(group), group)
+            for pid, rec in table.items():
+                where = table.at(pid)
+                self.findings.extend(id_findings(pid, table.key_locs.get(pid, where), category))
+                spec = {"name": Field(dict, True), "forms": Field(dict, True), **extra}
+                found = check_record(rec, spec, where, f"{category} {pid}")
+                self.findings.extend(found)
+                if not isinstance(rec, LocMap):
+                    continue
+                attrs = {k: rec[k] for k in extra if k in rec}
+                if "city" in attrs:
+                    attrs["city"] = self.bilingual(rec["city"], rec.at("city"), "city")
+                out[pid] = m.Place(
+                    pid, category, self.bilingual(rec.get("name"), rec.at("name"), "name"),
+                    self.forms(rec.get("forms"), rec.at("forms"), f"forms of {pid}"),
+                    where, attrs, {k: rec.at(k) for k in rec})
+        return out
+
+    def currencies(self) -> tuple[dict[str, m.Currency], dict[str, dict[str, dict[str, str]]]]:
+        path = self.root / "currencies.yaml"
+        data = self.mapping(self.read(path), Location(self.rel(path)), "currencies.yaml")
+        out, plurals = {}, {}
+        for cid, rec in data.items():
+            where = data.at(cid)
+            self.findings.extend(id_findings(cid, data.key_locs.get(cid, where), "currency"))
+            spec = {"name": Field(dict, True), "colour": Field(str, True),
+                    "mark": Field(str, True), "plural": Field(dict, True)}
+            self.findings.extend(check_record(rec, spec, where, f"currency {cid}"))
+            if isinstance(rec, LocMap):
+                out[cid] = m.Currency(cid, self.bilingual(rec.get("name"), rec.at("name"), "name"),
+                                      str(rec.get("colour", "#888888")), str(rec.get("mark", "blank")),
+                                      where)
+                plurals[cid] = self.forms(rec.get("plural"), rec.at("plural"), f"plural of {cid}")
+        return out, plurals
+
+    def shields(self) -> dict[str, m.Shield]:
+        path = self.root / "shields.yaml"
+        data = self.mapping(self.read(path), Location(self.rel(path)), "shields.yaml")
+        out = {}
+        for sid, rec in data.items():
+            where = data.at(sid)
+            self.findings.extend(id_findings(sid, data.key_locs.get(sid, where), "shield"))
+            spec = {"name": Field(dict, True), "forms": Field(dict, True),
+                    "colour": Field(str, True), "charge": Field(str, True),
+                    "holder": Field(str, True)}
+            self.findings.extend(check_record(rec, spec, where, f"shield {sid}"))
+            if isinstance(rec, LocMap):
+                out[sid] = m.Shield(sid, self.bilingual(rec.get("name"), rec.at("name"), "name"),
+                                    self.forms(rec.get("forms"), rec.at("forms"), f"forms of {sid}"),
+                                    str(rec.get("colour", "#888888")), str(rec.get("charge", "")),
+                                    str(rec.get("holder", "")), where)
+        return out
+
+    def glossary(self) -> tuple[tuple[m.GlossaryTerm, ...], dict[str, dict[str, dict[str, str]]]]:
+        path = self.root / "glossary.yaml"
+        data = self.mapping(self.read(path), Location(self.rel(path)), "glossary.yaml")
+        self.findings.extend(check_record(data, {"terms": Field(list, True),
+                                                 "nouns": Field(dict, True)}, data.loc, "glossary.yaml"))
+        terms = []
+        for rec, where in items(data.get("terms")):
+            spec = {"id": Field(str, True), "en": Field(list, True), "cs": Field(list, True),
+                    "forbidden": Field(dict), "note": Field(str), "rule": Field(str),
+                    "definition": Field(dict), "prototype": Field(bool)}
+            found = check_record(rec, spec, where, "glossary term")
+            rule = rec.get("rule") if isinstance(rec, LocMap) else None
+            if isinstance(rule, str) and not RULE_NUMBER.fullmatch(rule):
+                found.append(error("bad-value", f"'rule' of glossary term '{rec.get('id')}' "
+                                   f"must be a rule number like \"5.3\", not {rule!r}",
+                                   location=rec.at("rule"), hint="write the number in quotes"))
+            self.findings.extend(found)
+            if found:
+                continue
+            self.findings.extend(id_findings(rec["id"], rec.at("id"), "glossary term"))
+            forbidden: dict[str, tuple[tuple[str, str], ...]] = {}
+            fb = rec.get("forbidden") or {}
+            for lang, entries in fb.items():
+                pairs = []
+                for entry, eloc in items(entries):
+                    ef = check_record(entry, {"pattern": Field(str, True), "use": Field(str, True)},
+                                      eloc, "forbidden variant")
+                    self.findings.extend(ef)
+                    if not ef:
+                        pairs.append((entry["pattern"], entry["use"]))
+                forbidden[lang] = tuple(pairs)
+            definition = rec.get("definition")
+            terms.append(m.GlossaryTerm(
+                rec["id"], {lang: tuple(str(x) for x in rec[lang]) for lang in m.LANGS},
+                forbidden, {}, rec.get("note"), where,
+                definition=None if definition is None else self.bilingual(
+                    definition, rec.at("definition"), f"definition of {rec['id']}"),
+                rule=rule, prototype=bool(rec.get("prototype", False))))
+        nouns = self.mapping(data.get("nouns"), data.at("nouns"), "nouns")
+        noun_forms = {k: self.forms(v, nouns.at(k), f"noun {k}") for k, v in nouns.items()}
+        return tuple(terms), noun_forms
+
+    def schema(self) -> dict[str, Any]:
+        """The rule schema; one with a broken shape is reported and not used."""
+        path = self.root / "rules" / "schema.yaml"
+        data = self.read(path)
+        if data is None:
+            return {}
+        found = check_shape(data, SCHEMA_SHAPE, getattr(data, "loc", Location(self.rel(path))),
+                            "schema")
+        self.findings.extend(found)
+        return data if isinstance(data, LocMap) and not found else {}
+
+    def rule_facts(self) -> Any:
+        """card_data/rules/facts.yaml, the facts the rulebook fixes (checked in the check
+        stage, cardgen/check/facts.py); absent → None."""
+        path = self.root / "rules" / "facts.yaml"
+        return self.read(path) if path.is_file() else None
+
+    def templates(self) -> dict[str, dict[str, Any]]:
+        out = {}
+        for lang in m.LANGS:
+            path = self.root / "text" / f"{lang}.yaml"
+            data = self.read(path)
+            found = check_shape(data, TEXT_SHAPE, getattr(data, "loc", Location(self.rel(path))),
+                                f"text/{lang}.yaml") if data is not None else []
+            self.findings.extend(found)
+            out[lang] = data if isinstance(data, LocMap) and not found else {}
+        return out
+
+    # cards --------------------------------------------------------------------------
+
+    def effects(self, value: Any, where: Location, card: str) -> tuple[m.Effect, ...]:
+        if value is None:
+            return ()
+        if not isinstance(value, LocList):
+            self.findings.append(error("wrong-type", "'effects' must be a list of effects",
+                                       location=where, card=card))
+            return ()
+        out = []
+        for rec, loc in items(value):
+            if not isinstance(rec, LocMap) or not isinstance(rec.get("op"), str):
+                self.findings.append(error("missing-key", "an effect needs 'op: <name>'",
+                                           location=loc, card=card,
+                                           hint="see card_data/rules/schema.yaml for the ops"))
+                continue
+            params: dict[str, Any] = {}
+            for key, val in rec.items():
+                if key == "op":
+                    continue
+                if isinstance(val, LocList) and val and all(
+                        isinstance(x, LocMap) and "op" in x for x in val):
+                    params[key] = self.effects(val, rec.at(key), card)
+                else:
+                    params[key] = val
+            out.append(m.Effect(rec["op"], params, loc, {k: rec.at(k) for k in rec}))
+        return tuple(out)
+
+    def line(self, kind: str, rec: LocMap, where: Location, card: str) -> m.CardLine:
+        self.findings.extend(check_record(rec, LINE_SPEC, where, f"{kind} line", card))
+        name = rec.get("name")
+        text = rec.get("text")
+        attrs = {k: rec[k] for k in ("mode", "uncounterable") if k in rec}
+        return m.CardLine(
+            kind=kind,
+            effects=self.effects(rec.get("effects"), rec.at("effects"), card),
+            text=self.bilingual(text, rec.at("text"), f"{kind} text", card) if text is not None else None,
+            loc=where,
+            name=self.bilingual(name, rec.at("name"), "deed name", card) if name is not None else None,
+            cost=tuple(str(x) for x in rec.get("cost") or ()),
+            attrs=attrs,
+            locs={k: rec.at(k) for k in rec},
+        )
+
+    def wording_exceptions(self, kind: str, rec: LocMap, card: str | None
+                           ) -> list[m.ReviewedException]:
+        """A line's ``wording_exception: {cs: "reason"}``: reviewed other wording per language."""
+        value = rec.get("wording_exception")
+        if value is None:
+            return []
+        where = rec.at("wording_exception")
+        if not isinstance(value, LocMap) or not value:
+            self.findings.append(error(
+                "wrong-type", f"'wording_exception' of the {kind} line must map a language to "
+                "the reason", location=where, card=card,
+                hint='wording_exception: {cs: "why this wording is better"}'))
+            return []
+        out = []
+        for lang, reason in value.items():
+            if lang not in m.LANGS or not isinstance(reason, str) or not reason.strip():
+                self.findings.append(error(
+                    "wrong-type", f"wording_exception of the {kind} line: '{lang}' needs a "
+                    f"language ({', '.join(m.LANGS)}) and a reason", location=value.at(lang),
+                    card=card, hint='wording_exception: {cs: "why this wording is better"}'))
+                continue
+            out.append(m.ReviewedException(kind, lang, reason, value.at(lang)))
+        return out
+
+    def card(self, rec: Any, where: Location) -> m.Card | None:
+        cid = rec.get("id") if isinstance(rec, LocMap) else None
+        card = cid if isinstance(cid, str) else None
+        found = check_record(rec, CARD_SPEC, where, f"card {cid or '?'}", card)
+        self.findings.extend(found)
+        if not isinstance(rec, LocMap) or any(f.code in ("missing-key", "shape") for f in found):
+            return None
+        if card is not None:
+            self.findings.extend(id_findings(card, rec.at("id"), "card"))
+        lines = tuple(
+            self.line(kind, rec[kind], rec.at(kind), card or "?") for kind in rec
+            if kind in m.LINE_KINDS and isinstance(rec[kind], LocMap)
+        )
+        exceptions = []
+        for ex, eloc in items(rec.get("exceptions")):
+            ef = check_record(ex, EXCEPTION_SPEC, eloc, "exception", card)
+            self.findings.extend(ef)
+            if not ef:
+                exceptions.append(m.ReviewedException(ex["line"], ex["lang"], ex["reason"], eloc))
+        for kind in rec:
+            if kind in m.LINE_KINDS and isinstance(rec[kind], LocMap):
+                exceptions += self.wording_exceptions(kind, rec[kind], card)
+
+        def opt_int(key: str) -> int | None:
+            v = rec.get(key)
+            return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+        return m.read_from(m.Card(
+            id=card or "?",
+            number=rec["number"] if isinstance(rec["number"], int) else 0,
+            # a wrong type is already a finding; keep later checks from tripping over it
+            deck=rec["deck"] if isinstance(rec["deck"], str) else "?",
+            kind=rec["kind"] if isinstance(rec["kind"], str) else "?",
+            side=rec.get("side") if isinstance(rec.get("side"), str) else None,
+            copies=opt_int("copies") or 1,
+            name=self.bilingual(rec.get("name"), rec.at("name"), "card name", card),
+            political=opt_int("political"),
+            military=opt_int("military"),
+            yields=tuple(str(x) for x in rec.get("yield") or ()),
+            cost=tuple(str(x) for x in rec.get("cost") or ()),
+            use_cost=opt_int("use_cost"),
+            shield=rec.get("shield"),
+            crown=bool(rec.get("crown", False)),
+            year=opt_int("year"),
+            lines=lines,
+            art=rec.get("art"),
+            exceptions=tuple(exceptions),
+            prototype=bool(rec.get("prototype", True)),
+            loc=where,
+            locs={k: rec.at(k) for k in rec} | {f"key:{k}": rec.key_locs[k] for k in rec},
+            name_forms=self.forms(rec["name_forms"], rec.at("name_forms"), f"name_forms of {card}")
+            if "name_forms" in rec else {},
+        ), rec.source_key())
+
+    def cards(self, cache: CardFileCache) -> tuple[m.Card, ...]:
+        out: list[m.Card] = []
+        folder = self.root / "cards"
+        for path in sorted(folder.glob("*.yaml")):
+            self.files.append(path)
+            name = self.rel(path)
+            try:
+                raw = read_input(path, name)
+            except CardgenError as exc:
+                self.findings.extend(exc.findings)
+                continue
+            sha = hashlib.sha256(raw).hexdigest()
+            hit = cache.get(name, sha)
+            if hit is None:
+                start, first = len(self.findings), len(out)
+                self.card_file(raw, name, out)
+                hit = out[first:], self.findings[start:]
+                if not any(self.names_project(f) for f in hit[1]):  # kept: relative only
+                    cache.put(name, sha, *hit)
+            else:
+                out += hit[0]
+                self.findings += hit[1]
+        return tuple(out)
+
+    def names_project(self, finding: Finding) -> bool:
+        """Whether ``finding`` names the project's folder (not true of another copy)."""
+        text = repr(finding)
+        return any(len(p) > 1 and p in text for p in (str(self.project),
+                                                       str(self.project.resolve())))
+
+    def card_file(self, raw: bytes, name: str, out: list[m.Card]) -> None:
+        """The cards of one card file (its bytes ``raw``) onto ``out``, findings onto ours."""
+        try:
+            data = load_yaml_bytes(raw, name)
+        except CardgenError as exc:
+            self.findings.extend(exc.findings)
+            return
+        if data is None:
+            return
+        if not isinstance(data, LocMap) or not isinstance(data.get("cards"), LocList):
+            where = data.loc if hasattr(data, "loc") else Location(name)
+            self.findings.append(error("shape", "a card file holds 'cards:' with a list of cards",
+                                       location=where))
+            return
+        for rec, where in items(data["cards"]):
+            card = self.card(rec, where)
+            if card is not None:
+                out.append(card)
+
+
+@contextmanager
+def _uncollected() -> Iterator[None]:
+    """Keep the cyclic garbage collector off the model while it is made and after.
+
+    The model is a tree of many small objects with no reference cycle; the collector would
+    walk all of them ever more often while they pile up (a third of a large deck's check)
+    and at every full collection after. Frozen (:func:`gc.freeze`), they are still freed by
+    reference counting when the model is dropped; what an earlier load froze goes back to
+    the collector first, so a long-running watch or serve keeps no garbage frozen for long.
+    """
+    gc.unfreeze()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+def load(project: Path, cache: CardFileCache | None = None) -> tuple[m.GameData, list[Finding]]:
+    """Load card_data/ under ``project``; return the model and every shape finding.
+
+    With a ``cache`` (cardgen/cardcache.py), card files whose bytes it holds are not parsed
+    again."""
+    with _uncollected():
+        return _load(project, cache or CardFileCache())
+
+
+def _load(project: Path, cache: CardFileCache) -> tuple[m.GameData, list[Finding]]:
+    loader = _Loader(project)
+    if not loader.root.is_dir():
+        raise CardgenError(error("no-card-data", f"no card_data/ folder in {project}",
+                                 location=Location(str(project)),
+                                 hint="run cardgen in a project folder or pass --project DIR"))
+    game, gdata = loader.game()
+    currencies, currency_plurals = loader.currencies()
+    terms, nouns = loader.glossary()
+    data = m.GameData(
+        root=project,
+        game=game,
+        cards=loader.cards(cache),
+        places=loader.places(),
+        currencies=currencies,
+        shields=loader.shields(),
+        sides=loader.sides(gdata),
+        phases=loader.phases(gdata),
+        glossary=terms,
+        schema=loader.schema(),
+        templates=loader.templates(),
+        files=tuple(loader.files),
+        nouns=nouns | {f"currency:{k}": v for k, v in currency_plurals.items()},
+        rule_facts=loader.rule_facts(),
+    )
+    return data, loader.findings
+
+
+def load_or_raise(project: Path) -> m.GameData:
+    data, findings = load(project)
+    if has_errors(findings):
+        raise CardgenError(findings)
+    return data

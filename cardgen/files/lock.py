@@ -1,0 +1,40 @@
+"""One build at a time per output folder: a second build waits for none and says why."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..errors import CardgenError, Location, error
+from .oserrors import os_errors
+from .write import make_folder
+
+LOCK_NAME = ".cardgen.lock"
+
+
+@contextmanager
+def build_lock(output: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``output`` for the duration of a build.
+
+    The lock is an OS file lock, so it is released even when the process is killed; forked
+    workers share it, and they die with the build (:mod:`cardgen.build.making`), so a killed build
+    never leaves it held.
+    """
+    make_folder(output)
+    path = output / LOCK_NAME
+    with os_errors("lock", path):
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise CardgenError(error(
+                "build-running", "another cardgen build is writing to this output folder",
+                location=Location(str(output)),
+                hint="wait for it to finish, then build again")) from None
+        yield
+    finally:
+        os.close(fd)

@@ -1,0 +1,240 @@
+"""Walking each page's content and the forms it places, keeping the graphics state that
+matters: the CTM (for text sizes and image resolution) and the fill and stroke colours."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from .pdfread import (
+    DocReport,
+    PageReport,
+    PdfDoc,
+    WalkCache,
+    colour_space,
+    font_not_embedded,
+    read_pdf,
+    shading,
+    transparent,
+)
+
+TOKEN = re.compile(rb"/[^\s/\[\]()<>{}%]*|\((?:\\.|[^\\)])*\)|<<|>>|<[0-9A-Fa-f\s]*>|\[|\]"
+                   rb"|[-+]?(?:\d+\.?\d*|\.\d+)|[A-Za-z'\"*]+[0-9]?\*?")
+
+
+RGB_OPS = {b"rg", b"RG"}
+
+
+TEXT_SHOW = {b"Tj", b"TJ", b"'", b'"'}
+
+
+#: The first bytes of operand tokens: names, strings, hex strings and dictionaries, arrays.
+OPERAND_FIRST = frozenset(b"/(<[]")
+
+
+#: The first bytes of a number token: TOKEN's other kinds never start with these, so the
+#: first byte tells a number (no regular expression per token).
+NUMBER_START = frozenset(b"+-.0123456789")
+
+
+#: The operators whose numeric operands _walk reads.
+NUMERIC_OPS = frozenset({b"cm", b"k", b"K", b"g", b"G", b"Tf", b"Tm"})
+
+
+def _mul(a: list[float], b: list[float]) -> list[float]:
+    return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+            a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
+            a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
+
+
+def _scale(m: list[float]) -> float:
+    """The vertical scale of a matrix (for text sizes)."""
+    return math.hypot(m[2], m[3])
+
+
+def _walk(doc: PdfDoc, report: PageReport, content: bytes, resources: Any,
+          ctm: list[float], depth: int = 0, parts: list[str] | None = None) -> None:
+    res = doc.get(resources) or {}
+    xobjects = doc.get(res.get("/XObject")) or {}
+    gstates = doc.get(res.get("/ExtGState")) or {}
+    shadings = doc.get(res.get("/Shading")) or {}
+    fonts = doc.get(res.get("/Font")) or {}
+    stack: list[tuple[list[float], list[float]]] = []
+    fill: list[float] = []
+    text_m = [1.0, 0, 0, 1, 0, 0]
+    size = 0.0
+    operands: list[bytes] = []
+    for tok in TOKEN.findall(content):
+        first = tok[0]
+        if first in NUMBER_START or (first in OPERAND_FIRST and tok not in (b"<<", b">>")):
+            operands.append(tok)
+            continue
+        op = tok
+        nums = [float(t) for t in operands if t[0] in NUMBER_START] if op in NUMERIC_OPS else []
+        if op == b"q":
+            stack.append((ctm[:], fill[:]))
+        elif op == b"Q" and stack:
+            ctm, fill = stack.pop()
+        elif op == b"cm" and len(nums) >= 6:
+            ctm = _mul(nums[-6:], ctm)
+        elif op in (b"k", b"K") and len(nums) >= 4:
+            report.ink_max = max(report.ink_max, sum(nums[-4:]) * 100)
+            if op == b"k":
+                fill = nums[-4:]
+        elif op in RGB_OPS:
+            report.rgb += 1
+        elif op in (b"g", b"G") and nums:
+            report.ink_max = max(report.ink_max, (1 - nums[-1]) * 100)
+            if op == b"g":
+                fill = [0, 0, 0, 1 - nums[-1]]
+        elif op == b"Tf" and nums:
+            size = nums[-1]
+            name = operands[0].decode("latin-1") if operands else ""
+            _check_font(doc, fonts.get(name), report)
+        elif op == b"Tm" and len(nums) >= 6:
+            text_m = nums[-6:]
+        elif op == b"BT":
+            text_m = [1.0, 0, 0, 1, 0, 0]
+        elif op in TEXT_SHOW and size:
+            shown = size * _scale(_mul(text_m, ctm))
+            if report.min_text_pt is None or shown < report.min_text_pt:
+                report.min_text_pt = shown
+            if (shown < 12 and len(fill) == 4 and fill[3] >= 0.8
+                    and any(v > 0.001 for v in fill[:3])):
+                report.text_not_k_only += 1
+        elif op == b"gs" and operands:
+            state = doc.get(gstates.get(operands[-1].decode("latin-1"))) or {}
+            if transparent(state):
+                report.transparency += 1
+        elif op == b"sh" and operands:
+            sh = doc.get(shadings.get(operands[-1].decode("latin-1"))) or {}
+            _check_shading(doc, sh, report)
+        elif op == b"Do" and operands and depth < 8:
+            ref = xobjects.get(operands[-1].decode("latin-1"))
+            info = doc.get(ref) or {}
+            if info.get("/Subtype") == "/Form":
+                inner = _mul(info.get("/Matrix", [1, 0, 0, 1, 0, 0]), ctm)
+                key = (str(ref), tuple(inner))
+                if key not in doc.forms:
+                    doc.forms[key] = _form(doc, str(ref), info, inner, depth)
+                part, part_key = doc.forms[key]
+                _merge(report, part)
+                if parts is not None:
+                    parts.append(part_key)
+            elif info.get("/Subtype") == "/Image":
+                _check_image(doc, ref, info, ctm, report)
+        operands = []
+
+
+def _form(doc: PdfDoc, ref: str, info: dict[str, Any], ctm: list[float], depth: int
+          ) -> tuple[PageReport, str]:
+    """What a form placed with ``ctm`` holds, and its walk key: from the walk cache, else
+    walked (and kept)."""
+    if doc.walks is None:
+        found = PageReport(0)
+        _walk(doc, found, doc.data(ref), info.get("/Resources"), ctm, depth + 1)
+        return found, ""
+    key = doc.walk_key(ref, ctm, depth)
+    cached = doc.walks.get(key)
+    if cached is not None:
+        return cached, key
+    found, parts = PageReport(0), []
+    _walk(doc, found, doc.data(ref), info.get("/Resources"), ctm, depth + 1, parts)
+    doc.walks.put(key, found, parts)
+    return found, key
+
+
+def _merge(report: PageReport, part: PageReport) -> None:
+    """Add what a form's walk found (``part``) to the page's report."""
+    report.ink_max = max(report.ink_max, part.ink_max)
+    for name in ("min_text_pt", "min_image_ppi"):
+        values = [v for v in (getattr(report, name), getattr(part, name)) if v is not None]
+        setattr(report, name, min(values) if values else None)
+    report.rgb += part.rgb
+    report.transparency += part.transparency
+    report.text_not_k_only += part.text_not_k_only
+    report.fonts_not_embedded |= part.fonts_not_embedded
+
+
+def _check_font(doc: PdfDoc, ref: Any, report: PageReport) -> None:
+    name = font_not_embedded(doc, ref)
+    if name is not None:
+        report.fonts_not_embedded.add(name)
+
+
+def _check_shading(doc: PdfDoc, sh: dict[str, Any], report: PageReport) -> None:
+    rgb, ink = shading(doc, sh)
+    report.rgb += rgb
+    report.ink_max = max(report.ink_max, ink)
+
+
+def _check_image(doc: PdfDoc, ref: str, info: dict[str, Any], ctm: list[float],
+                 report: PageReport) -> None:
+    value = info.get("/ColorSpace")
+    space = colour_space(doc, value)
+    if space == "rgb":
+        report.rgb += 1
+    if "/SMask" in info or "/Mask" in info:
+        report.transparency += 1
+    resolved = doc.get(value)
+    indexed = isinstance(resolved, list) and resolved[:1] in (["/Indexed"], ["/I"])
+    if space == "cmyk" and not indexed:  # an ICC-based CMYK image's samples are C, M, Y, K
+        report.ink_max = max(report.ink_max, doc.image_ink(ref))
+    width_in = math.hypot(ctm[0], ctm[1]) / 72
+    height_in = math.hypot(ctm[2], ctm[3]) / 72
+    if width_in > 0 and height_in > 0:
+        ppi = min(int(info.get("/Width", 0)) / width_in, int(info.get("/Height", 0)) / height_in)
+        if report.min_image_ppi is None or ppi < report.min_image_ppi:
+            report.min_image_ppi = ppi
+
+
+def document_report(doc: PdfDoc) -> DocReport:
+    info = doc.get(doc.trailer.get("/Info")) or {}
+    root = doc.get(doc.trailer.get("/Root")) or {}
+    intents = doc.get(root.get("/OutputIntents")) or []
+    has_intent = any((doc.get(i) or {}).get("/S") == "/GTS_PDFX"
+                     and "/DestOutputProfile" in (doc.get(i) or {}) for i in intents)
+    version = info.get("/GTS_PDFXVersion")
+    return DocReport(str(doc.header.get("pdfversion", "")),
+                     version.removeprefix("u:") if isinstance(version, str) else None,
+                     info.get("/Trapped"), has_intent)
+
+
+def inspect_document(path: Path) -> DocReport:
+    """The document-level facts of the PDF at ``path`` (PDF/X keys, OutputIntent)."""
+    return document_report(read_pdf(Path(path)))
+
+
+def inspect(path: Path, walks: WalkCache | None = None) -> list[PageReport]:
+    """One :class:`PageReport` per page of the PDF at ``path``; ``walks`` lends what forms
+    walked before hold, and keeps what this run walked."""
+    return page_reports(read_pdf(Path(path), walks))
+
+
+def inspect_file(path: Path) -> tuple[list[PageReport], DocReport]:
+    """The pages and the document-level facts of the PDF at ``path``, from one reading
+    (`cardgen preflight --pdfx` needs both)."""
+    doc = read_pdf(Path(path))
+    return page_reports(doc), document_report(doc)
+
+
+def page_reports(doc: PdfDoc) -> list[PageReport]:
+    out = []
+    for i, (ref, contents) in enumerate(doc.pages(), 1):
+        info = doc.get(ref) or {}
+        report = PageReport(i, trim_box="/TrimBox" in info, bleed_box="/BleedBox" in info)
+        key = doc.page_key(info, contents) if doc.walks is not None else ""
+        cached = doc.walks.get(key) if doc.walks is not None else None
+        if cached is not None:  # merged into an empty report: the cached values exactly
+            _merge(report, cached)
+        else:
+            content = b"".join(doc.data(c) + b"\n" for c in contents)
+            parts: list[str] = []
+            _walk(doc, report, content, info.get("/Resources"), [1.0, 0, 0, 1, 0, 0],
+                  parts=parts)
+            if doc.walks is not None:
+                doc.walks.put(key, report, parts)
+        out.append(report)
+    return out

@@ -1,0 +1,128 @@
+"""Preflight: what a print shop checks in a PDF, page by page, read from the file itself.
+
+Per page the walk (:mod:`.pagewalk`, over the objects :mod:`.pdfread` and the streams
+:mod:`.pdfstreams` give) reports the highest total ink (colour operators and CMYK image
+pixels), the smallest text, the lowest image resolution, any RGB, any transparency, the
+TrimBox and BleedBox, and fonts that are not embedded. :func:`findings` turns those reports
+into errors and warnings against a print profile's :class:`Rules`; :func:`check_bytes` does
+both for a file the build just made, lending what earlier builds' walks found
+(:class:`~.pdfread.WalkCache`), so after a one-card edit only that card's page is read again.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import Finding, Location, error, warning
+from .pagewalk import document_report, page_reports
+from .pdfread import DocReport, PageReport, WalkCache, read_pdf
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What a file must meet; ``None`` switches a check off."""
+
+    cmyk: bool = False  # no RGB at all
+    ink_limit: float | None = None  # percent
+    boxes: bool = False  # TrimBox and BleedBox on every page
+    transparency: str = "warn"  # off | warn | error
+    min_text_pt: float = 5.0  # warning below this
+    min_image_ppi: float = 250.0  # warning below this
+    pdfx: bool = False  # PDF/X-1a:2003 keys and OutputIntent
+
+
+def findings(path: Path, pages: list[PageReport], rules: Rules, shown: str | None = None
+             ) -> list[Finding]:
+    """Errors (the file would be sent back) and warnings for ``pages`` of ``path``."""
+    where = Location(shown or str(path))
+    out: list[Finding] = []
+
+    def pages_of(test) -> str:
+        hit = [p.page for p in pages if test(p)]
+        return ", ".join(map(str, hit[:8])) + (" …" if len(hit) > 8 else "")
+
+    def add(kind, code: str, test, message: str, hint: str | None = None) -> None:
+        where_pages = pages_of(test)
+        if where_pages:
+            out.append(kind(code, f"{message} (page {where_pages})", location=where,
+                            hint=hint))
+
+    add(error, "preflight-fonts", lambda p: p.fonts_not_embedded,
+        "fonts not embedded: " + ", ".join(sorted(set().union(
+            *(p.fonts_not_embedded for p in pages)))), "embed every font")
+    if rules.cmyk:
+        add(error, "preflight-rgb", lambda p: p.rgb, "RGB colour in a CMYK file",
+            "build with --cmyk")
+        add(warning, "preflight-text-ink", lambda p: p.text_not_k_only,
+            "black text under 12 pt printed with more than black ink")
+    if rules.ink_limit is not None:
+        top = max((p.ink_max for p in pages), default=0)
+        add(error, "preflight-ink", lambda p: p.ink_max > rules.ink_limit + 0.5,
+            f"total ink {top:.0f} % over the limit of {rules.ink_limit:g} %",
+            "use the shop's ICC profile (--icc) or its ink limit in layouts/profiles.yaml")
+    if rules.boxes:
+        add(error, "preflight-boxes", lambda p: not (p.trim_box and p.bleed_box),
+            "page without TrimBox and BleedBox")
+    if rules.transparency != "off":
+        add(error if rules.transparency == "error" else warning, "preflight-transparency",
+            lambda p: p.transparency, "transparency (the shop's RIP flattens it)")
+    add(warning, "preflight-text", lambda p: p.min_text_pt is not None
+        and p.min_text_pt < rules.min_text_pt - 0.01,
+        f"text smaller than {rules.min_text_pt:g} pt")
+    add(warning, "preflight-image", lambda p: p.min_image_ppi is not None
+        and p.min_image_ppi < rules.min_image_ppi,
+        f"images below {rules.min_image_ppi:g} ppi")
+    return out
+
+
+def pdfx_findings(doc: DocReport, shown: str) -> list[Finding]:
+    """What keeps a file from being PDF/X-1a:2003 at the document level."""
+    where = Location(shown)
+    out = []
+    if doc.pdfx_version != "PDF/X-1a:2003":
+        out.append(error("preflight-pdfx", "no /GTS_PDFXVersion (PDF/X-1a:2003) in the "
+                         "document information", location=where, hint="build with --pdfx"))
+    if doc.trapped not in ("/False", "/True"):
+        out.append(error("preflight-pdfx", "/Trapped must be /True or /False", location=where))
+    if not doc.output_intent:
+        out.append(error("preflight-pdfx", "no GTS_PDFX OutputIntent with an ICC profile",
+                         location=where, hint="build with --pdfx"))
+    if doc.pdf_version > "1.4":
+        out.append(error("preflight-pdfx", f"PDF {doc.pdf_version}: PDF/X-1a:2003 needs 1.4 "
+                         "or earlier", location=where))
+    return out
+
+
+def check_bytes(pdf: bytes, rules: Rules, shown: str, walks: WalkCache | None = None
+                ) -> list[Finding]:
+    """Preflight a PDF that is not written yet (a build checks before it writes); qpdf
+    reads it once for the pages and the document. ``walks``: as for :func:`inspect`."""
+    if shutil.which("qpdf") is None:
+        return [warning("preflight-skipped", "qpdf is not installed: print files were not "
+                        "preflighted", location=Location(shown),
+                        hint="install qpdf (apt-get install qpdf)")]
+    with tempfile.TemporaryDirectory(prefix="cardgen-preflight-") as tmp:
+        path = Path(tmp) / "file.pdf"
+        path.write_bytes(pdf)
+        doc = read_pdf(path, walks, pdf)
+        found = findings(path, page_reports(doc), rules, shown)
+        if rules.pdfx:
+            found += pdfx_findings(document_report(doc), shown)
+        return found
+
+
+def summary(path: Path, pages: list[PageReport]) -> str:
+    """One line per page, for `cardgen preflight`."""
+    lines = [f"{path}: {len(pages)} pages"]
+    for p in pages:
+        text = "-" if p.min_text_pt is None else f"{p.min_text_pt:.1f} pt"
+        ppi = "-" if p.min_image_ppi is None else f"{p.min_image_ppi:.0f} ppi"
+        lines.append(
+            f"  page {p.page}: ink max {p.ink_max:.0f} %, smallest text {text}, lowest image "
+            f"{ppi}, RGB {p.rgb}, transparency {p.transparency}, "
+            f"TrimBox {'yes' if p.trim_box else 'no'}, BleedBox {'yes' if p.bleed_box else 'no'}, "
+            f"fonts {'embedded' if not p.fonts_not_embedded else 'NOT embedded'}")
+    return "\n".join(lines)
