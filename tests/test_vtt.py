@@ -203,7 +203,7 @@ def test_markers_start_on_their_spaces_and_shields_in_the_supply(first) -> None:
         x, y, w, h = box
         t = loose[name]["Transform"]
         assert (t["posX"], t["posZ"]) == table.xz((x + w / 2, y + h / 2)), name
-    assert "Card-play track" in loose
+    assert "Card plays" in loose
     half_width = 594 / 2 / 25.4
     shields = [o for o in loose.values() if "shield" in o["Nickname"].lower()]
     assert len(shields) == len(data.shields) == 6

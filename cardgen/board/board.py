@@ -503,7 +503,7 @@ class Board:
         c, ctx = self.c, self.ctx
         r = self.regions["card_plays"]
         x, y, w, h = r.box
-        self.panel(r.box, ctx.label("card_plays"))
+        self.panel(r.box, ctx.label("card_play_track"))
         most = max((p.plays for p in ctx.data.phases), default=6)
         spaces = [(str(i), False) for i in range(1, most + 1)] + [("+1", True), ("+2", True)]
         for (label, dashed), box in zip(spaces, track_spaces(ctx)["card_plays"], strict=True):
