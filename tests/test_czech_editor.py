@@ -177,6 +177,13 @@ def test_board_round_boxes_say_what_each_number_is(out, lang, cell, note):
     assert note in printed and "4–5" not in printed
 
 
+@pytest.mark.parametrize(("lang", "row"), [("en", "Rounds 1–2: 4 plays, hand 5"),
+                                           ("cs", "1.–2. kolo: 4 zahrání, ruka 5")])
+def test_player_aid_says_what_each_number_is(out, lang, row):
+    printed = flat(out / lang / "player-aid.pdf")
+    assert printed.count(row) == 2 and "4–5" not in printed  # both halves (4.2, 4.3)
+
+
 @pytest.mark.parametrize(("lang", "note"), [("en", "no military may be placed here"),
                                             ("cs", "sem nelze umístit vojsko")])
 def test_blocked_token_says_what_it_blocks(out, lang, note):
