@@ -19,6 +19,7 @@ from .build.watch import watch
 from .data.model import LANGS
 from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, has_errors, strict
 from .files.oserrors import os_finding
+from .impose.calibration import parse_back_offset
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
 
@@ -61,9 +62,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="print-shop.pdf as PDF/X-1a:2003 (implies --cmyk)")
     b.add_argument("--gutterfold", action="store_true", help="also write gutterfold sheets")
     b.add_argument("--flip", choices=("long", "short"), default="long", help="duplex flip edge")
-    b.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
-                   help="shift every backs page X mm right, Y mm up (read X,Y off the "
-                   "calibration sheet)")
+    b.add_argument("--back-offset", type=parse_back_offset, default=(0.0, 0.0),
+                   metavar='"X;Y"', help='shift every backs page X mm right, Y mm up, read '
+                   'off the calibration sheet: "1.5;-0.5" or "1,5;-0,5"')
     b.add_argument("--quiet", action="store_true",
                    help="print only errors and the number of warnings")
     b.add_argument("--strict", action="store_true",
@@ -164,18 +165,6 @@ def _check(args: argparse.Namespace) -> int:
             print("\n".join(report.translation))
         print(summary)
     return 0 if report.ok else exit_code(report.findings)
-
-
-def _offset(text: str) -> tuple[float, float]:
-    try:
-        x, y = (float(v) for v in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected two numbers in mm like 1.5,-0.5, "
-                                         f"not {text!r}") from None
-    if max(abs(x), abs(y)) > 10:
-        raise argparse.ArgumentTypeError(f"{text!r}: an offset beyond 10 mm is a misread; "
-                                         "print the calibration sheet again")
-    return x, y
 
 
 def _ids(text: str) -> tuple[str, ...]:

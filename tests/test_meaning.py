@@ -364,8 +364,9 @@ def test_a_reworded_text_beside_a_rulebook_effect_change_is_no_finding_of_its_ow
     """Under a wording exception the text states the rule’s facts in another order: the
     effect’s rule-fact is the one finding, and it notes the Czech text too."""
     cs = edit(project, CARDS / "events.yaml", "Wittelsbachové umístí 3 vojska do Tyrolska. "
-              "Posuň Janovu věrnost o 2 pole ke Karlovi.", "Posuň Janovu věrnost o 2 pole ke "
-              "Karlovi. Wittelsbachové umístí 3 vojska do Tyrolska.", "cs", exception=True)
+              "Posuň ukazatel Janovy věrnosti o 2 pole ke Karlovi.", "Posuň ukazatel Janovy "
+              "věrnosti o 2 pole ke Karlovi. Wittelsbachové umístí 3 vojska do Tyrolska.", "cs",
+              exception=True)
     replace_in(project / CARDS / "events.yaml", "{op: move_loyalty, steps: 2, direction: "
                "charles}", "{op: move_loyalty, steps: 2, direction: ludwig}")
     code, findings = check(project, capsys)

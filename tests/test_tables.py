@@ -233,7 +233,7 @@ def test_a_moved_shield_changes_its_row_only(shipped, project):
         replace_in(path, old, new)
     after = make(project)
     for lang, shield, place in (("en", "Casimir III shield", "Your half of the Curia"),
-                                ("cs", "Štít Kazimíra III.", "Tvá polovina kurie")):
+                                ("cs", "Štít Kazimíra\u00a0III.", "Tvá polovina kurie")):
         rows, _added, _removed = changed(shipped, after, lang)
         assert rows == {shield}
         row = md_rows(after[lang]["md"])[shield]

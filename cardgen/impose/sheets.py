@@ -269,7 +269,7 @@ def _instruction_strings(spec: SheetSpec, lang: str) -> Mapping[str, Any]:
 def _instructions(plan: SheetPlan, spec: SheetSpec, lang: str) -> list[str]:
     s = _instruction_strings(spec, lang)
     cards = plural(spec, lang, "count", plan.cards)
-    sheets = plural(spec, lang, "sheet", sheet_count(plan))
+    sheets = plural(spec, lang, "sheet", sheet_count(plan) - 1)  # the instructions' apart
     how = (s["gutterfold"] if plan.flip is None
            else s["duplex_long"] if plan.flip == "long" else s["duplex_short"])
     lines = [s["title"],

@@ -22,7 +22,7 @@ COLOUR_SPACES = ("rgb", "cmyk")
 #: Instruction strings every language must define (plural tables: ``count``, ``sheet``).
 STRING_KEYS = ("title", "contents", "actual_size", "duplex_long", "duplex_short",
                "gutterfold", "blank_back", "ruler", "cut", "blank_page", "calib_title",
-               "calib_how", "calib_read")
+               "calib_how", "calib_read", "calib_example")
 PLURAL_KEYS = ("count", "sheet")
 
 
@@ -56,6 +56,8 @@ class SheetSpec:
     fold_gap: float
     font: Path
     bold_font: Path
+    mono_font: Path  # commands the user types
+    calibration_example: tuple[float, float]  # mm, the offset the calibration sheet shows
     #: lang -> key -> text, or lang -> plural key -> CLDR category -> text
     strings: Mapping[str, Mapping[str, Any]]
     loc: Location
@@ -131,6 +133,8 @@ def load_sheet_spec(project: Path) -> SheetSpec:
         "gutterfold": Field(dict, required=True),
         "font": Field(str, required=True),
         "bold_font": Field(str, required=True),
+        "mono_font": Field(str, required=True),
+        "calibration_example": Field(list, required=True),
         "strings": Field(dict, required=True),
     }, Location(name), name)
     if not isinstance(raw, LocMap):
@@ -163,13 +167,19 @@ def load_sheet_spec(project: Path) -> SheetSpec:
     strings = _check_strings(_sub(raw, "strings"), findings)
     base = path.parent
     fonts = {}
-    for key in ("font", "bold_font"):
+    for key in ("font", "bold_font", "mono_font"):
         value = raw.get(key)
         if isinstance(value, str):
             fonts[key] = (base / value).resolve()
             if not fonts[key].is_file():
                 findings.append(error("font-missing", f"font file not found: {value}",
                                       location=raw.at(key), hint="paths are relative to layouts/"))
+    example = raw.get("calibration_example")
+    if isinstance(example, list) and (len(example) != 2 or not all(
+            isinstance(v, NUM) and not isinstance(v, bool) for v in example)):
+        findings.append(error("bad-value", "calibration_example must be two numbers in mm, "
+                              f"X and Y, not {example!r}", location=raw.at("calibration_example"),
+                              hint="calibration_example: [1.5, -0.5]"))
     if has_errors(findings):
         raise CardgenError(findings)
     return SheetSpec(
@@ -179,7 +189,8 @@ def load_sheet_spec(project: Path) -> SheetSpec:
         max_outer_bleed=_num(raw, "max_outer_bleed"),
         marks=MarkSpec(*(_num(marks, k) for k in mark_keys)),
         fold_columns=fold["columns"], fold_rows=fold["rows"], fold_gap=_num(fold, "fold_gap"),
-        font=fonts["font"], bold_font=fonts["bold_font"],
+        font=fonts["font"], bold_font=fonts["bold_font"], mono_font=fonts["mono_font"],
+        calibration_example=(float(example[0]), float(example[1])),
         strings=MappingProxyType(strings), loc=raw.loc,
     )
 

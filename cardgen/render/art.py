@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import io
-import math
 import warnings
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 from reportlab.lib.colors import Color
@@ -216,48 +217,58 @@ def resolution_findings(art: PreparedArt, min_ppi: int, path: Path, card: str | 
                     hint=f"use an image at least {need} px wide")]
 
 
+#: Draws an emblem fitted in the box (x, y, w, h), points.
+Emblem = Callable[[Canvas, float, float, float, float], None]
+
+
+@dataclass(frozen=True)
+class PlaceholderStyle:
+    """The stand-in art's look (``art.placeholder`` in layouts/card.yaml)."""
+
+    ground_mix: float = 0.16
+    emblem_height: float = 0.42
+    emblem_centre: float = 0.53
+    name_base: float = 0.19
+    name_width: float = 0.6
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> PlaceholderStyle:
+        return cls(**{k: float(data[k]) for k in cls.__dataclass_fields__ if k in data})
+
+
 def draw_placeholder(c: Canvas, x: float, y: float, w: float, h: float, *, colour: str,
                      light: str, name: str, font: str, size: float,
+                     style: PlaceholderStyle = PlaceholderStyle(), emblem: Emblem | None = None,
                      area: tuple[float, float, float, float] | None = None,
                      tint: tuple[Color, float] | None = None) -> None:
-    """Stand-in art: diagonal bands in the side's colours with the card's name, laid out
-    for the box (x, y, w, h) and painted over ``area`` (x, y, w, h; default the box), so
-    its bleed continues the same pattern. Every colour is opaque: the faint bands and the
-    name are pre-mixed with the ground under them, and with ``tint`` (colour, alpha) when a
-    see-through panel lies over this part of the picture."""
+    """Stand-in art that helps play until there is a picture: the card's emblem large
+    (its shield, its house's arms or its kind's glyph) on a ground washed with the house
+    colour, and the card's name under it; laid out for the box (x, y, w, h) and painted
+    over ``area`` (default the box), so the bleed continues the ground.
 
-    def ink(colour: Color) -> Color:
-        return blend(tint[0], tint[1], colour) if tint else colour
+    With ``tint`` (colour, alpha: a see-through panel lies over this part) only the ground
+    is drawn, pre-mixed and opaque: the emblem and the name sit clear of the panels."""
+
+    def ink(colour_: Color) -> Color:
+        return blend(tint[0], tint[1], colour_) if tint else colour_
 
     ax, ay, aw, ah = area or (x, y, w, h)
-    ground = (lighter(light, 0.2), hex_colour(light))
+    top = blend(hex_colour(colour), style.ground_mix, lighter(light, 0.25))
+    bottom = blend(hex_colour(colour), style.ground_mix * 1.6, hex_colour(light))
     c.saveState()
     p = c.beginPath()
     p.rect(ax, ay, aw, ah)
     c.clipPath(p, stroke=0, fill=0)
-    c.linearGradient(x, y + h, x + w, y, tuple(ink(g) for g in ground), (0, 1), extend=True)
-    mid = blend(ground[0], 0.5, ground[1])
-    band = h / 5
-    # bands keep the box's phase and run on into the area's bleed on every side; one path,
-    # one opaque colour: the faint band pre-mixed with the ground's middle tone (a gradient
-    # under so complex a clip makes RIPs and Ghostscript split the shading into pieces)
-    before = max(0, math.ceil(((x - ax) + (ay + ah - y - h)) / (2 * band)))
-    k = -h - before * 2 * band
-    q = c.beginPath()
-    while k < ax + aw - x + h + (y - ay):
-        q.moveTo(x + k - (y - ay), ay)
-        q.lineTo(x + k + band - (y - ay), ay)
-        q.lineTo(x + k + band + (ay + ah - y), ay + ah)
-        q.lineTo(x + k + (ay + ah - y), ay + ah)
-        q.close()
-        k += 2 * band
-    c.setFillColor(ink(blend(colour, 0.13, mid)))
-    c.drawPath(q, fill=1, stroke=0)
-    c.setFillColor(ink(blend(colour, 0.75, mid)))
-    c.setFont(font, size)
-    text_w = c.stringWidth(name, font, size)
-    scale = min(1.0, (w * 0.86) / text_w) if text_w else 1.0
-    c.translate(x + w / 2, y + h * 0.47)
-    c.scale(scale, scale)
-    c.drawCentredString(0, 0, name)
+    c.linearGradient(x, y + h, x, y, (ink(top), ink(bottom)), (0, 1), extend=True)
+    if tint is None:
+        eh = h * style.emblem_height
+        if emblem is not None:
+            emblem(c, x + (w - eh) / 2, y + h * style.emblem_centre - eh / 2, eh, eh)
+        c.setFillColor(blend(hex_colour(colour), 0.85, bottom))
+        c.setFont(font, size)
+        text_w = c.stringWidth(name, font, size)
+        scale = min(1.0, (w * style.name_width) / text_w) if text_w else 1.0
+        c.translate(x + w / 2, y + h * style.name_base)
+        c.scale(scale, scale)
+        c.drawCentredString(0, 0, name.replace("\u00a0", " "))
     c.restoreState()

@@ -209,10 +209,10 @@ def key_terms(w: Words) -> Table:
         texts = [(t.definition.get(w.lang) if t.definition else None) or "" for t in terms]
         definition = texts[0] if len(texts) == 1 else " ".join(
             f"{i}. {text}" for i, text in enumerate(texts, 1))
-        prototype = any(t.prototype and bool(text) for t, text in zip(terms, texts, strict=True))
         rule = ", ".join(dict.fromkeys(t.rule for t in terms if t.rule))
+        # a definition is wording, not a prototype value: no "*" (DECISIONS: key terms)
         rows.append((SORT_KEYS[w.lang](name), Row((
-            Cell(w.typo(name)), Cell(w.typo(definition), prototype),
+            Cell(w.typo(name)), Cell(w.typo(definition)),
             Cell(rule, numeric=True)))))
     return _table(w, "key_terms", [r for _k, r in sorted(rows, key=lambda r: r[0])],
                   (0.24, 0.6, 0.16))
@@ -233,8 +233,9 @@ def _parts(w: Words, parts: tuple[f.Part, ...]) -> list[str]:
     out = []
     for part, name in zip(parts, names, strict=True):
         card = w.data.card(part.ref) if part.kind == "card" else None
-        if card is not None and card.side and names.count(name) > 1:
-            name = f"{name} ({w.data.sides[card.side].name.get(w.lang)})"
+        if card is not None and card.side and names.count(name) > 1:  # John's two cards
+            whose = w.raw(f"side_card.{card.side}") or w.data.sides[card.side].name.get(w.lang)
+            name = f"{name} ({whose})"
         if part.kind == "count":
             out.append(str(part.count))
         elif part.count != 1 or part.kind == "value":
