@@ -38,7 +38,8 @@ def _parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", parents=[where],
                        help="check every card against the rule schema, in both languages")
-    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text for people (default) or json for tools and editors")
     c.add_argument("--lang-only", action="store_true", help="only the translation checks")
     c.add_argument("--fill", action="store_true", help="write canonical text into empty lines")
     c.add_argument("--fix", action="store_true",
@@ -88,7 +89,8 @@ def _parser() -> argparse.ArgumentParser:
     sv.add_argument("--editor", help="opens a finding's YAML line, e.g. 'code -g {file}:{line}'")
 
     pr = sub.add_parser("proof", parents=[where],
-                        help="output/proof/cs-en.pdf: English and Czech side by side")
+                        help="output/proof/cs-en.pdf: English and Czech side by side "
+                        "(with --changed-since: cs-en-changes.pdf)")
     pr.add_argument("--only-problems", action="store_true", help="only cards with findings")
     pr.add_argument("--changed-since", metavar="MANIFEST|REVISION",
                     help="only cards changed since an earlier manifest.json or git revision")
@@ -96,7 +98,8 @@ def _parser() -> argparse.ArgumentParser:
     pf = sub.add_parser("preflight", parents=[where],
                         help="check PDFs as a print shop would: ink, text size, image ppi, "
                         "RGB, transparency, boxes, fonts")
-    pf.add_argument("files", type=Path, nargs="+", metavar="FILE")
+    pf.add_argument("files", type=Path, nargs="+", metavar="FILE",
+                    help="PDF files to check, e.g. output/en/print-shop.pdf")
     pf.add_argument("--ink-limit", type=float, metavar="PERCENT",
                     help="a CMYK file: no RGB, total ink at most PERCENT")
     pf.add_argument("--print-shop", action="store_true",
@@ -116,13 +119,15 @@ def _parser() -> argparse.ArgumentParser:
     pt.add_argument("--quiet", action="store_true", help="no progress bar")
 
     po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
-    po_sub = po.add_subparsers(dest="po_command", required=True)
+    po_sub = po.add_subparsers(dest="po_command", required=True, metavar="{export,import}",
+                               title="what to do")
     exp = po_sub.add_parser("export", parents=[where], help="write output/po/cs.po")
     exp.add_argument("--pot", action="store_true",
                      help="write the template output/po/cards.pot (for msgmerge) instead")
     imp = po_sub.add_parser("import", parents=[where],
                             help="write the Czech texts of a PO file into card_data/")
-    imp.add_argument("file", type=Path)
+    imp.add_argument("file", type=Path, metavar="FILE",
+                     help="the translated PO file, e.g. output/po/cs.po after translation")
     return p
 
 
