@@ -16,6 +16,7 @@ from .build.po import po_export, po_import
 from .build.proof import proof
 from .build.tables import tables
 from .build.watch import watch
+from .data.model import LANGS
 from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, has_errors, strict
 from .files.oserrors import os_finding
 from .progress import Progress
@@ -74,7 +75,8 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--vtt", action="store_true",
                    help="also write output/<lang>/vtt/: a Tabletop Simulator table and card images")
     b.add_argument("--vtt-base-url", default="", metavar="URL",
-                   help="image links in the table point to URL/<file> (implies --vtt)")
+                   help="web folder holding each language's vtt/ copy: links point to "
+                   "URL/<lang>/<file>, or to URL with {lang} replaced (implies --vtt)")
 
     t = sub.add_parser("tables", parents=[where],
                        help="output/<lang>/rules-tables.pdf, .md, .html: the rulebook's tables")
@@ -109,13 +111,16 @@ def _parser() -> argparse.ArgumentParser:
                     "version keys (needs --ink-limit)")
 
     pt = sub.add_parser("playtest", parents=[where],
-                        help="play many seeded games; output/playtest/report.pdf and report.json")
+                        help="play many seeded games; output/playtest/report.json and <lang>/report.pdf")
     pt.add_argument("--games", type=int, default=2000, help="games to play (default 2000)")
     pt.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
     pt.add_argument("--players", default="greedy,greedy",
                     help="Luxembourg,Wittelsbach players: random or greedy (default greedy,greedy)")
     pt.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
-    pt.add_argument("--compare", type=Path, help="an earlier report.json to compare with")
+    pt.add_argument("--compare", type=Path,
+                    help="an earlier report.json: games paired by seed, changes outside the noise")
+    pt.add_argument("--lang", default="en,cs",
+                    help="languages of report.pdf, comma-separated (default: en,cs)")
     pt.add_argument("--quiet", action="store_true", help="no progress bar")
 
     po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
@@ -238,13 +243,17 @@ def _playtest(args: argparse.Namespace) -> int:
         print("--players needs two of random,greedy (Luxembourg,Wittelsbach) and --games at "
               "least 1", file=sys.stderr)
         return 2
+    langs = _ids(args.lang)
+    if not langs or not set(langs) <= set(LANGS):
+        print(f"--lang takes languages among {','.join(LANGS)}", file=sys.stderr)
+        return 2
     options = playtest.PlaytestOptions(args.games, args.seed, (players[0], players[1]), args.jobs,
-                                       args.compare)
+                                       args.compare, tuple(langs))
     result = playtest.playtest(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet))
     houses = result.report["houses"]
     print(f"{result.report['games']} games: " + ", ".join(
         f"{side} {h['rate']:.1%} (95% {h['ci95'][0]:.1%}-{h['ci95'][1]:.1%})" for side, h in houses.items()))
-    for line in result.compare_lines:
+    for line in result.lines:
         print(line)
     print("wrote " + ", ".join(str(p) for p in result.written))
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,14 +40,14 @@ def check_options(options: BuildOptions) -> None:
         if lang not in LANGS:
             found.append(error("unknown-lang", f"unknown language '{lang[:40]}'",
                                hint=f"use one of: {', '.join(LANGS)}"))
-    if options.vtt_base_url and not re.match(r"https?://[^\s/]+", options.vtt_base_url):
-        found.append(error("usage", f"--vtt-base-url {options.vtt_base_url[:80]!r} is not a web "
-                           "address", hint="give the folder the images are uploaded to, e.g. "
-                           "https://example.org/king/en"))
     if (options.png or options.vtt) and shutil.which("pdftoppm") is None:
         found.append(error("tool-missing", f"{'--png' if options.png else '--vtt'} needs pdftoppm "
                            "to draw images, and it is not installed",
                            hint="install poppler-utils (Debian: apt-get install poppler-utils)"))
+    if options.vtt_base_url:
+        from ..vtt.links import check_base_url  # the table's modules load only for --vtt
+
+        found += check_base_url(options.vtt_base_url, LANGS)
     if options.jobs < 0:
         found.append(error("usage", f"--jobs must be 0 (one per core) or more, not {options.jobs}",
                            hint="use --jobs 0"))

@@ -403,6 +403,8 @@ def _supply_at(g: Game, side: int, country: str) -> None:
 def _countries(g: Game, _ctx: Any = None) -> None:
     """9.2: votes, ties (7.4, 9.21), footholds (7.6) and clearing (9.22)."""
     r = g.rules
+    if g.log is not None:  # influence and military at their round's peak
+        g.log.observe(g)
     for i in range(len(r.countries)):
         a, b = g.influence[LUX][i], g.influence[WIT][i]
         if a > b:

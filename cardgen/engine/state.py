@@ -147,6 +147,8 @@ class Game:
             resume(self, ctx, options[0])
             return
         self.decision = Decision(side, kind, tuple(options), resume, ctx)
+        if self.log is not None:  # the state a player sees: what the playtest measures
+            self.log.observe(self)
 
     def ask_later(self, side: int, kind: str, producer: Callable[[Game, Any], Sequence[Hashable]],
                   resume: Resume, ctx: Any = None) -> None:
