@@ -18,7 +18,7 @@ from .build.tables import tables
 from .build.watch import watch
 from .data.model import LANGS
 from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, has_errors, strict
-from .files.oserrors import os_finding
+from .files.oserrors import check_regular, os_finding
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
 
@@ -239,14 +239,17 @@ def _po(args: argparse.Namespace) -> int:
 def _playtest(args: argparse.Namespace) -> int:
     from . import playtest  # the game engine: not loaded by the other commands
     players = _ids(args.players)
-    if len(players) != 2 or not set(players) <= {"random", "greedy"} or args.games < 1:
-        print("--players needs two of random,greedy (Luxembourg,Wittelsbach) and --games at "
-              "least 1", file=sys.stderr)
-        return 2
     langs = _ids(args.lang)
-    if not langs or not set(langs) <= set(LANGS):
-        print(f"--lang takes languages among {','.join(LANGS)}", file=sys.stderr)
-        return 2
+    wrong = [error("usage", what, hint=fix) for what, fix, bad in (
+        (f"--players {args.players}: two players, Luxembourg's then Wittelsbach's",
+         "e.g. --players greedy,random; each one of: random, greedy",
+         len(players) != 2 or not set(players) <= {"random", "greedy"}),
+        (f"--games {args.games}: at least 1 game", "e.g. --games 2000", args.games < 1),
+        (f"--lang {args.lang}: languages among {','.join(LANGS)}", f"e.g. --lang {LANGS[0]}",
+         not langs or not set(langs) <= set(LANGS)),
+    ) if bad]
+    if wrong:
+        raise CardgenError(wrong)
     options = playtest.PlaytestOptions(args.games, args.seed, (players[0], players[1]), args.jobs,
                                        args.compare, tuple(langs))
     result = playtest.playtest(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet))
@@ -280,7 +283,9 @@ def _preflight(args: argparse.Namespace) -> int:
     found = []
     for path in args.files:
         if not path.is_file():
-            found.append(error("file-missing", f"{path} not found"))
+            found.append(check_regular(path) or error(
+                "usage", f"{path} not found", hint="give the path of a PDF to check, e.g. "
+                "output/en/print-shop.pdf after cardgen build"))
             continue
         pages, document = inspect_file(path)  # qpdf reads each file once
         print(preflight.summary(path, pages))
@@ -289,7 +294,7 @@ def _preflight(args: argparse.Namespace) -> int:
             found += preflight.pdfx_findings(document, str(path))
     if found:
         print(format_text(found))
-    return 1 if has_errors(found) else 0
+    return exit_code(found) if has_errors(found) else 0
 
 
 def _watch(args: argparse.Namespace) -> int:

@@ -116,3 +116,35 @@ def test_png_files_are_named_by_deck_and_printed_number_with_the_back(project, c
     assert decks == sorted(decks)  # each deck together in a folder listing
     assert {"luxembourg", "wittelsbach", "market"} <= set(decks)
     assert "luxembourg-001-charles-iv.png" in names
+
+
+#: README "Exit codes": each problem of the command line or the machine exits 2 and says
+#: how to fix it (`fix: …`), whatever the command.
+SETUP_PROBLEMS = {
+    "a missing project folder": ["--project", "{tmp}/nowhere", "check"],
+    "an unknown language": ["build", "--lang", "xx"],
+    "an empty language list": ["build", "--lang", ","],
+    "an unknown --cards id": ["build", "--lang", "en", "--cards", "nope"],
+    "an unknown print-shop profile": ["build", "--lang", "en", "--profile", "nope"],
+    "a manifest of the wrong shape": ["build", "--lang", "en", "--changed-since", "{tmp}/bad.json"],
+    "negative --jobs": ["build", "--lang", "en", "--jobs", "-1"],
+    "a PDF to preflight that is not there": ["preflight", "{tmp}/missing.pdf"],
+    "a folder to preflight": ["preflight", "{tmp}"],
+    "no games to play": ["playtest", "--games", "0"],
+    "an unknown player": ["playtest", "--players", "greedy,nobody"],
+    "a PO file that is not there": ["po", "import", "{tmp}/missing.po"],
+}
+
+
+@pytest.mark.parametrize("problem", sorted(SETUP_PROBLEMS))
+def test_a_command_line_or_machine_problem_exits_2_saying_how_to_fix_it(problem, shipped,
+                                                                        tmp_path, capsys):
+    (tmp_path / "bad.json").write_text('{"cards": 3}', encoding="utf-8")
+    args = [a.format(tmp=tmp_path) for a in SETUP_PROBLEMS[problem]]
+    if args[0] != "--project":
+        args = ["--project", str(shipped), *args]
+    code = main(args)
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert code == 2, text
+    assert "fix: " in text and "Traceback" not in text, text
