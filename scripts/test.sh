@@ -22,4 +22,5 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv --system-site-packages .venv
 .venv/bin/python -m pip install -q -e '.[test]'
 .venv/bin/python -m ruff check cardgen tests bench
-.venv/bin/python -m pytest
+# one test process per core; a file's tests stay together, so they share its built project
+.venv/bin/python -m pytest -n auto --dist loadfile
