@@ -67,8 +67,9 @@ def at(findings: list[dict], code: str, file: Path, line: int) -> list[dict]:
 
 def test_shipped_data_passes_with_no_warnings(capsys):
     code, findings = check(Path(__file__).resolve().parent.parent, capsys, "--strict")
-    assert code == 0
-    assert findings == []
+    # the one thing a release still lacks is the art (every card prints a placeholder)
+    assert [f["code"] for f in findings] == ["art-placeholder"]
+    assert code == 1
 
 
 def both(file: str, fact: str, en: tuple[str, str], cs: tuple[str, str]
