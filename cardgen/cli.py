@@ -18,7 +18,7 @@ from .build.tables import tables
 from .build.watch import watch
 from .data.model import LANGS
 from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, has_errors, strict
-from .files.oserrors import os_finding
+from .files.oserrors import check_regular, os_finding
 from .impose.calibration import parse_back_offset
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
@@ -40,7 +40,8 @@ def _parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", parents=[where],
                        help="check every card against the rule schema, in both languages")
-    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text for people (default) or json for tools and editors")
     c.add_argument("--lang-only", action="store_true", help="only the translation checks")
     c.add_argument("--fill", action="store_true", help="write canonical text into empty lines")
     c.add_argument("--fix", action="store_true",
@@ -91,7 +92,8 @@ def _parser() -> argparse.ArgumentParser:
     sv.add_argument("--editor", help="opens a finding's YAML line, e.g. 'code -g {file}:{line}'")
 
     pr = sub.add_parser("proof", parents=[where],
-                        help="output/proof/cs-en.pdf: English and Czech side by side")
+                        help="output/proof/cs-en.pdf: English and Czech side by side "
+                        "(with --changed-since: cs-en-changes.pdf)")
     pr.add_argument("--only-problems", action="store_true", help="only cards with findings")
     pr.add_argument("--changed-since", metavar="MANIFEST|REVISION",
                     help="only cards changed since an earlier manifest.json or git revision")
@@ -99,7 +101,8 @@ def _parser() -> argparse.ArgumentParser:
     pf = sub.add_parser("preflight", parents=[where],
                         help="check PDFs as a print shop would: ink, text size, image ppi, "
                         "RGB, transparency, boxes, fonts")
-    pf.add_argument("files", type=Path, nargs="+", metavar="FILE")
+    pf.add_argument("files", type=Path, nargs="+", metavar="FILE",
+                    help="PDF files to check, e.g. output/en/print-shop.pdf")
     pf.add_argument("--ink-limit", type=float, metavar="PERCENT",
                     help="a CMYK file: no RGB, total ink at most PERCENT")
     pf.add_argument("--print-shop", action="store_true",
@@ -123,13 +126,15 @@ def _parser() -> argparse.ArgumentParser:
     pt.add_argument("--quiet", action="store_true", help="no progress bar")
 
     po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
-    po_sub = po.add_subparsers(dest="po_command", required=True)
+    po_sub = po.add_subparsers(dest="po_command", required=True, metavar="{export,import}",
+                               title="what to do")
     exp = po_sub.add_parser("export", parents=[where], help="write output/po/cs.po")
     exp.add_argument("--pot", action="store_true",
                      help="write the template output/po/cards.pot (for msgmerge) instead")
     imp = po_sub.add_parser("import", parents=[where],
                             help="write the Czech texts of a PO file into card_data/")
-    imp.add_argument("file", type=Path)
+    imp.add_argument("file", type=Path, metavar="FILE",
+                     help="the translated PO file, e.g. output/po/cs.po after translation")
     return p
 
 
@@ -223,15 +228,19 @@ def _po(args: argparse.Namespace) -> int:
 
 def _playtest(args: argparse.Namespace) -> int:
     from . import playtest  # the game engine: not loaded by the other commands
+    from .engine.players import PLAYERS
     players = _ids(args.players)
-    if len(players) != 2 or not set(players) <= {"random", "greedy", "search"} or args.games < 1:
-        print("--players needs two of random,greedy,search (Luxembourg,Wittelsbach) and --games "
-              "at least 1", file=sys.stderr)
-        return 2
     langs = _ids(args.lang)
-    if not langs or not set(langs) <= set(LANGS):
-        print(f"--lang takes languages among {','.join(LANGS)}", file=sys.stderr)
-        return 2
+    wrong = [error("usage", what, hint=fix) for what, fix, bad in (
+        (f"--players {args.players}: two players, Luxembourg's then Wittelsbach's",
+         f"e.g. --players greedy,random; each one of: {', '.join(PLAYERS)}",
+         len(players) != 2 or not set(players) <= set(PLAYERS)),
+        (f"--games {args.games}: at least 1 game", "e.g. --games 2000", args.games < 1),
+        (f"--lang {args.lang}: languages among {','.join(LANGS)}", f"e.g. --lang {LANGS[0]}",
+         not langs or not set(langs) <= set(LANGS)),
+    ) if bad]
+    if wrong:
+        raise CardgenError(wrong)
     options = playtest.PlaytestOptions(args.games, args.seed, (players[0], players[1]), args.jobs,
                                        args.compare, tuple(langs))
     result = playtest.playtest(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet))
@@ -265,7 +274,9 @@ def _preflight(args: argparse.Namespace) -> int:
     found = []
     for path in args.files:
         if not path.is_file():
-            found.append(error("file-missing", f"{path} not found"))
+            found.append(check_regular(path) or error(
+                "usage", f"{path} not found", hint="give the path of a PDF to check, e.g. "
+                "output/en/print-shop.pdf after cardgen build"))
             continue
         pages, document = inspect_file(path)  # qpdf reads each file once
         print(preflight.summary(path, pages))
@@ -274,7 +285,7 @@ def _preflight(args: argparse.Namespace) -> int:
             found += preflight.pdfx_findings(document, str(path))
     if found:
         print(format_text(found))
-    return 1 if has_errors(found) else 0
+    return exit_code(found) if has_errors(found) else 0
 
 
 def _watch(args: argparse.Namespace) -> int:

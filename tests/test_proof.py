@@ -17,6 +17,7 @@ from cardgen.render.card import draw_card
 from cardgen.tables import glossary as glossary_sheet
 from cardgen.tables.glossary import build_glossary_sheet, czech_key, name_pairs
 from cardgen.translate.proof import build_proof
+from cardgen.translate.translation import text_states
 from cardgen.wording.compose import compose_faces
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler")
@@ -49,7 +50,7 @@ def proof_of(project, findings=None, **kw) -> tuple[bytes, object]:
     layout = load_layout(ROOT / "layouts" / "card.yaml")
     pdf = build_proof(data, compose_faces(data, "en", project), compose_faces(data, "cs", project),
                       check_language(data) if findings is None else findings, draw_card, layout,
-                      **kw)
+                      states=text_states(data, project), **kw)
     return pdf, data
 
 
@@ -85,7 +86,7 @@ def test_proof_shows_the_canonical_czech_and_the_state(tmp_path):
     rows = [" ".join(ln.split()) for ln in cards.splitlines()]
     # Blanche's Czech deed is missing: the canonical text stands beside it, the state says so
     deed = next(r for r in rows if "Place 2 influence in Mainz." in r)
-    assert deed.endswith("— Umísti 2 vlivu do Mohuče. missing"), deed
+    assert deed.endswith("— Umísti 2 vlivu do Mohuče. untranslated"), deed
     assert any(r.endswith("translated") and "Filip VI." in r for r in rows)
 
 

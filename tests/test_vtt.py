@@ -38,7 +38,7 @@ BASE_URL = "https://example.org/king"
 PUBLIC_SAVE = Path(__file__).parent / "fixtures" / "tts_public_save.json"
 BOARD_MM = (594.0, 420.0)
 ROUNDING = 1e-3  # table units: positions and scales are written to 4 decimals
-REMADE_GENERIC = ("generic/001-charles-iv.png", "generic/058-battle-of-crecy.png",
+REMADE_GENERIC = ("generic/luxembourg-001-charles-iv.png", "generic/market-058-battle-of-crecy.png",
                   "generic/back.png", "generic/cards.csv")
 CHANNEL_TOLERANCE, MAX_SHARE = 40, 0.002  # as tests/test_render_golden.py
 
@@ -291,9 +291,9 @@ def test_rebuild_gives_the_same_images_and_hosted_links(first, second) -> None:
 def test_a_changed_card_rewrites_only_its_sheet(second) -> None:
     written = second["written"]
     assert "sheets/luxembourg.png" in written
-    assert "generic/001-charles-iv.png" in written
+    assert "generic/luxembourg-001-charles-iv.png" in written
     for other in ("sheets/market.png", "sheets/wittelsbach.png", "board.png", "back.png",
-                  "generic/001-louis-iv.png"):
+                  "generic/wittelsbach-001-louis-iv.png"):
         assert other not in written, other
 
 

@@ -32,7 +32,6 @@ from .check import (
     FIT_CACHE,
     checks_key,
     fit_key,
-    placeholder_findings,
     read_fit_cache,
     run_check,
 )
@@ -252,7 +251,6 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     card_key, base_key = project_keys(project)
     result = BuildReport(findings=[f for f in report.findings if f.severity is not Severity.ERROR],
                          data=data, faces=report.faces, layout=layout)
-    result.findings += placeholder_findings(report.faces.get(options.langs[0], []))
     if options.strict and not _clean(result.findings):
         raise CardgenError(strict(result.findings))
     shop = print_shop_findings(project, layout, options.profile)
@@ -288,10 +286,13 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
         result.written += staged.commit()
     faces_kept.save()
     if options.png:
+        progress.start(sum(len(report.faces[lang]) + 1 for lang in options.langs), "png")
         for lang in options.langs:
             log(f"{lang}/png")
-            paths, _ = write_pngs(report.faces[lang], layout, inside(output, f"{lang}/png"))
+            paths, _ = write_pngs(report.faces[lang], layout, inside(output, f"{lang}/png"),
+                                  lang=lang, step=lambda name, lang=lang: progress.step(f"{lang}/png/{name}"))
             result.written.extend(paths)
+        progress.finish()
     live = fit_cache.keys() & {k for keys in result.face_keys.values() for k in keys.values()}
     fit_cache_file.write(fit_cache_key, {k: [f.to_json() for f in fit_cache[k]] for k in sorted(live)})
     checks_file.write(checks_key(), check_cache.to_json())

@@ -102,6 +102,8 @@ def run_check(project: Path, *, lang_only: bool = False,
             report.face_keys = face_keys_of(report.faces, layout, project)
             findings.extend(fit_findings(data, report.faces, layout, fit_cache,
                                          report.face_keys))
+            if not lang_only:  # art is no translation matter
+                findings.extend(placeholder_findings(report.faces[LANGS[0]]))
         except CardgenError as exc:
             findings.extend(exc.findings)
     return report

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +40,10 @@ def check_options(options: BuildOptions) -> None:
         if lang not in LANGS:
             found.append(error("unknown-lang", f"unknown language '{lang[:40]}'",
                                hint=f"use one of: {', '.join(LANGS)}"))
+    if (options.png or options.vtt) and shutil.which("pdftoppm") is None:
+        found.append(error("tool-missing", f"{'--png' if options.png else '--vtt'} needs pdftoppm "
+                           "to draw images, and it is not installed",
+                           hint="install poppler-utils (Debian: apt-get install poppler-utils)"))
     if options.vtt_base_url:
         from ..vtt.links import check_base_url  # the table's modules load only for --vtt
 

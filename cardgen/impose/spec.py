@@ -288,4 +288,5 @@ def select_profile(profiles: Mapping[str, Profile], name: str) -> Profile:
         "unknown-profile",
         f"print-shop profile '{name}' is not in layouts/profiles.yaml; expected one of: "
         f"{', '.join(profiles)}", location=Location("layouts/profiles.yaml"),
-        hint=f"did you mean '{near}'?" if near else None))
+        hint=f"did you mean '{near}'?" if near else f"use one of those, or add '{name}' to "
+        "layouts/profiles.yaml"))

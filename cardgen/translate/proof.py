@@ -52,7 +52,6 @@ from .review import (
     plain,
     removed,
     texts_of,
-    translation_state,
     word_diff,
 )
 
@@ -104,8 +103,9 @@ class _Sheet:
 
     def __init__(self, data: GameData, faces: Mapping[str, Sequence[CardFace]],
                  draw_card: DrawCard, layout: Any, fonts: dict[str, str],
-                 earlier: Earlier | None):
+                 earlier: Earlier | None, states: Mapping[str, str]):
         self.data, self.draw_card, self.layout, self.fonts = data, draw_card, layout, fonts
+        self.states = states
         self.st = styles(fonts)
         self.faces = {lang: {f.card_id: f for f in fs} for lang, fs in faces.items()}
         self.texts = {lang: texts_of(fs) for lang, fs in faces.items()}
@@ -156,7 +156,9 @@ class _Sheet:
         keys = keys_in_order([self.texts[lang].get(card.id, {}) for lang in ("en", "cs")])
         rows: list[list[Any]] = [[Paragraph(escape(h), self.st["italic"]) for h in HEAD]]
         for key in keys:
-            state = translation_state(card, key)
+            # a card text's translation state, as `cardgen check` counts it; a printed
+            # label (the deck's name, a kind) is no text of the card: its template's
+            state = self.states.get(f"{card.id}:{key}", "template")
             rows.append([Paragraph(escape(key), self.st["italic"]),
                          self.cell(card.id, key, "en", change),
                          self.cell(card.id, key, "cs", change),
@@ -234,15 +236,19 @@ def _glossary(data: GameData, st: dict[str, Any]) -> Table:
 
 
 def build_proof(data: GameData, faces_en: Sequence[CardFace], faces_cs: Sequence[CardFace],
-                findings: Sequence[Finding], draw_card: DrawCard, layout: Any,
+                findings: Sequence[Finding], draw_card: DrawCard, layout: Any, *,
                 only_problems: bool = False, earlier: Earlier | None = None,
-                hashes: Mapping[str, Mapping[str, str]] | None = None) -> bytes:
+                states: Mapping[str, str], hashes: Mapping[str, Mapping[str, str]] | None = None
+                ) -> bytes:
     """The proof PDF as bytes (deterministic: same input, same bytes).
+
+    ``states``: PO context → translation state (:func:`~.translation.text_states`).
 
     With ``earlier`` only the cards changed since then are shown (``hashes``: the current
     content hashes by language, to find cards whose drawing alone changed)."""
     fonts = register_fonts(layout.fonts)
-    sheet = _Sheet(data, {"en": faces_en, "cs": faces_cs}, draw_card, layout, fonts, earlier)
+    sheet = _Sheet(data, {"en": faces_en, "cs": faces_cs}, draw_card, layout, fonts, earlier,
+                   states)
     st = sheet.st
     by_card: dict[str | None, list[Finding]] = {}
     for f in findings:
