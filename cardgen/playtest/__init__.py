@@ -33,7 +33,7 @@ CARD_LAYOUT = Path("layouts") / "card.yaml"
 
 @dataclass(frozen=True)
 class PlaytestOptions:
-    games: int = 2000
+    games: int = 1000
     seed: int = 1
     players: tuple[str, str] = ("greedy", "greedy")
     jobs: int = 0
