@@ -87,6 +87,11 @@ def test_changed_since_a_manifest_shows_only_the_changed_card_word_by_word(proje
     text = proof_text(project)
     assert shown_cards(project, text) == {"charles-iv"}
     assert "Changed / Změněno 1" in text and "New / Nové 0" in text
+    pages = subprocess.run(["pdftotext", str(project / "output" / "proof" / "cs-en-changes.pdf"),
+                            "-"], capture_output=True, text=True, check=True).stdout.split("\f")
+    headings = ("Glossary / Slovníček pojmů", "Data findings / Nálezy v datech")
+    last_lines = [[ln for ln in page.splitlines() if ln.strip()][-1:] for page in pages]
+    assert not [ln for ln in last_lines if ln and ln[0].strip() in headings]  # none at a foot
     assert "(charles-iv) — changed: en, cs" in text
     # now and was, in both languages; the canonical Czech beside the written; the state
     assert "Umísti 2 vlivu do Čech. Pak lízni 1 kartu." in text

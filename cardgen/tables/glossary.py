@@ -99,7 +99,7 @@ def styles(fonts: dict[str, str]) -> dict[str, ParagraphStyle]:
         "title": ParagraphStyle("title", fontName=fonts["bold"], fontSize=16, leading=20,
                                 spaceAfter=6),
         "h": ParagraphStyle("h", fontName=fonts["bold"], fontSize=12, leading=15, spaceBefore=8,
-                            spaceAfter=4),
+                            spaceAfter=4, keepWithNext=1),  # a heading never ends a page
         "body": ParagraphStyle("body", fontName=fonts["body"], fontSize=9, leading=11.5),
         "small": ParagraphStyle("small", fontName=fonts["body"], fontSize=8, leading=10),
         "italic": ParagraphStyle("italic", fontName=fonts["italic"], fontSize=8, leading=10),
