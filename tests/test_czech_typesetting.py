@@ -200,7 +200,7 @@ def test_the_editors_corrections_are_printed(built):
     assert "sem nelze umístit vojsko" in tokens and "+1 k politickým číslům" in tokens
     assert "82 karet na 10 listech" in sheets and "1 list s pokyny" in sheets
     assert "převracejte podél delší hrany" in tokens and "převracejte podél DELŠÍ hrany" in sheets
-    assert ("Initiative: the side with fewer electors chooses who starts; if tied, "
+    assert ("Initiative: the side that controls fewer electors chooses who starts; if tied, "
             in _said(built / "en" / "player-aid.pdf"))
 
 

@@ -19,13 +19,13 @@ SHEETS = Path("layouts") / "sheets.yaml"
 # (file, old, new, lang, finding code, what the message names), one per text kind
 EDITS = [
     # player aid, against a rule fact: John's direction (10.31) and the draw bonus (4.2)
-    (COMPONENTS, "moves him 1 step away from you", "moves him 1 step toward you", "en",
+    (COMPONENTS, "moves his marker 1 step away from you", "moves his marker 1 step toward you", "en",
      "component-meaning", "away from"),
-    (COMPONENTS, "posune se o 1 pole od tebe", "posune se o 1 pole k tobě", "cs",
+    (COMPONENTS, "posune se jeho ukazatel o 1 pole od tebe", "posune se jeho ukazatel o 1 pole k tobě", "cs",
      "component-meaning", "“od”"),
     (COMPONENTS, "+1 card per draw battleground", "+2 cards per draw battleground", "en",
      "component-meaning", "rule 4.2"),
-    (COMPONENTS, "+1 kartu za každé své bojiště", "+2 karty za každé své bojiště", "cs",
+    (COMPONENTS, "+1 kartu za každé ovládané bojiště", "+2 karty za každé ovládané bojiště", "cs",
      "component-meaning", "rule 4.2"),
     # player aid, against a game value (9.4 loyalty cost) and a card's effect (9.6)
     (COMPONENTS, "buy 1 loyalty step for 3 currency", "buy 1 loyalty step for 2 currency",
@@ -38,8 +38,8 @@ EDITS = [
     # board labels: the supply line (8.4) and the stability legend (7.5)
     (COMPONENTS, "supply line: +2 influence", "supply line: +3 influence", "en",
      "component-meaning", "rule 8.4"),
-    (COMPONENTS, "soupeř platí 2 za vliv", "soupeř platí 3 za vliv", "cs", "component-meaning",
-     "rule 7.5"),
+    (COMPONENTS, "soupeř platí 2 politické za každý vliv", "soupeř platí 3 politické za každý vliv",
+     "cs", "component-meaning", "rule 7.5"),
     # no source named: the two languages against each other (a side, a number)
     (COMPONENTS, "(na neutrálním poli Wittelsbachové)", "(na neutrálním poli Lucemburkové)",
      "cs", "component-meaning", "'Wittelsbach' 0×"),

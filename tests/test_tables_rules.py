@@ -102,7 +102,7 @@ def test_country_and_battleground_stars_follow_the_rule_facts(docs, lang):
              for pid, p in places[group].items()}
     countries = {r.cells[0].text: r.cells for r in docs[lang]["countries"].rows}
     for pid in places["countries"]:
-        cells = next(c for n, c in countries.items() if n.lower().endswith(
+        cells = next(c for n, c in countries.items() if n.replace("\u00a0", " ").lower().endswith(
             names[pid].lower().removeprefix("the ")))
         feeding = [b for b, bg in places["battlegrounds"].items() if pid in bg["links"]]
         assert cells[2].prototype == (pid not in stable), pid
