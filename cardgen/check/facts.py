@@ -183,14 +183,14 @@ def _where_differs(data: GameData, effect: Effect, pattern: dict) -> Location:
     return effect.loc
 
 
-def _swap(effects: tuple[Effect, ...], old: Effect, new: Effect) -> tuple[Effect, ...]:
+def swap_effect(effects: tuple[Effect, ...], old: Effect, new: Effect) -> tuple[Effect, ...]:
     """``effects`` with ``old`` (found by identity, at any depth) replaced by ``new``."""
     out = []
     for effect in effects:
         if effect is old:
             out.append(new)
             continue
-        params = {k: _swap(v, old, new) if isinstance(v, tuple) and all(
+        params = {k: swap_effect(v, old, new) if isinstance(v, tuple) and all(
             isinstance(e, Effect) for e in v) else v for k, v in effect.params.items()}
         out.append(effect if params == effect.params else replace(effect, params=params))
     return tuple(out)
@@ -209,7 +209,7 @@ def _put_right(data: GameData, effect: Effect, pattern: dict) -> Effect:
                 if any(_matches(data, e, w) for e in _all_effects(nested)):
                     continue
                 same = next((e for e in _all_effects(nested) if e.op == w.get("op")), None)
-                nested = _swap(nested, same, _put_right(data, same, w)) if same is not None \
+                nested = swap_effect(nested, same, _put_right(data, same, w)) if same is not None \
                     else (*nested, _built(w, effect.at(key)))
             params[key] = nested
         elif not _same(_param(data, effect, key), want):
@@ -250,7 +250,7 @@ def rulebook_line(data: GameData, card: Card, line: CardLine) -> Ruled | None:
         near = next((e for e in _all_effects(line.effects) if e.op == want["op"]), None)
         if near is not None:
             right = _put_right(data, near, want)
-            options = [_swap(o, near, right) for o in options]
+            options = [swap_effect(o, near, right) for o in options]
             added |= len(list(_all_effects((right,)))) > len(list(_all_effects((near,))))
         elif any(e.op == want["op"] for ln in card.lines for e in _all_effects(ln.effects)):
             continue  # the broken effect is on another line

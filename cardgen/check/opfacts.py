@@ -24,6 +24,7 @@ from typing import Any
 
 from ..data.model import CardLine, Effect, GameData
 from ..wording.templates import TextError, normalize, renderer
+from .facts import swap_effect
 
 _WORD = re.compile(r"[+\u2212-]?\d+|[^\W\d_]+")
 #: At most this many other values are tried per parameter.
@@ -97,18 +98,6 @@ def _all(effects: tuple[Effect, ...]) -> Iterator[Effect]:
         yield effect
         for _key, inner in _nested(effect):
             yield from _all(inner)
-
-
-def _swap(effects: tuple[Effect, ...], old: Effect, new: Effect) -> tuple[Effect, ...]:
-    out = []
-    for effect in effects:
-        if effect is old:
-            out.append(new)
-            continue
-        params = {k: _swap(v, old, new) if isinstance(v, tuple) and v and all(
-            isinstance(e, Effect) for e in v) else v for k, v in effect.params.items()}
-        out.append(effect if params == effect.params else replace(effect, params=params))
-    return tuple(out)
 
 
 class _Domains:
@@ -226,7 +215,7 @@ class _Axes:
         have = Counter(self.canonical)
         for variant in variants:
             try:
-                text = words(self.render.line(replace(self.line, effects=_swap(
+                text = words(self.render.line(replace(self.line, effects=swap_effect(
                     self.line.effects, effect, variant))))
             except (TextError, KeyError, TypeError, ValueError):
                 continue
