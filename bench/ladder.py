@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import os
 import resource
@@ -27,18 +26,10 @@ sys.path.insert(0, str(ROOT))
 from cardgen.data.load import load_or_raise  # noqa: E402
 from cardgen.engine import Rules  # noqa: E402  (the repository root is on the path now)
 from cardgen.engine.players import play_game  # noqa: E402
+from cardgen.playtest.intervals import wilson  # noqa: E402
 
 SEED_BASE = 27_000_000
 _RULES: Rules | None = None
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _init() -> None:
