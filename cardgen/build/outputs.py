@@ -274,8 +274,10 @@ def game_targets(ctx: LangContext) -> list[Target]:
         out += [
             Target(f"{lang}/board-{paper}.pdf", digest(key, "tiles", paper),
                    lambda paper=paper: build_board_tiles(data, lang, project, paper, cmyk)),
-            Target(f"{lang}/tokens{suffix}.pdf", digest(key, "tokens", paper, ctx.flip),
-                   lambda paper=paper: build_tokens(data, lang, project, paper, ctx.flip, cmyk)),
+            Target(f"{lang}/tokens{suffix}.pdf",
+                   digest(key, "tokens", paper, ctx.flip, repr(ctx.back_offset)),
+                   lambda paper=paper: build_tokens(data, lang, project, paper, ctx.flip, cmyk,
+                                                    ctx.back_offset)),
         ]
     out.append(Target(f"{lang}/player-aid.pdf", digest(key, "aid"),
                       lambda: build_player_aid(data, lang, project, cmyk=cmyk)))

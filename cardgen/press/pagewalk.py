@@ -105,8 +105,7 @@ def _walk(doc: PdfDoc, report: PageReport, content: bytes, resources: Any,
             shown = size * _scale(_mul(text_m, ctm))
             if report.min_text_pt is None or shown < report.min_text_pt:
                 report.min_text_pt = shown
-            if (shown < 12 and len(fill) == 4 and fill[3] >= 0.8
-                    and (any(v > 0.001 for v in fill[:3]) or fill[3] < 0.999)):
+            if shown < 12 and _meant_black(fill) and fill != [0, 0, 0, 1]:
                 report.text_not_k_only += 1
         elif op == b"gs" and operands:
             state = doc.get(gstates.get(operands[-1].decode("latin-1"))) or {}
@@ -132,6 +131,18 @@ def _walk(doc: PdfDoc, report: PageReport, content: bytes, resources: Any,
             elif info.get("/Subtype") == "/Image":
                 _check_image(doc, ref, info, ctm, report)
         operands = []
+
+
+#: Text counts as black when its black ink is at least this and its C, M and Y differ by
+#: no more than BLACK_SPREAD (a rich or greyish black, not a dark colour).
+BLACK_K, BLACK_SPREAD = 0.8, 0.2
+
+
+def _meant_black(fill: list[float]) -> bool:
+    """A CMYK fill meant as black: much K, and C, M, Y balanced (a rich black 60/40/40
+    is; a dark blue 21/33/44 at 85 % K is a colour)."""
+    return (len(fill) == 4 and fill[3] >= BLACK_K
+            and max(fill[:3]) - min(fill[:3]) <= BLACK_SPREAD + 1e-9)
 
 
 def _count_space(report: PageReport, space: str | None) -> None:

@@ -31,7 +31,7 @@ class PageReport:
     boxes_outside: bool = False  # a TrimBox or BleedBox not inside the page (MediaBox)
     annotations: int = 0
     fonts_not_embedded: set[str] = field(default_factory=set)
-    text_not_k_only: int = 0  # black text (K ≥ 80 %) under 12 pt that also uses C, M or Y
+    text_not_k_only: int = 0  # black text under 12 pt not in solid black ink (0/0/0/100)
 
     def to_json(self) -> dict[str, Any]:
         return {"page": self.page, "ink_max": round(self.ink_max, 1),
