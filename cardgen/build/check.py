@@ -61,10 +61,10 @@ def run_check(project: Path, *, lang_only: bool = False,
     from .. import check as checks
     from ..check.cache import CheckCache
     from ..check.components import check_component_texts
-    from ..data.cardcache import CardFileCache
-    from ..data.layout import load_layout
     from ..check.reversed import card_findings as reversed_card_findings
     from ..check.reversed import token_findings as reversed_token_findings
+    from ..data.cardcache import CardFileCache
+    from ..data.layout import load_layout
     from ..data.load import load
     from ..tables import label_findings as table_label_findings
     from ..tables.glossary import label_findings as glossary_label_findings
