@@ -184,3 +184,22 @@ def test_board_tile_labels_keep_5_mm_from_the_paper_edge(tmp_path):
     strip = tile.crop((0, tile.height - round(10 * PX), tile.width, tile.height))
     bottom = _ink_box(strip)[3]  # of the label, below the board window
     assert (strip.height - bottom) / PX >= 5
+
+
+def test_token_backs_move_by_the_back_offset(tmp_path):
+    """--back-offset moves the tokens' backs pages like the card sheets' (issue 30): every
+    back face by exactly the offset, the fronts not at all."""
+    from test_board_helpers import game
+
+    from cardgen.board import build_tokens
+
+    plain = build_tokens(game(), "en", ROOT, "a4")
+    moved = build_tokens(game(), "en", ROOT, "a4", back_offset=(1.5, -1.0))
+    plain_front, plain_back = pages(plain, tmp_path, 1, 2, "a")
+    moved_front, moved_back = pages(moved, tmp_path, 1, 2, "b")
+    gold = (0xC9, 0x9A, 0x2E)  # the round and loyalty markers' tiles
+    a, b = mask(plain_back, gold, 12).getbbox(), mask(moved_back, gold, 12).getbbox()
+    assert (b[0] - a[0]) / PX == pytest.approx(1.5, abs=0.15)  # right
+    assert (b[1] - a[1]) / PX == pytest.approx(1.0, abs=0.15)  # down the raster = up −1 mm
+    assert (b[2] - a[2], b[3] - a[3]) == (b[0] - a[0], b[1] - a[1])  # moved, not resized
+    assert mask(plain_front, gold, 12).getbbox() == mask(moved_front, gold, 12).getbbox()

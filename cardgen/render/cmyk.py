@@ -87,8 +87,8 @@ def _limit_ink(img: Image.Image, limit: float) -> Image.Image:
     if total.getextrema()[1] <= top:
         return img
     bands = [ImageMath.lambda_eval(
-        lambda a: a["min"](a["v"], a["v"] * a["max"](0.0, top - a["k"])
-                           / a["max"](1.0, a["c"] + a["m"] + a["y"])),
+        lambda a: a["min"](a["v"], a["v"] * a["max"](top - a["k"], 0.0)
+                           / a["max"](a["c"] + a["m"] + a["y"], 1.0)),
         v=band.convert("F"), c=c.convert("F"), m=m.convert("F"), y=y.convert("F"),
         k=k.convert("F")).convert("L") for band in (c, m, y)]
     return Image.merge("CMYK", (*bands, k))
