@@ -255,7 +255,8 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     result.findings += placeholder_findings(report.faces.get(options.langs[0], []))
     if options.strict and not _clean(result.findings):
         raise CardgenError(strict(result.findings))
-    shop = print_shop_findings(project, layout, options.profile)
+    shop = print_shop_findings(project, layout, options.profile,
+                               [f for lang in options.langs for f in report.faces[lang]])
     if has_errors(shop):
         raise CardgenError(shop)
     result.findings += shop

@@ -8,7 +8,7 @@ the pipeline writes.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -20,6 +20,7 @@ from ..errors import Finding
 from ..files.incremental import digest
 from ..fonts import register_fonts
 from ..press.preflight import Rules
+from ..render.art import prepare_art, resolution_findings
 from ..render.card import draw_back, draw_card
 from ..render.cmyk import CmykConverter, converter_for
 from ..render.faceforms import FaceLibrary
@@ -89,12 +90,26 @@ def _card_size(layout: Layout) -> impose.CardSize:
     return impose.CardSize(g.width, g.height, g.bleed)
 
 
-def print_shop_findings(project: Path, layout: Layout, profile_id: str) -> list[Finding]:
-    """What the chosen print-shop profile does to the layout's card (scaling, bleed)."""
+def print_shop_findings(project: Path, layout: Layout, profile_id: str,
+                        faces: Sequence[CardFace] = ()) -> list[Finding]:
+    """What the chosen print-shop profile does to the layout's card (scaling, bleed) and to
+    the art of ``faces`` (its resolution at the shop's scaled size)."""
     profile = impose.select_profile(impose.load_profiles(project), profile_id)
     card = _card_size(layout)
     card = impose.CardSize(card.width, card.height, impose.drawing_bleed(profile, card))
-    return impose.profile_findings(profile, card, layout.card.safe)
+    out = impose.profile_findings(profile, card, layout.card.safe)
+    scale = max(profile.scale(card.width, card.height))
+    if abs(scale - 1) < 1e-6 or profile.page_order == "images":
+        return out
+    box, seen = layout.art_box, set()
+    for face in faces:
+        if face.art is None or face.art in seen:
+            continue
+        seen.add(face.art)
+        art = prepare_art(face.art, box.w, box.h, ppi=layout.art.min_ppi, card=face.card_id)
+        out += resolution_findings(art, profile.resolution, Path("art") / Path(face.art).name,
+                                   face.card_id, scale=scale, where="print-shop.pdf")
+    return out
 
 
 def _shop_layout(ctx: LangContext, profile: impose.Profile) -> Layout:

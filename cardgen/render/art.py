@@ -233,15 +233,31 @@ def _open(raw: bytes, path: Path, card: str | None) -> Image.Image:
     return img
 
 
-def resolution_findings(art: PreparedArt, min_ppi: int, path: Path, card: str | None,
-                        lang: str | None = None) -> list[Finding]:
-    """A warning when the art is below ``min_ppi`` at its printed size."""
-    if art.ppi + 0.5 >= min_ppi:
+#: How far below the wanted ppi art may fall and still count as meeting it: 744 px over the
+#: 63 mm art box is 299.96 ppi, which is 300 as anyone rounds it; 299.6 is not.
+PPI_TOLERANCE = 0.05
+
+
+def ppi_text(ppi: float) -> str:
+    """A resolution as what it is: whole when it is whole to 0.05, else with a decimal
+    (297.6 ppi is never shown as 298 or 300)."""
+    return f"{round(ppi)}" if abs(ppi - round(ppi)) < PPI_TOLERANCE else f"{ppi:.1f}"
+
+
+def resolution_findings(art: PreparedArt, min_ppi: float, path: Path, card: str | None,
+                        lang: str | None = None, scale: float = 1.0, where: str = ""
+                        ) -> list[Finding]:
+    """A warning when the art is below ``min_ppi`` at its printed size: the layout's, or
+    ``scale`` times it (a print shop's trim; ``where`` names that file)."""
+    ppi = art.ppi / scale
+    if ppi >= min_ppi - PPI_TOLERANCE:
         return []
-    need = round(art.w_mm / MM_PER_INCH * min_ppi)
+    need = math.ceil(art.w_mm * scale / MM_PER_INCH * min_ppi - PPI_TOLERANCE)
+    size = ("print size" if scale == 1 else
+            f"{where}'s size (scaled {scale * 100:.1f} %)")
     return [warning("art-low-resolution",
-                    f"art is {art.ppi:.0f} ppi at print size ({art.pixels[0]}×{art.pixels[1]} px "
-                    f"over {art.w_mm:.1f} mm); {min_ppi} ppi wanted",
+                    f"art is {ppi_text(ppi)} ppi at {size} ({art.pixels[0]}×{art.pixels[1]} px "
+                    f"over {art.w_mm * scale:.1f} mm); {min_ppi:g} ppi wanted",
                     location=Location(str(path)), card=card, lang=lang,
                     hint=f"use an image at least {need} px wide")]
 
