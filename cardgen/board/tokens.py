@@ -197,14 +197,14 @@ class Faces:
         self.tile(x, y, s, self.col(side))
         if arms:
             # above the two labels (the 6 pt bold house name reaches 0.4 of a 16 mm token)
-            icons.draw_house_arms(c, (x + s / 2 - s * 0.2) * mm, (y + s * 0.42) * mm,
-                                  s * 0.4 * mm, s * 0.45 * mm, side)
+            icons.draw_house_arms(c, (x + s / 2 - s * 0.19) * mm, (y + s * 0.42) * mm,
+                                  s * 0.38 * mm, s * 0.43 * mm, side)
         (label_font, label_size), (name_font, name_size) = (self.label("side_label"),
                                                             self.label("side_name"))
         with saved(c):
             c.setFillColor(white)
-            text(c, x + s / 2, y + 2.2, label, label_font, label_size, "centre", width=s - 2)
-            text(c, x + s / 2, y + 2.2 + label_size * 0.3528 + 0.4, self.ctx.side_name(side),
+            text(c, x + s / 2, y + 2.6, label, label_font, label_size, "centre", width=s - 2)
+            text(c, x + s / 2, y + 2.6 + label_size * 0.3528 + 0.4, self.ctx.side_name(side),
                  name_font, name_size, "centre", width=s - 2)
 
     def label(self, name: str) -> tuple[str, float]:
