@@ -17,6 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from ..fonts import register_fonts
+from ..render.cmyk import canvas_maker
 
 WIDTH = 170 * mm
 SIDE_COLOURS = (colors.HexColor("#9b1c1c"), colors.HexColor("#1f4e8c"))
@@ -184,5 +185,5 @@ def build_pdf(report: dict[str, Any], font_files: Mapping[str, Path],
                             topMargin=15 * mm, bottomMargin=15 * mm, invariant=1,
                             initialFontName=body, initialFontSize=9,  # no stray Helvetica
                             title="Playtest report", author="cardgen")
-    doc.build(out)
+    doc.build(out, canvasmaker=canvas_maker(None))  # a /ID of its own (render.pdfid)
     return buf.getvalue()
