@@ -240,12 +240,13 @@ def _black_curve(profile: ImageCms.ImageCmsProfile) -> list[int]:
     ramp.putdata([(0, 0, 0, k) for k in range(256)])
     to_lab = ImageCms.buildTransform(profile, lab, "CMYK", "LAB",
                                      renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
-    ink_l = [apply_transform(to_lab, ramp).getpixel((k, 0))[0] for k in range(256)]
+    ink_lab = apply_transform(to_lab, ramp)
+    ink_l = [ink_lab.getpixel((k, 0))[0] for k in range(256)]
     greys = Image.new("RGB", (256, 1))
     greys.putdata([(v, v, v) for v in range(256)])
-    srgb_l = [apply_transform(ImageCms.buildTransform(
-        ImageCms.createProfile("sRGB"), lab, "RGB", "LAB"), greys).getpixel((v, 0))[0]
-        for v in range(256)]
+    grey_lab = apply_transform(ImageCms.buildTransform(ImageCms.createProfile("sRGB"), lab,
+                                                       "RGB", "LAB"), greys)
+    srgb_l = [grey_lab.getpixel((v, 0))[0] for v in range(256)]
     black, white = ink_l[-1], ink_l[0]
     rising = [-v for v in ink_l]  # K up: lightness down; bisect wants it ascending
     out = []
