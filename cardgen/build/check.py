@@ -145,7 +145,7 @@ def art_findings(data: GameData, project: Path, layout: Layout) -> list[Finding]
     Images are opened here (and cached for the renderer), so a build with a damaged image
     stops before it writes anything.
     """
-    from ..render.art import ppi_text, prepare_art, resolution_findings
+    from ..render.art import prepare_art, resolution_findings
     out: list[Finding] = []
     art_dir = project / "art"
     box = layout.art_box
@@ -182,8 +182,7 @@ def art_findings(data: GameData, project: Path, layout: Layout) -> list[Finding]
                     low = resolution_findings(art, layout.art.min_ppi, shown, card.id)
                     out.extend(low or [Finding(
                         Severity.INFO, "art-resolution",
-                        f"{ppi_text(art.ppi)} ppi at print size "
-                        f"({art.pixels[0]}×{art.pixels[1]} px)",
+                        f"{art.ppi:.0f} ppi at print size ({art.pixels[0]}×{art.pixels[1]} px)",
                         location=Location(str(shown)), card=card.id)])
             break
     return out

@@ -252,7 +252,7 @@ def resolution_findings(art: PreparedArt, min_ppi: float, path: Path, card: str 
     ppi = art.ppi / scale
     if ppi >= min_ppi - PPI_TOLERANCE:
         return []
-    need = math.ceil(art.w_mm * scale / MM_PER_INCH * min_ppi - PPI_TOLERANCE)
+    need = math.ceil(art.w_mm * scale / MM_PER_INCH * (min_ppi - PPI_TOLERANCE))
     size = ("print size" if scale == 1 else
             f"{where}'s size (scaled {scale * 100:.1f} %)")
     return [warning("art-low-resolution",
