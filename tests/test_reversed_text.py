@@ -16,13 +16,14 @@ def test_the_shipped_layouts_keep_reversed_type_at_6_pt_bold(project):
     assert token_findings(project) == []
 
 
-def test_a_small_italic_card_footer_is_an_error(project, capsys):
-    replace_in(project / "layouts" / "card.yaml", "  font: bold\n  size: 6\n",
-               "  font: italic\n  size: 5.6\n")
+def test_a_small_italic_card_footer_is_an_error_at_its_line(project, capsys):
+    line = replace_in(project / "layouts" / "card.yaml", "  font: bold\n  size: 6\n",
+                      "  font: italic\n  size: 5.6\n")
     assert main(["check", "--project", str(project)]) == 1
     out = capsys.readouterr()
     text = out.out + out.err
     assert "error[reversed-text]" in text and "bottom_strip.size: 5.6 pt italic" in text
+    assert f"layouts/card.yaml:{line + 1}:" in text  # the size's own line
 
 
 def test_a_small_token_label_is_an_error_at_its_line(project):

@@ -10,7 +10,8 @@ from typing import Any
 
 from ..data.layout import Layout
 from ..data.sidefiles import read_yaml
-from ..errors import Finding, Location, error
+from ..data.yamlsrc import LocMap, load_yaml_file
+from ..errors import CardgenError, Finding, Location, error
 
 #: The smallest reversed type a print shop takes, in points, and the faces it may use.
 MIN_REVERSED_PT = 6.0
@@ -31,13 +32,22 @@ def _finding(where: Location, what: str, font: str, size: float) -> Finding | No
                  location=where, hint=f"set it in the bold face at {MIN_REVERSED_PT:g} pt or more")
 
 
-def card_findings(layout: Layout, where: str = "layouts/card.yaml") -> list[Finding]:
-    """Reversed card texts too small or not bold."""
+def card_findings(layout: Layout) -> list[Finding]:
+    """Reversed card texts too small or not bold, each at its line of the layout file."""
+    source = Path(layout.source)
+    shown = f"layouts/{source.name}"
+    try:
+        raw = load_yaml_file(source, shown)
+    except CardgenError:
+        raw = None
     out = []
     for block, font_key, size_keys in CARD_REVERSED:
         spec: Any = getattr(layout, block)
+        node = raw.get(block) if isinstance(raw, LocMap) else None
         for key in size_keys:
-            found = _finding(Location(where), f"{block}.{key}", getattr(spec, font_key),
+            where = (node.at(key) if isinstance(node, LocMap) and key in node
+                     else Location(shown))
+            found = _finding(where, f"{block}.{key}", getattr(spec, font_key),
                              float(getattr(spec, key)))
             if found is not None:
                 out.append(found)
