@@ -59,8 +59,9 @@ def _parser() -> argparse.ArgumentParser:
                    "one unless --icc)")
     b.add_argument("--icc", type=Path, metavar="FILE",
                    help="your print shop's CMYK ICC profile (implies --cmyk)")
-    b.add_argument("--pdfx", action="store_true",
-                   help="print-shop.pdf as PDF/X-1a:2003 (implies --cmyk)")
+    b.add_argument("--pdfx", action=argparse.BooleanOptionalAction, default=None,
+                   help="print-shop.pdf as PDF/X-1a:2003 (implies --cmyk); on by default for "
+                   "profiles that ask for it (drivethrucards), --no-pdfx to opt out")
     b.add_argument("--gutterfold", action="store_true", help="also write gutterfold sheets")
     b.add_argument("--flip", choices=("long", "short"), default="long", help="duplex flip edge")
     b.add_argument("--back-offset", type=parse_back_offset, default=(0.0, 0.0),
@@ -108,8 +109,11 @@ def _parser() -> argparse.ArgumentParser:
     pf.add_argument("--print-shop", action="store_true",
                     help="every page needs a TrimBox and a BleedBox")
     pf.add_argument("--pdfx", action="store_true",
-                    help="PDF/X-1a:2003: CMYK only, no transparency, boxes, OutputIntent, "
-                    "version keys (needs --ink-limit)")
+                    help="PDF/X-1a (2003 or 2001): CMYK only, no transparency, boxes, "
+                    "OutputIntent, version and conformance keys, title, dates, ID")
+    pf.add_argument("--min-ppi", type=float, default=300.0, metavar="PPI",
+                    help="warn about images below PPI at their printed size (default 300, "
+                    "what the print shops ask)")
 
     pt = sub.add_parser("playtest", parents=[where],
                         help="play many seeded games; output/playtest/report.json and <lang>/report.pdf")
@@ -271,7 +275,8 @@ def _preflight(args: argparse.Namespace) -> int:
     pdfx = args.pdfx
     rules = preflight.Rules(cmyk=args.ink_limit is not None or pdfx, ink_limit=args.ink_limit,
                             boxes=args.print_shop or pdfx, pdfx=pdfx,
-                            transparency="error" if pdfx else "warn")
+                            transparency="error" if pdfx else "warn",
+                            min_image_ppi=args.min_ppi)
     found = []
     for path in args.files:
         if not path.is_file():
@@ -282,6 +287,7 @@ def _preflight(args: argparse.Namespace) -> int:
         pages, document = inspect_file(path)  # qpdf reads each file once
         print(preflight.summary(path, pages))
         found += preflight.findings(path, pages, rules)
+        found += preflight.document_findings(document, str(path))
         if pdfx:
             found += preflight.pdfx_findings(document, str(path))
     if found:

@@ -24,11 +24,19 @@ def tokens_pdf():
 
 
 def _runs(red, dark, length: int, along_x: bool) -> tuple[Counter[float], int]:
-    """Red runs longer than 10 mm on every 7th line (mm, to 0.5), and how many of them
-    have a dark pixel within 0.3 mm past either end (a mark touching the bleed)."""
+    """Red runs longer than 10 mm on every 7th line (mm, to 0.5) that end at a face's edge
+    (no red for 3.7 mm past either end: a run cut short by a light label is not a face's
+    extent), and how many of them have a dark pixel within 0.3 mm past either end (a mark
+    touching the bleed)."""
     runs: Counter[float] = Counter()
     touching = 0
     lines = red.height if along_x else red.width
+    clear = round(3.7 * PX)  # the paper between two faces is 4 mm; a label stack less
+
+    def paper(line: int, start: int, stop: int) -> bool:
+        return not any(red.getpixel((j, line) if along_x else (line, j))
+                       for j in range(max(0, start), min(length, stop)))
+
     for line in range(0, lines, 7):
         n = 0
         for i in range(length + 1):
@@ -36,7 +44,7 @@ def _runs(red, dark, length: int, along_x: bool) -> tuple[Counter[float], int]:
             if i < length and red.getpixel(xy):
                 n += 1
                 continue
-            if n > 10 * PX:
+            if n > 10 * PX and paper(line, i - n - clear, i - n) and paper(line, i, i + clear):
                 runs[round(n / PX * 2) / 2] += 1
                 ends = [*range(i - n - 3, i - n), *range(i, i + 3)]
                 touching += any(0 <= e < length and dark.getpixel(

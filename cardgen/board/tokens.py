@@ -173,9 +173,10 @@ class Faces:
             self.tile(x, y, s, self.col(t.key))
             emblem = icons.draw_scroll if t.kind == "influence" else icons.draw_steel_shield
             emblem(c, (x + 1) * mm, (y + s - 6) * mm, 5 * mm, 5 * mm)
+            value = self.label("value")
             with saved(c):
                 c.setFillColor(white)
-                text(c, cx + 1.5, cy - 3, str(t.value), bold, 17, "centre")
+                text(c, cx + 1.5, cy - 3, str(t.value), value[0], value[1], "centre")
         elif t.kind == "currency":
             cu = ctx.data.currencies[t.key]
             self.tile(x, y, s, self.col("paper"))
@@ -198,14 +199,21 @@ class Faces:
         c, s = self.c, t.size
         self.tile(x, y, s, self.col(side))
         if arms:
-            icons.draw_house_arms(c, (x + s / 2 - s * 0.2) * mm, (y + s * 0.42) * mm,
-                                  s * 0.4 * mm, s * 0.48 * mm, side)
-        with saved(c):  # reversed (white) text: bold and at least 6 pt (REVERSED_PT)
+            # above the two labels (the 6 pt bold house name reaches 0.4 of a 16 mm token)
+            icons.draw_house_arms(c, (x + s / 2 - s * 0.19) * mm, (y + s * 0.42) * mm,
+                                  s * 0.38 * mm, s * 0.43 * mm, side)
+        (label_font, label_size), (name_font, name_size) = (self.label("side_label"),
+                                                            self.label("side_name"))
+        with saved(c):
             c.setFillColor(white)
-            text(c, x + s / 2, y + 1.9, label, self.ctx.font("bold"), 7, "centre",
-                 width=s - 1.2)
-            text(c, x + s / 2, y + 1.9 + 7 * 0.3528 + 0.3, self.ctx.side_name(side),
-                 self.ctx.font("bold"), REVERSED_PT, "centre", width=s - 1.2)
+            text(c, x + s / 2, y + 2.6, label, label_font, label_size, "centre", width=s - 2)
+            text(c, x + s / 2, y + 2.6 + label_size * 0.3528 + 0.4, self.ctx.side_name(side),
+                 name_font, name_size, "centre", width=s - 2)
+
+    def label(self, name: str) -> tuple[str, float]:
+        """(font, size) of a token label in layouts/tokens.yaml ``labels``."""
+        spec = self.ctx.layout.data["labels"][name]
+        return self.ctx.font(spec["font"]), float(spec["size"])
 
 
 def crop_marks(c: Canvas, x: float, y: float, s: float, length: float, offset: float) -> None:
@@ -237,9 +245,11 @@ def sheet_findings(ctx: Ctx) -> list:
 
 
 def build_tokens(data: GameData, lang: str, project: Path, paper: str = "a4",
-                 flip: str = "long", cmyk: CmykConverter | None = None) -> bytes:
+                 flip: str = "long", cmyk: CmykConverter | None = None,
+                 back_offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
     """Token sheets on A4 (or Letter): each front page followed by its back page, mirrored
-    for the duplex ``flip`` (long or short edge)."""
+    for the duplex ``flip`` (long or short edge); every back page's faces and marks moved
+    by ``back_offset`` (mm right and up as seen on the back, as the card sheets' backs)."""
     if paper not in PAPERS:
         raise CardgenError(error("bad-paper", f"unknown paper '{paper}'",
                                  hint=f"use one of: {', '.join(PAPERS)}"))
@@ -262,12 +272,13 @@ def build_tokens(data: GameData, lang: str, project: Path, paper: str = "a4",
         for back in (False, True):
             c.setFont(ctx.font("body"), 8)
             on = [p for p in placed if p.page == page]
+            dx, dy = back_offset if back else (0.0, 0.0)
             for p in on:
                 x, y = back_xy(p, (pw, ph), flip) if back else (p.x, p.y)
-                faces.place(p.token, x, y, back)
+                faces.place(p.token, x + dx, y + dy, back)
             for p in on:  # after every face, so no neighbour's bleed covers a mark
                 x, y = back_xy(p, (pw, ph), flip) if back else (p.x, p.y)
-                crop_marks(c, x, y, p.token.size, sheet["crop"], sheet["crop_offset"])
+                crop_marks(c, x + dx, y + dy, p.token.size, sheet["crop"], sheet["crop_offset"])
             head = ctx.label("tokens_back" if back else "tokens_front")
             mark_reach = sheet["crop_offset"] + sheet["crop"]  # beyond the outermost cut
             text(c, pw / 2, ph - sheet["margin_y"] + mark_reach + 2,

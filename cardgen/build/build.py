@@ -253,7 +253,8 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
                          data=data, faces=report.faces, layout=layout)
     if options.strict and not _clean(result.findings):
         raise CardgenError(strict(result.findings))
-    shop = print_shop_findings(project, layout, options.profile)
+    shop = print_shop_findings(project, layout, options.profile,
+                               [f for lang in options.langs for f in report.faces[lang]])
     if has_errors(shop):
         raise CardgenError(shop)
     result.findings += shop
@@ -309,8 +310,17 @@ def _lang_targets(project: Path, output: Path, data: GameData, layout: Layout,
                   manifest: dict | None, keys: tuple[str, str],
                   result: BuildReport, faces_kept: FaceStore | None = None) -> list[Target]:
     from ..impose import select_reprint
-    from .outputs import LangContext, card_targets, converter, game_targets, table_targets, vtt_targets
+    from .outputs import (
+        LangContext,
+        card_targets,
+        converter,
+        game_targets,
+        table_targets,
+        vtt_targets,
+        wants_pdfx,
+    )
     card_key, base_key = keys
+    pdfx = wants_pdfx(project, options.profile, options.pdfx)
     hashes = {card_id: key[:16] for card_id, key in result.face_keys[lang].items()}
     reprint: tuple[str, ...] = ()
     if options.cards or manifest is not None:
@@ -318,12 +328,12 @@ def _lang_targets(project: Path, output: Path, data: GameData, layout: Layout,
         result.reprinted[lang] = list(reprint)
     ctx = LangContext(project, data, lang, faces, layout, base_key, card_key,
                       flip=options.flip, gutterfold=options.gutterfold,
-                      cmyk=converter(project, options.profile, options.cmyk or options.pdfx,
+                      cmyk=converter(project, options.profile, options.cmyk or pdfx,
                                      options.icc),
-                      pdfx=options.pdfx,
+                      pdfx=pdfx,
                       profile=options.profile, reprint=reprint, face_hashes=hashes,
                       back_offset=options.back_offset,
                       vtt=options.vtt, vtt_base_url=options.vtt_base_url, output=output,
                       faces_kept=faces_kept)
     return card_targets(ctx) + game_targets(ctx) + vtt_targets(ctx) + table_targets(
-        data, lang, project, card_key)
+        data, lang, project, card_key, ctx.cmyk)

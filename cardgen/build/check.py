@@ -63,6 +63,8 @@ def run_check(project: Path, *, lang_only: bool = False,
     from ..check.components import check_component_texts
     from ..check.reminders import check_reminders
     from ..check.restated import check_restated
+    from ..check.reversed import card_findings as reversed_card_findings
+    from ..check.reversed import token_findings as reversed_token_findings
     from ..data.cardcache import CardFileCache
     from ..data.layout import load_layout
     from ..data.load import load
@@ -92,6 +94,7 @@ def run_check(project: Path, *, lang_only: bool = False,
     if report.ok:
         try:
             layout = load_layout(project / CARD_LAYOUT)
+            findings.extend(reversed_card_findings(layout) + reversed_token_findings(project))
             findings.extend(art_findings(data, project, layout))
             findings.extend(f for lang in LANGS for f in glossary_label_findings(data, lang))
             findings.extend(f for lang in LANGS for f in table_label_findings(data, lang))

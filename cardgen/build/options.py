@@ -25,7 +25,8 @@ class BuildOptions:
     jobs: int = 0  # worker processes; 0: one per available core, 1: serial
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm: shifts every backs page
     icc: Path | None = None  # the shop's CMYK profile (implies CMYK)
-    pdfx: bool = False  # print-shop.pdf as PDF/X-1a:2003 (implies CMYK)
+    #: print-shop.pdf as PDF/X-1a:2003 (implies CMYK); None: as the print-shop profile says
+    pdfx: bool | None = None
     vtt: bool = False  # output/<lang>/vtt/: Tabletop Simulator table and generic image set
     vtt_base_url: str = ""  # where the vtt images will be hosted; "" for local file URLs
     strict: bool = False  # warnings are errors: nothing is written while there are any

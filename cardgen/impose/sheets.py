@@ -117,12 +117,10 @@ def plan_sheets(faces: Sequence[CardFace], card: CardSize, spec: SheetSpec, pape
         for (face, copy), f_slot, b_slot in zip(chunk, geom.fronts, geom.backs, strict=False):
             fronts.append(Placement(face.card_id, copy, "front", f_slot.row, f_slot.col,
                                     f_slot.trim,
-                                    visible_box(f_slot, fronts_occ, geom.bleed_x,
-                                                geom.bleed_y)))
+                                    visible_box(f_slot, fronts_occ, *geom.outer("front"))))
             backs.append(Placement(face.card_id, copy, "back", b_slot.row, b_slot.col,
                                    b_slot.trim,
-                                   visible_box(b_slot, backs_occ, geom.bleed_x,
-                                               geom.bleed_y)))
+                                   visible_box(b_slot, backs_occ, *geom.outer("back"))))
         if gutterfold:
             pages.append(Page("gutterfold", tuple(fronts + backs)))
         else:

@@ -7,7 +7,7 @@ file:line:col) and freezes them into the typed values the imposition stage reads
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -15,6 +15,7 @@ from typing import Any
 from ..data.fields import Field, check_record, suggest
 from ..data.yamlsrc import LocMap, load_yaml_file
 from ..errors import CardgenError, Finding, Location, error, has_errors
+from ..render.cmyk import RichBlack
 
 NUM = (int, float)
 PAGE_ORDERS = ("fronts-then-backs", "back-front", "front-back", "images")
@@ -89,6 +90,8 @@ class Profile:
     icc: Path | None = None  # the shop's CMYK profile; None: the shipped one
     min_safe: float = 3.2  # mm of safe area a scaled card must keep
     max_aspect_change: float = 0.01  # how far the two scale factors may differ
+    pdfx: bool = False  # print-shop.pdf as PDF/X-1a:2003 unless --no-pdfx
+    rich_black: RichBlack = field(default_factory=RichBlack)  # large black fills (CMYK)
 
     def scale(self, width: float, height: float) -> tuple[float, float]:
         """(x, y) factors taking a ``width`` × ``height`` card to this profile's trim."""
@@ -226,7 +229,20 @@ PROFILE_SPEC = {
     "resolution": Field(int, required=True),
     "ink_limit": Field(NUM),
     "icc": Field(str),
+    "pdfx": Field(bool),
 }
+
+
+def _rich_black_findings(rich: LocMap) -> list[Finding]:
+    found = check_record(rich, {"cmyk": Field(list), "min_size": Field(NUM)}, rich.loc,
+                         "rich_black")
+    cmyk = rich.get("cmyk")
+    if not found and cmyk is not None and (
+            len(cmyk) != 4 or not all(isinstance(v, NUM) and not isinstance(v, bool)
+                                      and 0 <= v <= 100 for v in cmyk)):
+        found.append(error("bad-value", "'cmyk' in rich_black must be four percentages "
+                           "(C, M, Y, K), e.g. [40, 30, 30, 100]", location=rich.at("cmyk")))
+    return found + _positive(rich, ("min_size",), "rich_black")
 
 
 def load_profiles(project: Path) -> dict[str, Profile]:
@@ -234,15 +250,20 @@ def load_profiles(project: Path) -> dict[str, Profile]:
     name = "layouts/profiles.yaml"
     raw = load_yaml_file(Path(project) / "layouts" / "profiles.yaml", name)
     findings = check_record(raw, {"profiles": Field(dict, required=True),
-                                  "scaling": Field(dict)}, Location(name), name)
+                                  "scaling": Field(dict), "rich_black": Field(dict)},
+                            Location(name), name)
     scaling = _sub(raw, "scaling") if isinstance(raw, LocMap) else LocMap()
+    rich = _sub(raw, "rich_black") if isinstance(raw, LocMap) else LocMap()
     if not findings:
         findings += check_record(scaling, {"min_safe": Field(NUM),
                                            "max_aspect_change": Field(NUM)},
                                  scaling.loc, "scaling")
         findings += _positive(scaling, ("max_aspect_change",), "scaling")
+        findings += _rich_black_findings(rich)
     if findings:
         raise CardgenError(findings)
+    black = RichBlack(tuple(v / 100 for v in rich.get("cmyk", (40, 30, 30, 100))),  # type: ignore[arg-type]
+                      _num(rich, "min_size", 25.0))
     limits = (_num(scaling, "min_safe", 3.2), _num(scaling, "max_aspect_change", 0.01))
     out: dict[str, Profile] = {}
     table = raw["profiles"]
@@ -273,7 +294,8 @@ def load_profiles(project: Path) -> dict[str, Profile]:
                            rec["colour_space"], res, bleed_px, rec.loc,
                            _num(rec, "ink_limit", 300.0),
                            (Path(project) / "layouts" / rec["icc"]).resolve() if rec.get("icc")
-                           else None, *limits)
+                           else None, *limits, pdfx=bool(rec.get("pdfx", False)),
+                           rich_black=black)
     if has_errors(findings):
         raise CardgenError(findings)
     return out

@@ -31,6 +31,7 @@ from reportlab.platypus import (
 )
 
 from ..fonts import register_fonts
+from ..render.cmyk import canvas_maker
 from . import charts
 from .sentences import component_name, figure_name, finding_text
 from .words import Words
@@ -294,5 +295,5 @@ def build_pdf(report: dict[str, Any], font_files: Mapping[str, Path], w: Words,
                             topMargin=15 * mm, bottomMargin=15 * mm, invariant=1,
                             initialFontName=fonts["body"], initialFontSize=9,  # no stray Helvetica
                             title=w("title"), author="cardgen")
-    doc.build(r.out)
+    doc.build(r.out, canvasmaker=canvas_maker(None))  # a /ID of its own (render.pdfid)
     return buf.getvalue()

@@ -38,6 +38,7 @@ from ..data.model import LINE_KINDS, Card, GameData
 from ..errors import Finding, Severity
 from ..fonts import register_fonts
 from ..render.card import inline_icons
+from ..render.cmyk import canvas_maker
 from ..render.textflow import IconSet
 from ..tables.glossary import headword, pair_table, styles
 from ..wording.face import CardFace
@@ -306,6 +307,6 @@ def build_proof(data: GameData, faces_en: Sequence[CardFace], faces_cs: Sequence
                             initialFontName=fonts["body"], initialFontSize=9,
                             title="cardgen proof cs-en", author="cardgen", creator="cardgen",
                             subject="", keywords="")
-    doc.build(story)
+    doc.build(story, canvasmaker=canvas_maker(None))  # a /ID of its own (render.pdfid)
     return buf.getvalue()
 
