@@ -27,14 +27,7 @@ from ..files.safepath import inside
 from ..files.write import StagedFiles, make_folder, remove_stale_temps
 from ..progress import Progress
 from ..wording.face import CardFace
-from .check import (
-    CHECKS_CACHE,
-    FIT_CACHE,
-    checks_key,
-    fit_key,
-    read_fit_cache,
-    run_check,
-)
+from .check import CHECKS_CACHE, FIT_CACHE, checks_key, fit_key, read_fit_cache, run_check
 from .common import Log, project_keys, read_findings, stage
 from .options import BuildOptions, check_options, read_manifest
 

@@ -21,7 +21,8 @@ from ..files.incremental import digest
 from ..fonts import register_fonts
 from ..press.preflight import Rules
 from ..render.art import prepare_art, resolution_findings
-from ..render.card import draw_back, draw_card
+from ..render.back import draw_back
+from ..render.card import draw_card
 from ..render.cmyk import CmykConverter, converter_for
 from ..render.faceforms import FaceLibrary
 from ..render.facestore import FaceStore

@@ -25,7 +25,8 @@ from ..files.safepath import inside
 from ..files.write import atomic_move, atomic_write
 from ..fonts import register_fonts
 from ..wording.face import CardFace
-from .card import CardReport, draw_back
+from .back import draw_back
+from .card import CardReport
 from .cmyk import CmykCanvas, CmykConverter
 from .faceforms import FaceLibrary
 

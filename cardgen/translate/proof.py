@@ -44,17 +44,7 @@ from ..tables.glossary import headword, pair_table, styles
 from ..wording.face import CardFace
 from ..wording.templates import TextError, canonical_text, normalize, typography
 from .proof_cells import CardPair, DrawCard, MarkedText
-from .review import (
-    Change,
-    Earlier,
-    Run,
-    changes,
-    keys_in_order,
-    plain,
-    removed,
-    texts_of,
-    word_diff,
-)
+from .review import Change, Earlier, Run, changes, keys_in_order, plain, removed, texts_of, word_diff
 
 _ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 PAGE = landscape(A4)

@@ -23,7 +23,8 @@ from ..board.board import draw_board, sheet
 from ..board.tokens import Faces, Token
 from ..data.layout import Layout
 from ..fonts import register_fonts
-from ..render.card import draw_back, draw_card
+from ..render.back import draw_back
+from ..render.card import draw_card
 from ..render.pdf import rasterise
 from ..wording.face import CardFace
 from .plan import Sheet
