@@ -148,7 +148,9 @@ def test_black_text_is_solid_black_ink(output):
     for name in ("print-shop.pdf", "cards.pdf", "glossary.pdf", "rules-tables.pdf"):
         fills = text_fills(objects(output / "en" / name))
         assert (0.0, 0.0, 0.0, 1.0) in fills, name  # the body text
-        blacks = {f for f in fills if len(f) == 4 and f[3] >= 0.8
+        # near-black text (the 89.7 % K of old) must be solid; a deliberate dark grey (an
+        # end event's placeholder name in its grey house colour, 80 % K) may stay a grey
+        blacks = {f for f in fills if len(f) == 4 and f[3] >= 0.85
                   and max(f[:3]) - min(f[:3]) <= 0.2}
         assert blacks == {(0.0, 0.0, 0.0, 1.0)}, (name, blacks)
 

@@ -165,7 +165,7 @@ def test_impossible_cost_is_a_located_error(project, capsys):
 
 @pytest.mark.parametrize(("args", "says"), [(["--players", "greedy"], "--players"),
                                             (["--players", "clever,greedy"], "--players"),
-                                            (["--games", "0"], "--players"),
+                                            (["--games", "0"], "--games"),
                                             (["--lang", "de"], "--lang")])
 def test_bad_arguments(project, capsys, args, says):
     assert playtest(project, *args) == 2

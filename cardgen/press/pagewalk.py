@@ -134,8 +134,10 @@ def _walk(doc: PdfDoc, report: PageReport, content: bytes, resources: Any,
 
 
 #: Text counts as black when its black ink is at least this and its C, M and Y differ by
-#: no more than BLACK_SPREAD (a rich or greyish black, not a dark colour).
-BLACK_K, BLACK_SPREAD = 0.8, 0.2
+#: no more than BLACK_SPREAD (a rich or greyish black, not a dark colour). 85 %: a dark
+#: grey chosen as a colour (an end event's placeholder name, 80 % K) is a grey, while the
+#: 89.7 % K of a near-black converted without care is caught.
+BLACK_K, BLACK_SPREAD = 0.85, 0.2
 
 
 def _meant_black(fill: list[float]) -> bool:
