@@ -124,6 +124,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="Luxembourg,Wittelsbach players: random, greedy or search "
                          "(default greedy,greedy)")
     pt.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one per core)")
+    pt.add_argument("--ladder", type=int, default=0, metavar="PAIRS",
+                    help="also play PAIRS seat-swapped pairs per rung (search : greedy, "
+                    "greedy : random) for the report's appendix (default 0: none)")
     pt.add_argument("--compare", type=Path,
                     help="an earlier report.json: games paired by seed, changes outside the noise")
     pt.add_argument("--lang", default="en,cs",
@@ -241,13 +244,14 @@ def _playtest(args: argparse.Namespace) -> int:
          f"e.g. --players greedy,random; each one of: {', '.join(PLAYERS)}",
          len(players) != 2 or not set(players) <= set(PLAYERS)),
         (f"--games {args.games}: at least 1 game", "e.g. --games 1000", args.games < 1),
+        (f"--ladder {args.ladder}: 0 or more pairs", "e.g. --ladder 200", args.ladder < 0),
         (f"--lang {args.lang}: languages among {','.join(LANGS)}", f"e.g. --lang {LANGS[0]}",
          not langs or not set(langs) <= set(LANGS)),
     ) if bad]
     if wrong:
         raise CardgenError(wrong)
     options = playtest.PlaytestOptions(args.games, args.seed, (players[0], players[1]), args.jobs,
-                                       args.compare, tuple(langs))
+                                       args.compare, tuple(langs), args.ladder)
     result = playtest.playtest(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet))
     houses = result.report["houses"]
     print(f"{result.report['games']} games: " + ", ".join(

@@ -193,3 +193,17 @@ def test_compare_without_common_seeds_uses_independent_samples(project, tmp_path
     rep = json.loads((project / REPORT / "report.json").read_text(encoding="utf-8"))
     assert rep["compare"]["paired_games"] == 0 and rep["compare"]["games"] == [6, 6]
     assert "No common seeds" in pdf_text(project / REPORT / "en/report.pdf")
+
+
+def test_the_ladder_is_in_the_appendix_in_both_languages(project, capsys):
+    """--ladder plays seat-swapped pairs per rung (issue 27: search : greedy, greedy :
+    random) and the report's appendix shows each rung with its interval."""
+    assert playtest(project, "--games", "2", "--players", "random,random", "--ladder", "1",
+                    "--jobs", "1") == 0
+    rep = json.loads((project / REPORT / "report.json").read_text(encoding="utf-8"))
+    rungs = [(r["players"], r["games"]) for r in rep["ladder"]]
+    assert rungs == [(["search", "greedy"], 2), (["greedy", "random"], 2)]
+    assert all(0 <= r["wins"] <= 2 and r["ci95"][0] <= r["rate"] <= r["ci95"][1]
+               for r in rep["ladder"])
+    assert "The players against each other" in pdf_text(project / REPORT / "en" / "report.pdf")
+    assert "Hráči proti sobě" in pdf_text(project / REPORT / "cs" / "report.pdf")

@@ -21,6 +21,7 @@ from ..progress import Progress
 from ..wording.components import load_components
 from .compare import OldReportError, compare, figures
 from .findings import findings
+from .ladder import ladder
 from .pdf import build_pdf
 from .report import aggregate, to_json
 from .run import chunk_count, play_many
@@ -39,6 +40,7 @@ class PlaytestOptions:
     jobs: int = 0
     compare: Path | None = None
     langs: tuple[str, ...] = LANGS
+    ladder: int = 0  # seat-swapped pairs of games per rung of the players' ladder
 
 
 @dataclass
@@ -104,6 +106,8 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
             "data_version": rules.data.game.data_version}
     report = aggregate(records, rules, meta, kinds(tokens), unmeasured(tokens))
     report["findings"] = findings(report)
+    if options.ladder:
+        report["ladder"] = ladder(rules, options.ladder, options.seed, options.jobs, tokens)
     if old is not None:
         report["compare"] = compare(report, old)
     report["findings_text"] = {lang: [finding_text(w, f, reminders) for f in report["findings"]]

@@ -272,6 +272,11 @@ class Report:
                 for c, v in sorted(rep["cards"].items(), key=lambda kv: (w.card(kv[0]), kv[0]))]
         self.out.append(self.para(w("uses"), "h2"))
         self.out.append(self.table(w.head("uses_head"), rows, [50 * mm] + [13.3 * mm] * 9))
+        if rep.get("ladder"):
+            rows = [[f"{r['players'][0]} : {r['players'][1]}", w.num(r["games"]), w.pct(r["rate"]),
+                     w.ci(r["ci95"])] for r in rep["ladder"]]
+            self.section(w("ladder"), self.table(w.head("ladder_head"), rows),
+                         self.para(w("ladder_caption"), "small"))
         never = rep["deeds_never_resolvable"]
         self.out.append(Spacer(1, 2 * mm))
         self.out.append(self.para(w("never", cards=", ".join(w.card(c) for c in never) if never

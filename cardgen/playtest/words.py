@@ -36,11 +36,11 @@ LABELS: tuple[str, ...] = (
     "compare", "compare_caption", "compare_paired", "compare_unpaired", "compare_none",
     *(f"figure.{k}" for k in ("win", "crecy", "end_round", "tie", "purchases", "control",
                               "bought", "played", "peak", "short")),
-    "appendix", "ends", "ends_caption", "purchases", "purchases_caption", "economy", "uses",
-    "never",
+    "appendix", "ladder", "ladder_caption", "ends", "ends_caption", "purchases",
+    "purchases_caption", "economy", "uses", "never",
 )
 #: Table heads and their column counts.
-HEADS = {"electors_head": 4, "first_head": 5, "cards_head": 6, "components_head": 6,
+HEADS = {"ladder_head": 4, "electors_head": 4, "first_head": 5, "cards_head": 6, "components_head": 6,
          "compare_head": 5, "economy_head": 8, "uses_head": 10}
 
 
