@@ -27,7 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import PARTS, _tree_memory  # noqa: E402  (the repository root is on the path now)
+from bench.measure import tree_memory  # noqa: E402
+from bench.run import PARTS  # noqa: E402  (the repository root is on the path now)
 from cardgen.data.load import load_or_raise  # noqa: E402
 from cardgen.engine import Rules  # noqa: E402
 from cardgen.engine.players import play_game  # noqa: E402
@@ -60,7 +61,7 @@ def playtest_run(games: int, jobs: int) -> dict[str, float]:
 
         def sample() -> None:
             while not done.is_set():
-                peak[0] = max(peak[0], _tree_memory(proc.pid)[0])
+                peak[0] = max(peak[0], tree_memory(proc.pid)[0])
                 time.sleep(0.05)
 
         t = threading.Thread(target=sample)

@@ -27,15 +27,16 @@ import io
 import json
 import os
 import re
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.measure import children_cpu, run_measured
 
 ROOT = Path(__file__).resolve().parent.parent
 PARTS = ("card_data", "layouts", "fonts", "art")
@@ -47,63 +48,14 @@ CS_VARIANTS = ["cs: Otec vlasti a říše", "cs: Otec říše", "cs: Otec Čech"
 LAYOUT_OLD, LAYOUT_NEW = "panel_opacity: 0.92", "panel_opacity: 0.9"
 
 
-def _tree_memory(pid: int) -> tuple[int, int]:
-    """(RSS, PSS) in bytes, summed over pid and all its descendants. RSS counts a page
-    shared by forked workers once in each of them; PSS splits it between them, so the PSS
-    sum is the memory the tree really holds."""
-    rss = pss = 0
-    todo = [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            with open(f"/proc/{p}/smaps_rollup") as fh:
-                for line in fh:
-                    if line.startswith(("Rss:", "Pss:")):
-                        kb = int(line.split()[1]) * 1024
-                        if line.startswith("Rss:"):
-                            rss += kb
-                        else:
-                            pss += kb
-            with open(f"/proc/{p}/task/{p}/children") as fh:
-                todo += [int(c) for c in fh.read().split()]
-        except (OSError, ValueError):
-            continue
-    return rss, pss
-
-
-def _children_cpu() -> float:
-    """CPU seconds (user + system) of every finished child process of this one and of
-    their own waited-for children: a build's whole process tree once it has ended."""
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
-
-
 def run_build(project: Path) -> tuple[float, float, tuple[int, int]]:
     """Wall and CPU seconds of one `cardgen build --quiet` and the peak RSS and PSS sums of
     its process tree."""
     cmd = [sys.executable, "-m", "cardgen.cli", "--project", str(project), "build", "--quiet"]
-    peak = [0, 0]
-    cpu = _children_cpu()
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
-    done = threading.Event()
-
-    def sample() -> None:
-        while not done.is_set():
-            rss, pss = _tree_memory(proc.pid)
-            peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
-            done.wait(0.02)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    out, err = proc.communicate()
-    seconds = time.perf_counter() - start
-    cpu = _children_cpu() - cpu
-    done.set()
-    sampler.join()
-    if proc.returncode != 0:
-        raise SystemExit(f"build failed ({proc.returncode}):\n{out.decode()}{err.decode()}")
-    return seconds, cpu, (peak[0], peak[1])
+    run = run_measured(cmd, _env())
+    if run.code != 0:
+        raise SystemExit(f"build failed ({run.code}):\n{run.out.decode()}{run.err.decode()}")
+    return run.seconds, run.cpu, (run.peak_rss, run.peak_pss)
 
 
 def _env() -> dict[str, str]:
@@ -137,11 +89,11 @@ def honest_floor(log: Path, out: Path) -> tuple[float, float]:
     """Wall and CPU seconds of bench/floor.py replaying ``log`` into ``out`` (less the time
     it takes to read the log, which is not drawing)."""
     shutil.rmtree(out, ignore_errors=True)
-    cpu = _children_cpu()
+    cpu = children_cpu()
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, str(ROOT / "bench" / "floor.py"), "replay", str(log),
                            str(out)], capture_output=True, text=True, env=_env())
-    wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
+    wall, cpu = time.perf_counter() - start, children_cpu() - cpu
     if proc.returncode != 0:
         raise SystemExit(f"floor replay failed:\n{proc.stdout}{proc.stderr}")
     load = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -199,10 +151,10 @@ for f in range(files):
     Path("/dev/null").write_bytes(buf.getvalue())
 print(time.perf_counter() - start)
 """
-    cpu = _children_cpu()
+    cpu = children_cpu()
     start = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return time.perf_counter() - start, _children_cpu() - cpu
+    return time.perf_counter() - start, children_cpu() - cpu
 
 
 def art_image(project: Path) -> bytes:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from pathlib import Path
@@ -18,8 +17,10 @@ from .build.po import po_export, po_import
 from .build.proof import proof
 from .build.tables import tables
 from .build.watch import watch
+from .data.model import LANGS
 from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, has_errors, strict
 from .files.oserrors import check_regular, os_finding
+from .impose.calibration import parse_back_offset
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
 
@@ -40,7 +41,8 @@ def _parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", parents=[where],
                        help="check every card against the rule schema, in both languages")
-    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text for people (default) or json for tools and editors")
     c.add_argument("--lang-only", action="store_true", help="only the translation checks")
     c.add_argument("--fill", action="store_true", help="write canonical text into empty lines")
     c.add_argument("--fix", action="store_true",
@@ -59,13 +61,14 @@ def _parser() -> argparse.ArgumentParser:
                    "one unless --icc)")
     b.add_argument("--icc", type=Path, metavar="FILE",
                    help="your print shop's CMYK ICC profile (implies --cmyk)")
-    b.add_argument("--pdfx", action="store_true",
-                   help="print-shop.pdf as PDF/X-1a:2003 (implies --cmyk)")
+    b.add_argument("--pdfx", action=argparse.BooleanOptionalAction, default=None,
+                   help="print-shop.pdf as PDF/X-1a:2003 (implies --cmyk); on by default for "
+                   "profiles that ask for it (drivethrucards), --no-pdfx to opt out")
     b.add_argument("--gutterfold", action="store_true", help="also write gutterfold sheets")
     b.add_argument("--flip", choices=("long", "short"), default="long", help="duplex flip edge")
-    b.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
-                   help="shift every backs page X mm right, Y mm up (read X,Y off the "
-                   "calibration sheet)")
+    b.add_argument("--back-offset", type=parse_back_offset, default=(0.0, 0.0),
+                   metavar='"X;Y"', help='shift every backs page X mm right, Y mm up, read '
+                   'off the calibration sheet: "1.5;-0.5" or "1,5;-0,5"')
     b.add_argument("--quiet", action="store_true",
                    help="print only errors and the number of warnings")
     b.add_argument("--strict", action="store_true",
@@ -76,7 +79,8 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--vtt", action="store_true",
                    help="also write output/<lang>/vtt/: a Tabletop Simulator table and card images")
     b.add_argument("--vtt-base-url", default="", metavar="URL",
-                   help="image links in the table point to URL/<file> (implies --vtt)")
+                   help="web folder holding each language's vtt/ copy: links point to "
+                   "URL/<lang>/<file>, or to URL with {lang} replaced (implies --vtt)")
 
     t = sub.add_parser("tables", parents=[where],
                        help="output/<lang>/rules-tables.pdf, .md, .html: the rulebook's tables")
@@ -94,7 +98,8 @@ def _parser() -> argparse.ArgumentParser:
     sv.add_argument("--editor", help="opens a finding's YAML line, e.g. 'code -g {file}:{line}'")
 
     pr = sub.add_parser("proof", parents=[where],
-                        help="output/proof/cs-en.pdf: English and Czech side by side")
+                        help="output/proof/cs-en.pdf: English and Czech side by side "
+                        "(with --changed-since: cs-en-changes.pdf)")
     pr.add_argument("--only-problems", action="store_true", help="only cards with findings")
     pr.add_argument("--changed-since", metavar="MANIFEST|REVISION",
                     help="only cards changed since an earlier manifest.json or git revision")
@@ -102,34 +107,48 @@ def _parser() -> argparse.ArgumentParser:
     pf = sub.add_parser("preflight", parents=[where],
                         help="check PDFs as a print shop would: ink, text size, image ppi, "
                         "RGB, transparency, boxes, fonts")
-    pf.add_argument("files", type=Path, nargs="+", metavar="FILE")
+    pf.add_argument("files", type=Path, nargs="+", metavar="FILE",
+                    help="PDF files to check, e.g. output/en/print-shop.pdf")
     pf.add_argument("--ink-limit", type=decimal(*INK_RANGE), metavar="PERCENT",
                     help="a CMYK file: no RGB, total ink at most PERCENT")
     pf.add_argument("--print-shop", action="store_true",
                     help="every page needs a TrimBox and a BleedBox")
     pf.add_argument("--pdfx", action="store_true",
-                    help="PDF/X-1a:2003: CMYK only, no transparency, boxes, OutputIntent, "
-                    "version keys (needs --ink-limit)")
+                    help="PDF/X-1a (2003 or 2001): CMYK only, no transparency, boxes, "
+                    "OutputIntent, version and conformance keys, title, dates, ID")
+    pf.add_argument("--min-ppi", type=decimal(50, 2400), default=300.0, metavar="PPI",
+                    help="warn about images below PPI at their printed size (default 300, "
+                    "what the print shops ask)")
 
     pt = sub.add_parser("playtest", parents=[where],
-                        help="play many seeded games; output/playtest/report.pdf and report.json")
-    pt.add_argument("--games", type=whole(1, MAX_GAMES), default=2000, help="games to play (default 2000)")
+                        help="play many seeded games; output/playtest/report.json and <lang>/report.pdf")
+    pt.add_argument("--games", type=whole(1, MAX_GAMES), default=1000,
+                    help="games to play (default 1000: about a minute on 2 cores with greedy players)")
     pt.add_argument("--seed", type=whole(-MAX_SEED, MAX_SEED), default=1, help="seed of the run (default 1)")
     pt.add_argument("--players", default="greedy,greedy",
-                    help="Luxembourg,Wittelsbach players: random or greedy (default greedy,greedy)")
+                    help="Luxembourg,Wittelsbach players: random, greedy or search "
+                         "(default greedy,greedy)")
     pt.add_argument("--jobs", type=whole(0, MAX_JOBS), default=0,
                     help="worker processes (default 0: one per core)")
-    pt.add_argument("--compare", type=Path, help="an earlier report.json to compare with")
+    pt.add_argument("--ladder", type=whole(0, MAX_GAMES), default=0, metavar="PAIRS",
+                    help="also play PAIRS seat-swapped pairs per rung (search : greedy, "
+                    "greedy : random) for the report's appendix (default 0: none)")
+    pt.add_argument("--compare", type=Path,
+                    help="an earlier report.json: games paired by seed, changes outside the noise")
+    pt.add_argument("--lang", type=languages, default="en,cs",
+                    help="languages of report.pdf, comma-separated (default: en,cs)")
     pt.add_argument("--quiet", action="store_true", help="no progress bar")
 
     po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
-    po_sub = po.add_subparsers(dest="po_command", required=True)
+    po_sub = po.add_subparsers(dest="po_command", required=True, metavar="{export,import}",
+                               title="what to do")
     exp = po_sub.add_parser("export", parents=[where], help="write output/po/cs.po")
     exp.add_argument("--pot", action="store_true",
                      help="write the template output/po/cards.pot (for msgmerge) instead")
     imp = po_sub.add_parser("import", parents=[where],
                             help="write the Czech texts of a PO file into card_data/")
-    imp.add_argument("file", type=Path)
+    imp.add_argument("file", type=Path, metavar="FILE",
+                     help="the translated PO file, e.g. output/po/cs.po after translation")
     return p
 
 
@@ -165,19 +184,6 @@ def _check(args: argparse.Namespace) -> int:
             print("\n".join(report.translation))
         print(summary)
     return 0 if report.ok else exit_code(report.findings)
-
-
-def _offset(text: str) -> tuple[float, float]:
-    try:
-        x, y = (float(v) for v in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected two numbers in mm like 1.5,-0.5, "
-                                         f"not {text!r}") from None
-    if not (math.isfinite(x) and math.isfinite(y)) or max(abs(x), abs(y)) > 10:
-        raise argparse.ArgumentTypeError(f"{text!r}: each offset is a finite number from -10 "
-                                         "to 10 mm; beyond that it is a misread, print the "
-                                         "calibration sheet again")
-    return x, y
 
 
 def _ids(text: str) -> tuple[str, ...]:
@@ -236,18 +242,27 @@ def _po(args: argparse.Namespace) -> int:
 
 def _playtest(args: argparse.Namespace) -> int:
     from . import playtest  # the game engine: not loaded by the other commands
+    from .engine.players import PLAYERS
     players = _ids(args.players)
-    if len(players) != 2 or not set(players) <= {"random", "greedy"} or args.games < 1:
-        print("--players needs two of random,greedy (Luxembourg,Wittelsbach) and --games at "
-              "least 1", file=sys.stderr)
-        return 2
+    langs = _ids(args.lang)
+    wrong = [error("usage", what, hint=fix) for what, fix, bad in (
+        (f"--players {args.players}: two players, Luxembourg's then Wittelsbach's",
+         f"e.g. --players greedy,random; each one of: {', '.join(PLAYERS)}",
+         len(players) != 2 or not set(players) <= set(PLAYERS)),
+        (f"--games {args.games}: at least 1 game", "e.g. --games 1000", args.games < 1),
+        (f"--ladder {args.ladder}: 0 or more pairs", "e.g. --ladder 200", args.ladder < 0),
+        (f"--lang {args.lang}: languages among {','.join(LANGS)}", f"e.g. --lang {LANGS[0]}",
+         not langs or not set(langs) <= set(LANGS)),
+    ) if bad]
+    if wrong:
+        raise CardgenError(wrong)
     options = playtest.PlaytestOptions(args.games, args.seed, (players[0], players[1]), args.jobs,
-                                       args.compare)
+                                       args.compare, tuple(langs), args.ladder)
     result = playtest.playtest(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet))
     houses = result.report["houses"]
     print(f"{result.report['games']} games: " + ", ".join(
         f"{side} {h['rate']:.1%} (95% {h['ci95'][0]:.1%}-{h['ci95'][1]:.1%})" for side, h in houses.items()))
-    for line in result.compare_lines:
+    for line in result.lines:
         print(line)
     print("wrote " + ", ".join(str(p) for p in result.written))
     return 0
@@ -270,18 +285,19 @@ def _preflight(args: argparse.Namespace) -> int:
     pdfx = args.pdfx
     rules = preflight.Rules(cmyk=args.ink_limit is not None or pdfx, ink_limit=args.ink_limit,
                             boxes=args.print_shop or pdfx, pdfx=pdfx,
-                            transparency="error" if pdfx else "warn")
+                            transparency="error" if pdfx else "warn",
+                            min_image_ppi=args.min_ppi)
     found = []
     for path in args.files:
-        odd = check_regular(path)  # a FIFO, device or folder: never opened
-        if odd is not None or not path.exists():
-            found.append(odd or error("os-not-found", f"{path} not found",
-                                      location=Location(str(path)),
-                                      hint="check the path of the PDF"))
+        if not path.is_file():
+            found.append(check_regular(path) or error(
+                "usage", f"{path} not found", hint="give the path of a PDF to check, e.g. "
+                "output/en/print-shop.pdf after cardgen build"))
             continue
         pages, document = inspect_file(path)  # qpdf reads each file once
         print(preflight.summary(path, pages))
         found += preflight.findings(path, pages, rules)
+        found += preflight.document_findings(document, str(path))
         if pdfx:
             found += preflight.pdfx_findings(document, str(path))
     if found:

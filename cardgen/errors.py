@@ -96,6 +96,17 @@ class CardgenError(Exception):
         super().__init__("\n".join(f.format() for f in self.findings))
 
 
+#: How a message shows a non-breaking space (Czech typography keeps many): a visible mark,
+#: as the proof draws one, instead of Python's ``\xa0`` escape.
+NBSP_SHOWN = "⍽"
+
+
+def quoted(text: str) -> str:
+    """``text`` quoted for a message: control characters escaped, each non-breaking space
+    shown as :data:`NBSP_SHOWN`."""
+    return repr(text).replace("\\xa0", NBSP_SHOWN)
+
+
 def has_errors(findings: list[Finding]) -> bool:
     return any(f.severity is Severity.ERROR for f in findings)
 
@@ -105,7 +116,8 @@ def has_errors(findings: list[Finding]) -> bool:
 #: :mod:`cardgen.files.oserrors` start with ``os-``.
 SETUP_CODES = frozenset({
     "usage", "unknown-lang", "unknown-card", "unknown-profile", "manifest-read", "manifest-shape", "po-read",
-    "build-running", "font-missing", "font-invalid", "art-read", "not-a-file",
+    "build-running", "font-missing", "font-invalid", "art-read", "not-a-file", "tool-missing",
+    "tool-failed",
     "unsafe-path", "file-too-large", "compare-unreadable",
 })
 

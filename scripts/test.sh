@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
 # Set up a fresh machine and run the whole test suite (the README's test command).
+#
+# Installs, only where missing: Debian's poppler-utils (pdftoppm, pdftotext, pdffonts),
+# qpdf, ghostscript, gettext (msgfmt, msgmerge), chromium and chromium-driver (the browser
+# test of `cardgen serve`), through apt-get as root or with sudo; then a virtual environment
+# .venv/ (PEP 668: Debian's Python refuses pip outside one) with cardgen and its test extras.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v pdftoppm >/dev/null || ! command -v qpdf >/dev/null || ! command -v gs >/dev/null \
         || ! command -v chromedriver >/dev/null || ! command -v msgmerge >/dev/null; then
     if command -v apt-get >/dev/null; then
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        sudo=""
+        [ "$(id -u)" = 0 ] || sudo="sudo"
+        $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
             poppler-utils qpdf ghostscript chromium chromium-driver gettext >/dev/null
+    else
+        echo "install poppler-utils, qpdf, ghostscript, gettext and chromium with its driver" >&2
     fi
 fi
-python3 -m pip install -q -e '.[test]'
-python3 -m ruff check cardgen tests bench
-python3 -m pytest
+# the machine's packages stay visible, so what is installed already is not fetched again
+[ -x .venv/bin/python ] || python3 -m venv --system-site-packages .venv
+.venv/bin/python -m pip install -q -e '.[test]'
+.venv/bin/python -m ruff check cardgen tests bench
+# one test process per core; a file's tests stay together, so they share its built project
+.venv/bin/python -m pytest -n auto --dist loadfile

@@ -8,6 +8,7 @@ from test_board_helpers import ROOT, game, page_sizes, pdf_fonts, pdf_text
 
 from cardgen.board import build_player_aid
 from cardgen.wording.components import load_components
+from cardgen.wording.sandbox import fill_in
 
 
 @pytest.mark.parametrize("lang", ["en", "cs"])
@@ -23,8 +24,10 @@ def test_aid_has_every_section_for_both_sides(lang):
         assert txt.count(comp.aid[key][lang]) == 2, key  # once per side
     for side in game().sides.values():
         assert side.name.values[lang] in txt
-    for phase in game().phases:
-        assert f"{phase.plays}–{phase.hand}" in txt
+    for phase in game().phases:  # each number named: no "4–5" that reads as a range (2.25)
+        assert fill_in(comp.label("round_plays", lang), n=phase.plays) in txt
+        assert fill_in(comp.label("round_hand", lang), n=phase.hand) in txt
+    assert "4–5" not in txt
 
 
 def test_aid_text_is_not_rulebook_prose():

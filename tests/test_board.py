@@ -10,9 +10,10 @@ from reportlab.lib.units import mm
 from test_board_helpers import ROOT, game, pdf_fonts, pdf_info, pdf_text, words
 
 from cardgen.board import build_board
-from cardgen.board.base import display_name, make_ctx
+from cardgen.board.base import display_name, load_components, make_ctx
 from cardgen.board.board import regions
 from cardgen.errors import CardgenError
+from cardgen.wording.sandbox import fill_in
 
 LANGS = ("en", "cs")
 
@@ -51,7 +52,7 @@ def test_every_place_and_track_is_named_in_its_language(board):
     for pid in ("court-charles", "court-louis", "curia"):
         assert display_name(data.places[pid].name.values[lang], lang) in txt, pid
         assert data.places[pid].attrs["city"].values[lang] in txt, pid
-    for key in ("round_track", "card_plays", "loyalty", "treasury_charles", "half_luxembourg",
+    for key in ("round_track", "card_play_track", "loyalty", "treasury_charles", "half_luxembourg",
                 "half_wittelsbach", "title"):
         assert ctx.label(key) in txt, key
     for side in data.sides.values():
@@ -66,8 +67,12 @@ def test_every_place_and_track_is_named_in_its_language(board):
 
 def test_round_track_shows_plays_and_hand_from_data(board):
     txt = pdf_text(board[1])
-    for phase in game().phases:
-        assert f"{phase.plays}–{phase.hand}" in txt
+    lang = board[0]
+    labels = load_components(ROOT)[0]
+    for phase in game().phases:  # each number says what it is (2.25: "4–5": 4 plays, hand 5)
+        assert fill_in(labels.label("round_plays", lang), n=phase.plays) in txt
+        assert fill_in(labels.label("round_hand", lang), n=phase.hand) in txt
+    assert "4–5" not in txt
     for n in range(1, 10):
         assert f" {n} " in f" {txt} "
 

@@ -50,4 +50,4 @@ def test_build_writes_calibration_sheets_and_rejects_a_bad_offset(project, capsy
     assert b"/PrintScaling /None" in raw and b"/Duplex /DuplexFlipLongEdge" in raw
     text = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(pdf), "-"],
                           capture_output=True, text=True, check=True).stdout
-    assert "--back-offset X,Y" in text and "oboustranně" in text
+    assert '--back-offset "X;Y"' in text and "oboustranně" in text

@@ -83,8 +83,8 @@ def _at(findings, code: str, card: str) -> list[str]:
 def test_lines_added_above_a_card_move_its_cached_finding(project):
     cards = project / "card_data" / "cards" / "luxembourg.yaml"
     # Blanche de Valois's Czech Deed text moves John's loyalty 2 steps, her effect 1 (2.36)
-    line = replace_in(cards, 'cs: "Drží-li Jana Wittelsbachové: posuň Janovu věrnost o\u00a01',
-                      'cs: "Drží-li Jana Wittelsbachové: posuň Janovu věrnost o\u00a02')
+    line = replace_in(cards, 'cs: "Drží-li Jana Wittelsbachové: posuň ukazatel Janovy věrnosti o\u00a01',
+                      'cs: "Drží-li Jana Wittelsbachové: posuň ukazatel Janovy věrnosti o\u00a02')
     cache = CheckCache()
     first = run_check(project, check_cache=cache)
     assert _at(first.findings, "text-differs", "blanche-de-valois") == [

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from conftest import copy_project
@@ -12,7 +14,7 @@ from PIL import Image, ImageCms
 from cardgen.cli import main
 from cardgen.errors import CardgenError
 from cardgen.press.pagewalk import inspect, inspect_document
-from cardgen.render.cmyk import CmykConverter, converter_for
+from cardgen.render.cmyk import ICC_DIR, CmykConverter, converter_for
 
 ART_CARD = "charles-iv"
 
@@ -75,7 +77,8 @@ def test_print_shop_files_are_pdfx_1a_and_pass_preflight(cmyk_build, tmp_path, p
     out = capsys.readouterr().out
     assert "error" not in out and "transparency 0" in out
     doc = inspect_document(pdf)
-    assert doc.pdfx_version == "PDF/X-1a:2003" and doc.trapped == "/False"
+    assert (doc.pdfx_version, doc.pdfx_conformance) == ("PDF/X-1:2003", "PDF/X-1a:2003")
+    assert doc.trapped == "/False"
     assert doc.output_intent and doc.pdf_version == "1.4"
 
 
@@ -90,8 +93,8 @@ def test_no_rgb_and_no_ink_over_the_limit_in_any_file(cmyk_build):
     assert {"cards.pdf", "back.pdf", "sheets-a4.pdf", "print-shop.pdf", "board.pdf",
             "board-a4.pdf", "tokens.pdf", "player-aid.pdf", "glossary.pdf",
             "calibration-a4.pdf"} <= {f.name for f in files}
-    # the rules tables are a reading aid for the screen, not a print file (DECISIONS.md)
-    for file in (f for f in files if f.name != "rules-tables.pdf"):
+    assert "rules-tables.pdf" in {f.name for f in files}  # every PDF, the tables too
+    for file in files:
         pages = inspect(file)
         assert sum(p.rgb for p in pages) == 0, file.name
         assert max(p.ink_max for p in pages) <= 240.5, file.name  # DriveThruCards: 240 %
@@ -138,3 +141,96 @@ def test_jpeg_art_in_a_cmyk_build_is_ink_checked(tmp_path):
     art_ink = sum(converter_for(None).image(Image.new("RGB", (1, 1), dark)).getpixel((0, 0)))
     assert shown[0].ink_max == pytest.approx(art_ink / 255 * 100, abs=3)  # about 244 %
     assert shown[0].ink_max > max(p.ink_max for p in pages if p is not shown[0]) + 10
+
+
+GS_ICC = Path("/usr/share/color/icc/ghostscript")
+
+
+def test_text_black_is_solid_k_and_only_large_fills_get_the_rich_black(tmp_path):
+    """Issue 30: body text (#1d1a16) is 0/0/0/100; a fill of it at least rich_black.min_size
+    (layouts/profiles.yaml, 25 mm) on both sides prints as the rich black."""
+    from reportlab.lib.units import mm
+
+    from cardgen.render.cmyk import CmykCanvas, RichBlack
+
+    conv = CmykConverter(ICC_DIR / "cardgen-fogra39-240.icc", 240, RichBlack((0.4, 0.3, 0.3, 1), 25))
+    assert tuple(conv.colour("#1d1a16").cmyk()) == (0, 0, 0, 1)
+    buf = io.BytesIO()
+    c = CmykCanvas(buf, pagesize=(200 * mm, 200 * mm), cmyk=conv, pageCompression=0,
+                   invariant=1)
+    c.setFillColor("#1d1a16")
+    c.rect(0, 0, 30 * mm, 30 * mm, stroke=0, fill=1)  # large: rich black
+    c.rect(0, 0, 30 * mm, 2 * mm, stroke=0, fill=1)  # a thin bar: solid black
+    c.drawString(100, 100, "text")
+    c.showPage()
+    c.save()
+    content = buf.getvalue()
+    page = content[content.index(b"0 0 0 1 k"):content.rindex(b"ET")]
+    # solid black set first; the rich black only inside q … Q around the large rectangle;
+    # the bar and the text after it are in the solid black again
+    large, rest = page.split(b"Q", 1)
+    assert large.count(b".4 .3 .3 1 k") == 1 and large.count(b" re") == 1
+    assert b" k" not in rest and b" re" in rest and b"Tj" in rest
+
+
+@pytest.mark.skipif(not (GS_ICC / "ps_cmyk.icc").is_file(), reason="no ICC v4 profile here")
+def test_an_icc_v4_output_profile_builds(tmp_path, capsys):
+    v4 = GS_ICC / "ps_cmyk.icc"
+    assert v4.read_bytes()[8] == 4  # version 4
+    conv = CmykConverter(v4, 300)
+    assert conv.colour("#c0392b").magenta > 0.5
+    assert conv.image(Image.new("RGB", (2, 2), (200, 40, 40))).mode == "CMYK"
+    project = copy_project(tmp_path / "project")
+    assert main(["build", "--quiet", "--lang", "en", "--project", str(project), "--icc",
+                 str(v4), "--no-pdfx"]) == 0, capsys.readouterr()
+
+
+def test_a_file_that_is_no_icc_profile_says_so(tmp_path):
+    fake = tmp_path / "shop.icc"
+    fake.write_bytes(b"<html>not found</html>" * 10)
+    with pytest.raises(CardgenError) as exc:
+        CmykConverter(fake)
+    assert "not an ICC profile" in str(exc.value) and "os-error" not in str(exc.value)
+
+
+def test_greyscale_art_is_black_ink_only():
+    conv = converter_for(None, 240)
+    grey = Image.linear_gradient("L").resize((64, 64))
+    c, m, y, k = conv.image(grey).split()
+    assert c.getextrema() == m.getextrema() == y.getextrema() == (0, 0)
+    assert k.getextrema()[1] > 200  # the dark end is near-solid black
+    rgb_grey = Image.merge("RGB", (grey, grey, grey))  # grey saved as RGB: the same
+    assert conv.image(rgb_grey).split()[0].getextrema() == (0, 0)
+
+
+@pytest.mark.skipif(not (GS_ICC / "a98.icc").is_file(), reason="no Adobe RGB profile here")
+def test_art_is_converted_from_its_embedded_profile(tmp_path):
+    """Adobe RGB (1998) art: converted from that profile, not as if it were sRGB; the
+    profile survives the preparation of the art (scaling, bleed)."""
+    from cardgen.render.art import mirrored_bleed, prepare_art
+
+    a98 = (GS_ICC / "a98.icc").read_bytes()
+    green = Image.new("RGB", (900, 600), (30, 200, 60))
+    conv = converter_for(None, 300)
+    untagged = conv.image(green).getpixel((0, 0))
+    tagged_img = green.copy()
+    tagged_img.info["icc_profile"] = a98
+    tagged = conv.image(tagged_img).getpixel((0, 0))
+    expected = ImageCms.profileToProfile(
+        green, ImageCms.ImageCmsProfile(io.BytesIO(a98)), conv.profile,
+        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, outputMode="CMYK",
+        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION).getpixel((0, 0))
+    assert tagged != untagged
+    assert max(abs(a - b) for a, b in zip(tagged, expected, strict=True)) <= 1
+    path = tmp_path / "art.png"
+    green.save(path, icc_profile=a98)
+    art = prepare_art(path, 63, 42)
+    assert Image.open(io.BytesIO(art.data)).info.get("icc_profile") == a98
+    grown = mirrored_bleed(art, (3, 3, 3, 0))
+    assert Image.open(io.BytesIO(grown)).info.get("icc_profile") == a98
+
+
+def test_images_keep_the_ink_limit_with_a_profile_that_allows_more():
+    conv = CmykConverter(ICC_DIR / "cardgen-fogra39-300.icc", 240)
+    dark = conv.image(Image.new("RGB", (8, 8), (20, 10, 30)))
+    assert sum(dark.getpixel((0, 0))) / 255 * 100 <= 240 + 1  # one colour: every pixel

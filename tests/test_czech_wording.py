@@ -34,7 +34,8 @@ def text(data, card: str, line: str, lang: str = "cs") -> str:
     ("elizabeth-richeza", "passive", "cs", "(aspoň 1 vliv na každé straně) hlas získáš ty."),
     ("pope-benedict-xii", "deed", "cs",
      "Libovolně rozděl 2 vlivu mezi Mohuč, Trevír a Kolín nad Rýnem."),
-    ("holland-inheritance", "event", "cs", "Ovládá-li některá strana Nizozemí: ta strana získá"),
+    # the December 2026 review (issue 29, no. 33): a relative clause, as the battle events
+    ("holland-inheritance", "event", "cs", "Strana, která ovládá Nizozemí, získá 3 západní měny"),
     ("battle-of-muhldorf", "event", "cs", "Dolního Bavorska. Jinak umístí 3 vojska"),
     ("heinrich-of-virneburg", "passive", "cs", "Jindřich z Virneburgu už nevynáší církevní měnu."),
     # one sentence where one side does two things, one verb for two gains

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardgen.engine import new_game
+from cardgen.engine import Game, new_game
 from cardgen.engine.flow import (
     _clear_round,
     _countries,
@@ -21,8 +21,10 @@ from cardgen.engine.flow import (
     round_end,
     round_start,
 )
-from cardgen.engine.ops import Ctx, buy, purchase_cost, refill, resolve
+from cardgen.engine.ops import Ctx, buy, purchase_payments, refill, resolve
+from cardgen.engine.payment import payments
 from cardgen.engine.rules import LUX, WIT
+from cardgen.engine.stats import GameLog
 from tests.engine_helpers import blank, drive, idx, resolve_deed, rules, start_play
 
 # -- the rulebook's worked examples ---------------------------------------------------------
@@ -239,11 +241,24 @@ def test_6_1_buy_with_exchange_to_bottom_of_draw_pile():
 def test_6_22_next_purchase_effects_add_up_and_are_used_up():
     g = blank()
     g.discounts[LUX] = ((2, False), (1, True))
-    cost, wild = purchase_cost(g, LUX, "philip-vi")
-    assert len(cost) == 1 and wild
-    g.wallet[LUX] = [0, 0, 1, 0]
+    g.wallet[LUX] = [0, 0, 1, 0]  # 3 coins less 3 would be free; 2 + 1 leave 1 coin, Western as any
+    assert purchase_payments(g, LUX, "philip-vi") == ((0, 0, 1, 0),)
+    g.row = ["philip-vi"]
     buy(g, LUX, "philip-vi")
+    g.run()
     assert g.discounts[LUX] == () and "philip-vi" in g.draw[LUX]
+
+
+def test_6_12_the_buyer_chooses_which_cubes_pay():
+    g = blank()
+    g.wallet[LUX] = [3, 2, 0, 0]  # 2 German: both German cubes, or 1 and 3 Church by exchange
+    assert purchase_payments(g, LUX, "frankfurt") == ((0, 2, 0, 0), (3, 1, 0, 0))
+    g.row = ["frankfurt"]
+    buy(g, LUX, "frankfurt")
+    g.run()
+    assert g.decision.kind == "payment"
+    drive(g, (3, 1, 0, 0))  # keeps a German cube for a later purchase
+    assert g.wallet[LUX] == [0, 1, 0, 0] and "frankfurt" in g.draw[LUX]
 
 
 def test_6_4_event_revealed_in_refill_resolves_and_6_43_battle_vote():
@@ -286,7 +301,10 @@ def test_6_5_royal_chronicle_extra_purchase():
     resolve_deed(g, LUX, "peter-of-zittau")
     assert set(g.decision.options) == {None, "genoese-crossbowmen"}  # events can't be bought
     drive(g, "genoese-crossbowmen")
-    assert g.market == ["frankfurt", "hanseatic-league", "battle-of-cassel"]
+    assert g.decision.kind == "order_market"  # the rest go back in any order (6.53), top first
+    drive(g, ("hanseatic-league", "battle-of-cassel"))
+    assert g.market == ["frankfurt", "battle-of-cassel", "hanseatic-league"]
+    assert "genoese-crossbowmen" in g.draw[LUX] and g.wallet[LUX] == [0, 0, 0, 0]
 
 
 # -- 7 elector countries ------------
@@ -483,38 +501,58 @@ def test_no_playable_card_loses_the_play():
     assert g.decision.side == LUX and g.decision.kind == "play"
 
 
-def test_counter_by_deed_op_matches_an_announced_boost():
+def _louis_boost_until_the_counter_window() -> Game:
     g = blank()
     g.wallet[WIT] = [0, 2, 0, 0]
     g.influence[LUX][idx("bohemia")] = 3
+    g.influence[LUX][idx("trier")] = 2
     start_play(g, WIT, ["louis-iv", "ducal-retinue"])
     g.hand[LUX] = ["elizabeth-richeza", "royal-retinue", "charles-iv"]  # counters removals
-    opts = g.decision.options
-    assert ("louis-iv", "boost") in opts
+    assert ("louis-iv", "boost") in g.decision.options
     drive(g, ("louis-iv", "boost"))
     drive(g, "german")  # the king's "any" yield
-    assert g.wallet[WIT] == [0, 3, 0, 0]
+    assert g.decision.kind == "remove_influence_point"  # the Deed's choices come first (5.61)
+    drive(g, "trier", "bohemia")
     assert g.decision.kind == "counter" and "elizabeth-richeza" in g.decision.options
+    return g
+
+
+def test_counter_by_deed_op_matches_an_announced_boost_after_its_choices():
+    g = _louis_boost_until_the_counter_window()
     drive(g, None)
-    assert g.wallet[WIT] == [0, 1, 0, 0]  # the boost is paid after the Counter window (5.73)
+    assert g.wallet[WIT] == [0, 1, 0, 0]  # the boost is paid (5.73)
+    assert g.influence[LUX][idx("trier")] == 1 and g.influence[LUX][idx("bohemia")] == 2
 
 
-def test_next_purchase_discount_outlasts_the_round():
+def test_a_countered_deed_leaves_the_table_as_before_it():
+    g = _louis_boost_until_the_counter_window()
+    drive(g, "elizabeth-richeza")
+    assert g.wallet[WIT] == [0, 3, 0, 0]  # yield kept (5.62), no boost paid (5.73)
+    assert g.influence[LUX][idx("trier")] == 2 and g.influence[LUX][idx("bohemia")] == 3
+    assert g.influence[WIT][idx("palatinate")] == 0  # none of the Deed's text (5.63)
+    assert g.decision.kind == "countered_numbers" and "elizabeth-richeza" in g.discard[LUX]
+
+
+def test_next_purchase_discount_ends_with_the_round():
+    """5.43, 9.6: a "next purchase" effect is a reminder token (components.yaml), removed at
+    round end with the others."""
     g = blank(3)
     g.discounts[LUX] = ((2, False),)
     g.hand = [["royal-retinue", "charles-iv"], ["ducal-retinue", "louis-iv"]]
     _clear_round(g)
-    assert g.discounts[LUX] == ((2, False),)
+    assert g.discounts[LUX] == ()
 
 
-def test_look_at_draw_pile_one_card_at_a_time_kept_cards_keep_their_order():
+def test_look_at_draw_pile_one_card_at_a_time_then_any_order():
     g = blank()
     g.draw[LUX] = ["royal-retinue", "charles-iv", "blanche-de-valois", "elizabeth-of-bohemia"]
     resolve(g, (rules().cards["charles-i-robert"].deed[0],), Ctx(LUX, "charles-i-robert"))
     g.run()
     assert g.decision.kind == "look_elizabeth-of-bohemia"  # top card first
     drive(g, "top", "discard", "top")
-    assert g.draw[LUX] == ["royal-retinue", "charles-iv", "elizabeth-of-bohemia"]
+    assert g.decision.kind == "order_draw_top"  # 5.92: in any order, top first
+    drive(g, ("charles-iv", "elizabeth-of-bohemia"))
+    assert g.draw[LUX] == ["royal-retinue", "elizabeth-of-bohemia", "charles-iv"]
     assert g.discard[LUX] == ["blanche-de-valois"] and g.looking == [[], []]
 
 
@@ -556,3 +594,24 @@ def test_crecy_in_the_rotation_stops_the_refill_and_ends_the_game():
     g.run()
     assert g.over and g.result["crecy"] and g.result["round"] == 4
     assert g.market == ["genoese-crossbowmen"] and g.row == ["edward-iii"]
+
+
+def test_a_countered_deed_keeps_the_playtest_recorder_recording():
+    """The table goes back (5.61), the recorder's figures with it; its callback stays live."""
+    g = _louis_boost_until_the_counter_window()
+    seen: list[int] = []
+    g.log = GameLog(lambda _g: seen.append(1))
+    before = g.snapshot()  # as the Counter window saved it, now with a recorder
+    g.log.currency(WIT, "german", 5)
+    g.restore(before)
+    assert g.log.gained[WIT]["german"] == 0
+    g.ask(LUX, "keep", (None, "royal-retinue"), lambda *_: None)
+    assert seen == [1]
+
+
+def test_6_12_legal_payments_are_the_pareto_minimal_ones():
+    assert payments([3, 1, 0, 0], ["german"]) == ((0, 1, 0, 0), (3, 0, 0, 0))  # match or 3:1
+    assert payments([4, 1, 0, 0], ["german"]) == ((0, 1, 0, 0), (3, 0, 0, 0))  # never 4 Church
+    assert payments([2, 1, 0, 0], ["any", "any"]) == ((1, 1, 0, 0), (2, 0, 0, 0))
+    assert payments([0, 0, 1, 0], ["church"], wild=True) == ((0, 0, 1, 0),)  # Wool Trade (6.22)
+    assert payments([2, 0, 0, 0], ["german"]) == ()

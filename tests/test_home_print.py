@@ -48,17 +48,20 @@ def mask(img: Image.Image, colour: tuple[int, int, int], tol: int = 30) -> Image
     return out.convert("1")
 
 
-def sheet(spec, paper: str, backs: BackSide = BackSide(colour=BACK)) -> bytes:  # noqa: B008
+def sheet(spec, paper: str, flip: str = "long",
+          backs: BackSide = BackSide(colour=BACK)) -> bytes:  # noqa: B008
     return build_sheets(fake_faces([9]), *fake_drawers(CARD), CARD, spec, paper, "en",
-                        backs=backs)
+                        flip=flip, backs=backs)
 
 
-@pytest.mark.parametrize(("paper", "bleed"), [("a4", (3.0, 3.0)), ("letter", (3.0, 1.7))])
+@pytest.mark.parametrize(("paper", "bleed"), [("a4", (3.0, 3.0, 3.0)),
+                                               ("letter", (3.0, 3.0, 0.0))])
 def test_outer_bleed_is_chosen_per_paper(spec, tmp_path, paper, bleed):
+    """(sides, below, above): Letter's grid sits high, so its bleed is all below."""
     (front,) = pages(sheet(spec, paper), tmp_path, 3, 3)
     x0, y0, x1, y1 = mask(front, RED).getbbox()
     assert (x1 - x0) / PX == pytest.approx(3 * 63 + 2 * bleed[0], abs=0.25)
-    assert (y1 - y0) / PX == pytest.approx(3 * 88 + 2 * bleed[1], abs=0.25)
+    assert (y1 - y0) / PX == pytest.approx(3 * 88 + bleed[1] + bleed[2], abs=0.25)
     # and it stays inside the printer margin
     assert min(x0, y0, front.width - x1, front.height - y1) / PX >= MARGIN - 0.15
 
@@ -96,6 +99,9 @@ def _mark_runs(img: Image.Image) -> dict[str, list[float]]:
               "left": (m, y0 - 5, x0, y1 + 5), "right": (x1, y0 - 5, w - m, y1 + 5)}
     out: dict[str, list[float]] = {}
     for side, box in strips.items():
+        if box[2] <= box[0] or box[3] <= box[1]:  # no room on that side at all
+            out[side] = []
+            continue
         part = dark.crop(box)
         vertical = side in ("top", "bottom")
         lines: dict[int, set[int]] = {}
@@ -122,13 +128,18 @@ def test_crop_marks_print_at_least_3_mm_beyond_a_6_mm_margin_on_a4(spec, tmp_pat
     assert min(min(v) for v in runs.values()) >= 3 - 0.2
 
 
-def test_crop_marks_on_letter_keep_what_the_paper_allows(spec, tmp_path):
-    """Letter leaves (279.4 − 3 × 88) / 2 = 7.7 mm above and below the grid: past a 6 mm
-    margin and the 0.5 mm gap only 1.2 mm of a mark can print there (DECISIONS.md)."""
-    (front,) = pages(sheet(spec, "letter"), tmp_path, 3, 3)
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_every_cut_on_letter_has_a_mark_3_mm_inside_the_margin(spec, tmp_path, flip):
+    """Letter leaves 279.4 − 3 × 88 = 15.4 mm above and below the grid together: centred,
+    only 1.2 mm of a column cut's mark could print past a 6 mm margin. The grid sits high
+    instead, so each column cut has its mark below the grid, 3 mm of it printed (issue 30;
+    the backs pages' marks: tests/test_impose.py)."""
+    (front,) = pages(sheet(spec, "letter", flip), tmp_path, 3, 3)
     runs = _mark_runs(front)
+    assert len(runs["bottom"]) == 4 and min(runs["bottom"]) >= 3 - 0.2, runs
+    assert runs["top"] == []
+    assert len(runs["left"]) == len(runs["right"]) == 4
     assert min(runs["left"] + runs["right"]) >= 3 - 0.2
-    assert min(runs["top"] + runs["bottom"]) >= 1.0
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -141,7 +152,7 @@ def test_back_colour_runs_out_to_the_printer_margin(spec, tmp_path, paper):
 
 def test_back_offset_shifts_every_backs_page(spec, tmp_path):
     plain_pdf = sheet(spec, "a4")
-    moved_pdf = sheet(spec, "a4", BackSide(colour=BACK, offset=(1.5, -1.0)))
+    moved_pdf = sheet(spec, "a4", backs=BackSide(colour=BACK, offset=(1.5, -1.0)))
     plain_front, plain_back = pages(plain_pdf, tmp_path, 3, 4, "a")
     moved_front, moved_back = pages(moved_pdf, tmp_path, 3, 4, "b")
     blue = (0x1F, 0x4B, 0x8A)  # the stand-in back's centre disc
@@ -184,3 +195,22 @@ def test_board_tile_labels_keep_5_mm_from_the_paper_edge(tmp_path):
     strip = tile.crop((0, tile.height - round(10 * PX), tile.width, tile.height))
     bottom = _ink_box(strip)[3]  # of the label, below the board window
     assert (strip.height - bottom) / PX >= 5
+
+
+def test_token_backs_move_by_the_back_offset(tmp_path):
+    """--back-offset moves the tokens' backs pages like the card sheets' (issue 30): every
+    back face by exactly the offset, the fronts not at all."""
+    from test_board_helpers import game
+
+    from cardgen.board import build_tokens
+
+    plain = build_tokens(game(), "en", ROOT, "a4")
+    moved = build_tokens(game(), "en", ROOT, "a4", back_offset=(1.5, -1.0))
+    plain_front, plain_back = pages(plain, tmp_path, 1, 2, "a")
+    moved_front, moved_back = pages(moved, tmp_path, 1, 2, "b")
+    gold = (0xC9, 0x9A, 0x2E)  # the round and loyalty markers' tiles
+    a, b = mask(plain_back, gold, 12).getbbox(), mask(moved_back, gold, 12).getbbox()
+    assert (b[0] - a[0]) / PX == pytest.approx(1.5, abs=0.15)  # right
+    assert (b[1] - a[1]) / PX == pytest.approx(1.0, abs=0.15)  # down the raster = up −1 mm
+    assert (b[2] - a[2], b[3] - a[3]) == (b[0] - a[0], b[1] - a[1])  # moved, not resized
+    assert mask(plain_front, gold, 12).getbbox() == mask(moved_front, gold, 12).getbbox()

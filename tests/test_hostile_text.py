@@ -19,7 +19,7 @@ from tests.conftest import ROOT, replace_in
 
 LUX = Path("card_data") / "cards" / "luxembourg.yaml"
 DEED_EN = '        en: "Place 2 influence in Bohemia. Draw 1 card."'
-NAME = "    name: {en: Charles IV, cs: Karel IV.}"
+NAME = "    name: {en: Charles IV, cs: Karel\u00a0IV.}"
 
 
 def _check(project: Path, capsys) -> tuple[int, str]:
@@ -87,7 +87,7 @@ def test_a_name_too_long_for_its_bar_is_an_overflow_error_at_the_name(project, c
     # a prototype card: a name the rulebook fixes would be reported as a rule fact instead
     long = " ".join(["Valram"] * 257)  # 1,798 characters
     market = Path("card_data") / "cards" / "market.yaml"
-    line = replace_in(project / market, "    name: {en: Walram of Jülich, cs: Valram z\u00a0Jülichu}",
+    line = replace_in(project / market, "    name: {en: Walram of Jülich, cs: Walram z\u00a0Jülichu}",
                       f'    name: {{en: Walram of Jülich, cs: "{long}"}}')
     code, out = _check(project, capsys)
     assert code == 1

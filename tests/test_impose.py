@@ -58,22 +58,29 @@ def pdfinfo(pdf: bytes, tmp_path: Path, *args: str) -> str:
 
 
 def test_outer_bleed_is_chosen_per_paper_and_side(spec):
-    assert outer_bleed(spec, CARD, "a4") == pytest.approx((3, 3))
-    # Letter: (279.4 - 264) / 2 = 7.7 mm above and below the grid; a 6 mm printer margin
-    assert outer_bleed(spec, CARD, "letter") == pytest.approx((3, 1.7))
+    assert outer_bleed(spec, CARD, "a4") == pytest.approx((3, 3, 3))
+    # Letter: 279.4 - 264 = 15.4 mm above and below the grid together; the grid sits
+    # 9.4 mm above the paper's bottom (6 mm margin, 0.4 mm gap, a 3 mm mark) and its top
+    # trim on the 6 mm margin: 3 mm of bleed below, none above
+    assert outer_bleed(spec, CARD, "letter") == pytest.approx((3, 3, 0))
 
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("flip", ["long", "short"])
-def test_grid_is_centred_inside_the_printable_area(spec, paper, flip):
+def test_grid_sits_inside_the_printable_area(spec, paper, flip):
     g = duplex_geometry(spec, CARD, paper, flip)
     area = printable_area(g.page_w, g.page_h, spec.printer_margin)
-    for slot in (*g.fronts, *g.backs):
-        assert area.contains(slot.trim.grow(g.bleed_x, g.bleed_y, g.bleed_x, g.bleed_y))
+    for side, slots in (("front", g.fronts), ("back", g.backs)):
+        bx, below, above = g.outer(side)
+        for slot in slots:
+            assert area.contains(slot.trim.grow(bx, below, bx, above))
     xs = [s.trim.x for s in g.fronts] + [s.trim.right for s in g.fronts]
     ys = [s.trim.y for s in g.fronts] + [s.trim.top for s in g.fronts]
-    assert min(xs) == pytest.approx(g.page_w - max(xs))
-    assert min(ys) == pytest.approx(g.page_h - max(ys))
+    assert min(xs) == pytest.approx(g.page_w - max(xs))  # centred across
+    if paper == "a4":
+        assert min(ys) == pytest.approx(g.page_h - max(ys))  # and up and down
+    else:  # Letter: high enough for a 3 mm mark below, the top trim on the margin
+        assert (min(ys), g.page_h - max(ys)) == pytest.approx((9.4, 6.0))
     # shared cut lines: neighbours butt, no gutter
     assert max(xs) - min(xs) == pytest.approx(3 * 63)
     assert max(ys) - min(ys) == pytest.approx(3 * 88)
@@ -110,7 +117,8 @@ def test_crop_marks_lie_outside_every_bleed_and_reach_the_printable_area(spec, p
     g = (gutterfold_geometry(spec, CARD, paper) if gutterfold
          else duplex_geometry(spec, CARD, paper, "long"))
     trims = [s.trim for s in (*g.fronts, *g.backs)]
-    bleeds = [s.trim.grow(g.bleed_x, g.bleed_y, g.bleed_x, g.bleed_y) for s in g.fronts]
+    bx, below, above = g.outer("front")
+    bleeds = [s.trim.grow(bx, below, bx, above) for s in g.fronts]
     area = printable_area(g.page_w, g.page_h, spec.printer_margin)
     for marks in (g.marks, g.back_marks):
         assert marks
@@ -168,7 +176,8 @@ def test_backs_page_mirrors_its_fronts_page_with_a_partial_last_page(spec, faces
     assert (only.row, only.col) == (0, 0)
     assert (plan.pages[-1].placements[0].row, plan.pages[-1].placements[0].col) == (0, 2)
     # a lone card gets the outer bleed on all four sides; butting cards get none between
-    assert only.visible == only.trim.grow(g.bleed_x, g.bleed_y, g.bleed_x, g.bleed_y)
+    bx, below, above = g.outer("front")
+    assert only.visible == only.trim.grow(bx, below, bx, above)
     first = plan.pages[2].placements[4]  # centre card of a full page
     assert first.visible == first.trim
 
@@ -249,3 +258,16 @@ def test_czech_card_count_uses_cldr_plurals(spec):
     assert plural(spec, "cs", "count", 3) == "3 karty"
     assert plural(spec, "cs", "count", 82) == "82 karet"
     assert plural(spec, "en", "count", 1) == "1 card"
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_every_cut_has_a_mark_on_both_pages(spec, paper, flip):
+    """Each of the 4 column and 4 row cut lines has at least one mark on the fronts page
+    and on the backs page (Letter: the column cuts' marks on one side of the grid only)."""
+    g = duplex_geometry(spec, CARD, paper, flip)
+    for side, marks, slots in (("front", g.marks, g.fronts), ("back", g.back_marks, g.backs)):
+        xs = {round(v, 6) for s in slots for v in (s.trim.x, s.trim.right)}
+        ys = {round(v, 6) for s in slots for v in (s.trim.y, s.trim.top)}
+        assert {round(m.x1, 6) for m in marks if m.x1 == m.x2} == xs, side
+        assert {round(m.y1, 6) for m in marks if m.y1 == m.y2} == ys, side

@@ -188,3 +188,20 @@ def test_a_profile_with_an_empty_bleed_is_a_finding(tmp_path):
     with pytest.raises(CardgenError) as info:
         load_profiles(tmp_path)
     assert any("exactly one of 'bleed'" in f.message for f in info.value.findings)
+
+
+def test_art_ppi_is_reported_at_the_shops_scaled_size(tmp_path):
+    """Issue 30: art at the minimum art/README.md states (744 px over the 63 mm box, 300
+    ppi on our card) is 297.6 ppi once DriveThruCards' trim scales the card 100.8 %: said
+    as it is, not rounded up to the 300 the shop asks."""
+    from PIL import Image
+
+    from cardgen.render.art import prepare_art, resolution_findings
+
+    path = tmp_path / "art.png"
+    Image.new("RGB", (744, 496), (120, 90, 60)).save(path)
+    art = prepare_art(path, 63, 42)
+    assert resolution_findings(art, 300, path, "c") == []  # 299.96 ppi: 300 on our card
+    (found,) = resolution_findings(art, 300, path, "c", scale=63.5 / 63, where="print-shop.pdf")
+    assert "297.6 ppi at print-shop.pdf's size (scaled 100.8 %)" in found.message
+    assert "at least 750 px wide" in found.hint

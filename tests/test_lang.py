@@ -45,7 +45,7 @@ def test_forbidden_variant_cs(tmp_path):
                           f"Posuň Jana o{NB}1{NB}pole ke Karlovi. Zruš čin.")
     (f,) = only(run(tmp_path, cards), "lang-forbidden")
     assert f.message == "deed: 'Zruš' is a forbidden variant of the glossary term 'counter'"
-    assert f.hint.startswith("write 'zrušit kontrou' (VLA-61, 5.6")
+    assert f.hint.startswith("write 'zrušit kontrou' (5.6, 6.46")
     assert f.rule == "5.6"
 
 

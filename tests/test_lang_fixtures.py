@@ -19,7 +19,7 @@ cards:
     number: 20
     deck: market
     kind: card
-    name: {en: Philip VI, cs: Filip VI.}
+    name: {en: Philip VI, cs: "Filip\u00a0VI."}
     political: 2
     military: 3
     yield: [western]

@@ -17,7 +17,7 @@ MUHLDORF_EN = ("If Wittelsbach holds John: it places 5 military in Lower Bavaria
                "places 3 military in Lower Bavaria and John’s loyalty moves 1 step toward Ludwig. "
                "Luxembourg places")
 MUHLDORF_CS = ("Drží-li Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska. Jinak umístí "
-               "3 vojska do Dolního Bavorska a Janova věrnost se posune o 1 pole k Ludvíkovi. "
+               "3 vojska do Dolního Bavorska a ukazatel Janovy věrnosti se posune o 1 pole k Ludvíkovi. "
                "Lucemburkové umístí")
 
 # (file, old, new, lang, fact class the message names); every count of the line stays equal.
@@ -51,9 +51,9 @@ MOVED = [
               "Wittelsbach holds John: it places 5 military in Lower Bavaria. Otherwise: if it "
               "places 3 military in Lower Bavaria, John’s"),
           cs=("Drží-li Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska. Jinak umístí "
-              "3 vojska do Dolního Bavorska a Janova",
+              "3 vojska do Dolního Bavorska a ukazatel",
               "Drží Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska. Jinak umístí-li "
-              "3 vojska do Dolního Bavorska, Janova")),
+              "3 vojska do Dolního Bavorska, ukazatel")),
 ]
 
 
@@ -100,7 +100,7 @@ MUHLDORF = {"en": ("If Wittelsbach holds John: it places 5 military in Lower Bav
                    "Otherwise: it places 3 military in Lower Bavaria and John’s loyalty moves 1 "
                    "step toward Ludwig.", "Luxembourg places 2 influence in the Palatinate."),
             "cs": ("Drží-li Jana Wittelsbachové: umístí 5 vojska do Dolního Bavorska.",
-                   "Jinak umístí 3 vojska do Dolního Bavorska a Janova věrnost se posune o 1 "
+                   "Jinak umístí 3 vojska do Dolního Bavorska a ukazatel Janovy věrnosti se posune o 1 "
                    "pole k Ludvíkovi.", "Lucemburkové umístí 2 vlivu do Falce.")}
 
 

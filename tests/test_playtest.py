@@ -20,53 +20,123 @@ def playtest(project: Path, *extra: str) -> int:
     return main(["--project", str(project), "playtest", "--quiet", *extra])
 
 
+REPORT = Path("output/playtest")
+
+
+def pdf_text(pdf: Path) -> str:
+    return subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
 @pytest.mark.skipif(shutil.which("pdffonts") is None, reason="needs poppler (pdffonts, pdftotext)")
-def test_report_json_and_pdf(project, capsys):
+def test_report_json_and_pdf_in_both_languages(project, capsys):
     code = playtest(project, "--games", "6", "--seed", "3", "--players", "greedy,random", "--jobs", "1")
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "6 games: luxembourg" in out
-    rep = json.loads((project / "output/playtest/report.json").read_text(encoding="utf-8"))
-    assert rep["games"] == 6 and rep["meta"]["players"] == "greedy,random"
+    assert "6 games: luxembourg" in out and "\n1. " in out  # the first finding on the terminal
+    rep = json.loads((project / REPORT / "report.json").read_text(encoding="utf-8"))
+    assert rep["games"] == 6 and rep["meta"]["players"] == ["greedy", "random"]
     assert rep["houses"]["luxembourg"]["wins"] + rep["houses"]["wittelsbach"]["wins"] == 6
     lo, hi = rep["houses"]["luxembourg"]["ci95"]
     assert 0 <= lo <= rep["houses"]["luxembourg"]["rate"] <= hi <= 1
-    assert sum(rep["game_end"].values()) == 6 and sum(rep["electors"].values()) == 6
-    assert {"bought", "numbers", "deed", "owner_win_rate"} <= set(rep["cards"]["frankfurt"])
-    assert "first_player" in rep and "deeds_never_resolvable" in rep
-    pdf = project / "output/playtest/report.pdf"
-    fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
-    assert "Helvetica" not in fonts and "CharisSIL" in fonts  # every font embedded
-    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
-                          check=True).stdout
-    assert "Win rate per house" in text and "How games end" in text and "Frankfurt" in text
+    # who holds each elector at the end: the three outcomes of every game
+    trier = rep["elector_control"]["trier"]
+    assert sum(trier[k]["rate"] for k in ("luxembourg", "wittelsbach", "nobody")) == pytest.approx(1)
+    assert {"effect", "ci95", "n", "by_side"} <= set(rep["card_effects"]["frankfurt"])
+    assert "frankfurt" in rep["cards"] and "royal-retinue" not in rep["card_effects"]  # a starter
+    # the printed inventory of components.yaml: 12 vote markers a side, 24+24+20 influence
+    kinds = rep["components"]["kinds"]
+    assert kinds["vote_markers:luxembourg"]["printed"] == 12
+    assert kinds["influence:wittelsbach"]["printed"] == 68
+    assert set(rep["first_player"]["last_round"]) == {"luxembourg", "wittelsbach"}
+    assert 3 <= len(rep["findings"]) <= 5
+    assert set(rep["findings_text"]) == {"en", "cs"} and len(rep["per_game"]["seed"]) == 6
+    for lang in ("en", "cs"):
+        pdf = project / REPORT / lang / "report.pdf"
+        fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True,
+                               check=True).stdout
+        assert "Helvetica" not in fonts and "CharisSIL" in fonts  # every font embedded
+    en, cs = (pdf_text(project / REPORT / lang / "report.pdf") for lang in ("en", "cs"))
+    for heading in ("What to act on", "Win rate per house", "Elector control at game end",
+                    "First player, by house", "Card effects, adjusted for side",
+                    "Component sufficiency", "Players and limits", "Frankfurt"):
+        assert heading in en
+    assert "6 games, seed 3" in en and "6 her, seed 3" in cs  # the Czech plural (CLDR many)
+    for heading in ("Hlavní zjištění", "Kurfiřti na konci hry", "Dostatek komponent", "Trevír"):
+        assert heading in cs
+    assert "share of games (%)" in en and "podíl her (%)" in cs  # axis titles
+
+
+def test_findings_and_card_effects_follow_the_figures(project):
+    """The findings page says what the numbers say: an elector one side holds in every game is
+    a finding; a card whose interval crosses 0 is never ranked."""
+    from cardgen.playtest.findings import findings
+    rep = {"games": 400,
+           "houses": {"luxembourg": {"rate": 0.78, "ci95": [0.74, 0.82], "n": 400},
+                      "wittelsbach": {"rate": 0.22, "ci95": [0.18, 0.26], "n": 400}},
+           "elector_control": {"trier": {"luxembourg": {"rate": 0.98, "ci95": [0.96, 0.99]},
+                                         "wittelsbach": {"rate": 0.01, "ci95": [0.0, 0.03]}},
+                               "saxony": {"luxembourg": {"rate": 0.5, "ci95": [0.45, 0.55]},
+                                          "wittelsbach": {"rate": 0.5, "ci95": [0.45, 0.55]}}},
+           "card_effects": {"noise": {"effect": 0.05, "ci95": [-0.02, 0.12], "n": 90,
+                                      "beyond_noise": False, "beyond_noise_all_cards": False,
+                                      "by_side": {}}},
+           "components": {"kinds": {}}, "first_player": {}}
+    found = findings(rep)
+    kinds = [f["kind"] for f in found]
+    assert kinds[0] == "electors_held" and found[0]["sides"][0]["electors"][0]["country"] == "trier"
+    assert "house" in kinds and "no_card_effect" in kinds and len(found) == 3
 
 
 def test_same_seed_same_bytes_whatever_the_jobs(project, capsys):
-    report = project / "output/playtest/report.json"
-    assert playtest(project, "--games", "8", "--seed", "5", "--players", "random,greedy",
+    paths = [project / REPORT / p for p in ("report.json", "en/report.pdf", "cs/report.pdf")]
+    args = ["--games", "6", "--seed", "5", "--players", "random,greedy"]
+    assert playtest(project, *args, "--jobs", "1") == 0
+    one = [p.read_bytes() for p in paths]
+    assert playtest(project, *args, "--jobs", "2") == 0
+    assert [p.read_bytes() for p in paths] == one
+    assert playtest(project, "--games", "6", "--seed", "6", "--players", "random,greedy",
                     "--jobs", "1") == 0
-    one = report.read_bytes()
-    assert playtest(project, "--games", "8", "--seed", "5", "--players", "random,greedy",
-                    "--jobs", "2") == 0
-    assert report.read_bytes() == one
-    assert playtest(project, "--games", "8", "--seed", "6", "--players", "random,greedy",
-                    "--jobs", "1") == 0
-    assert report.read_bytes() != one
+    assert paths[0].read_bytes() != one[0]
 
 
-def test_compare_shows_what_changed(project, tmp_path, capsys):
-    assert playtest(project, "--games", "6", "--players", "random,random", "--jobs", "1") == 0
+def test_compare_pairs_games_by_seed_and_lists_only_changes_beyond_noise(project, tmp_path, capsys):
+    args = ["--games", "40", "--seed", "2", "--players", "random,random", "--jobs", "1",
+            "--lang", "en"]
+    assert playtest(project, *args) == 0
     old = tmp_path / "old.json"
-    old.write_bytes((project / "output/playtest/report.json").read_bytes())
-    replace_in(project / CARDS / "market.yaml", "cost: [german, german]\n", "cost: [german]\n")
+    old.write_bytes((project / REPORT / "report.json").read_bytes())
+    assert playtest(project, *args, "--compare", str(old)) == 0  # the same data: nothing moved
+    rep = json.loads((project / REPORT / "report.json").read_text(encoding="utf-8"))
+    assert rep["compare"]["paired_games"] == 40 and rep["compare"]["changes"] == []
+    # more vote markers printed: the same games, but the markers no longer run short
+    replace_in(project / "card_data/components.yaml", "vote_markers: 12", "vote_markers: 60")
     capsys.readouterr()
-    assert playtest(project, "--games", "6", "--players", "random,random", "--jobs", "1",
-                    "--compare", str(old)) == 0
+    assert playtest(project, *args, "--compare", str(old)) == 0
     out = capsys.readouterr().out
-    assert "compared with the old report" in out and "luxembourg_win_rate" in out
-    rep = json.loads((project / "output/playtest/report.json").read_text(encoding="utf-8"))
-    assert "headline" in rep["compare"]
+    rep = json.loads((project / REPORT / "report.json").read_text(encoding="utf-8"))
+    changes = {c["figure"]: c for c in rep["compare"]["changes"]}
+    short = changes["short:vote_markers:luxembourg"]
+    assert short["change"] < 0 and short["interval"][1] < 0 and short["new"] == 0
+    assert "win:luxembourg" not in changes  # the games themselves did not change
+    assert "Luxembourg’s vote markers" in out
+    assert "Changes against the old report" in pdf_text(project / REPORT / "en/report.pdf")
+
+
+def test_compare_with_a_report_without_per_game_columns(project, tmp_path, capsys):
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"houses": {}}), encoding="utf-8")
+    assert playtest(project, "--games", "2", "--players", "random,random", "--jobs", "1",
+                    "--compare", str(old)) == 1
+    err = capsys.readouterr().err
+    assert "compare-old-format" in err and "Traceback" not in err
+
+
+def test_one_language(project):
+    assert playtest(project, "--games", "2", "--players", "random,random", "--jobs", "1",
+                    "--lang", "cs") == 0
+    assert (project / REPORT / "cs/report.pdf").exists()
+    assert not (project / REPORT / "en/report.pdf").exists()
 
 
 def test_op_without_resolver_is_a_located_error(project, capsys):
@@ -93,10 +163,49 @@ def test_impossible_cost_is_a_located_error(project, capsys):
     assert f"market.yaml:{line}" in err and "gold" in err
 
 
-@pytest.mark.parametrize("args", [["--players", "greedy"], ["--players", "clever,greedy"]])
-def test_bad_arguments(project, capsys, args):
+@pytest.mark.parametrize(("args", "says"), [(["--players", "greedy"], "--players"),
+                                            (["--players", "clever,greedy"], "--players"),
+                                            (["--lang", "de"], "--lang")])
+def test_bad_arguments(project, capsys, args, says):
     assert playtest(project, *args) == 2
-    assert "--players" in capsys.readouterr().err
+    assert says in capsys.readouterr().err
+
+
+def test_missing_report_words_are_located_errors_before_any_game(project, capsys):
+    """A translator's gap names every missing label of the language at once."""
+    cs = project / "card_data/text/cs.yaml"
+    replace_in(cs, "  ends: Jak hry končí\n", "")
+    replace_in(cs, "  first_head: [rod, začíná, ", "  first_head: [")
+    assert playtest(project, "--games", "2", "--players", "random,random", "--jobs", "1") == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "cs.yaml" in err
+    assert "playtest.ends" in err and "playtest.first_head must list 5 column heads" in err
+    assert not (project / REPORT / "report.json").exists()
+
+
+def test_compare_without_common_seeds_uses_independent_samples(project, tmp_path):
+    args = ["--games", "6", "--players", "random,random", "--jobs", "1", "--lang", "en"]
+    assert playtest(project, *args, "--seed", "2") == 0
+    old = tmp_path / "old.json"
+    old.write_bytes((project / REPORT / "report.json").read_bytes())
+    assert playtest(project, *args, "--seed", "3", "--compare", str(old)) == 0
+    rep = json.loads((project / REPORT / "report.json").read_text(encoding="utf-8"))
+    assert rep["compare"]["paired_games"] == 0 and rep["compare"]["games"] == [6, 6]
+    assert "No common seeds" in pdf_text(project / REPORT / "en/report.pdf")
+
+
+def test_the_ladder_is_in_the_appendix_in_both_languages(project, capsys):
+    """--ladder plays seat-swapped pairs per rung (issue 27: search : greedy, greedy :
+    random) and the report's appendix shows each rung with its interval."""
+    assert playtest(project, "--games", "2", "--players", "random,random", "--ladder", "1",
+                    "--jobs", "1") == 0
+    rep = json.loads((project / REPORT / "report.json").read_text(encoding="utf-8"))
+    rungs = [(r["players"], r["games"]) for r in rep["ladder"]]
+    assert rungs == [(["search", "greedy"], 2), (["greedy", "random"], 2)]
+    assert all(0 <= r["wins"] <= 2 and r["ci95"][0] <= r["rate"] <= r["ci95"][1]
+               for r in rep["ladder"])
+    assert "The players against each other" in pdf_text(project / REPORT / "en" / "report.pdf")
+    assert "Hráči proti sobě" in pdf_text(project / REPORT / "cs" / "report.pdf")
 
 
 def test_games_out_of_range_is_a_usage_error(project, capsys):

@@ -106,7 +106,8 @@ def test_an_unrelated_edit_still_reports_the_print_files_findings(tmp_path, jobs
     project = copy_project(tmp_path / "project")
     low_res_art(project)
     first = build(project, jobs)
-    assert {"preflight-image", "preflight-text-ink"} <= {f.code for f in first}
+    # the 97 ppi art; black text is solid black ink since issue 30, so no text-ink warning
+    assert "preflight-image" in {f.code for f in first}
     assert (project / CACHE).is_file()
     edit(project, "Father of the Country", "Father of the Nation")
     assert build(project, jobs) == first

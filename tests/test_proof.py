@@ -17,6 +17,7 @@ from cardgen.render.card import draw_card
 from cardgen.tables import glossary as glossary_sheet
 from cardgen.tables.glossary import build_glossary_sheet, czech_key, name_pairs
 from cardgen.translate.proof import build_proof
+from cardgen.translate.translation import text_states
 from cardgen.wording.compose import compose_faces
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler")
@@ -49,7 +50,7 @@ def proof_of(project, findings=None, **kw) -> tuple[bytes, object]:
     layout = load_layout(ROOT / "layouts" / "card.yaml")
     pdf = build_proof(data, compose_faces(data, "en", project), compose_faces(data, "cs", project),
                       check_language(data) if findings is None else findings, draw_card, layout,
-                      **kw)
+                      states=text_states(data, project), **kw)
     return pdf, data
 
 
@@ -85,7 +86,7 @@ def test_proof_shows_the_canonical_czech_and_the_state(tmp_path):
     rows = [" ".join(ln.split()) for ln in cards.splitlines()]
     # Blanche's Czech deed is missing: the canonical text stands beside it, the state says so
     deed = next(r for r in rows if "Place 2 influence in Mainz." in r)
-    assert deed.endswith("— Umísti 2 vlivu do Mohuče. missing"), deed
+    assert deed.endswith("— Umísti 2 vlivu do Mohuče. untranslated"), deed
     assert any(r.endswith("translated") and "Filip VI." in r for r in rows)
 
 
@@ -131,7 +132,8 @@ def test_glossary_sheet(tmp_path):
                ln.startswith("zrušit kontrou counter zruš kontrou") for ln in lines)
     assert "vyřadit ze hry remove from the game vyřaď ze hry, vyřadí ze hry, vyřazena ze hry," in lines
     # forbidden variants spelled out, with what to write instead
-    assert any(ln.startswith("storn… zrušit kontrou VLA-61, 5.6: Odhodit") for ln in lines)
+    assert any(ln.startswith("storn… zrušit kontrou 5.6, 6.46: Odhodit") for ln in lines)
+    assert "VLA-61" not in " ".join(lines)  # no internal ids on a player's sheet (issue 29)
     assert "the only verb" not in " ".join(lines)  # the reason in Czech on the Czech sheet
     text = " ".join(lines)
     assert "zruš, zrušit, zruší, zrušen, zrušit kontrou" in text  # the variants wrap
@@ -139,20 +141,20 @@ def test_glossary_sheet(tmp_path):
     assert "Mohuč Mainz v Mohuči · do Mohuče · z Mohuče · mohučského kurfiřta" in lines
     assert "Čechy Bohemia v Čechách · do Čech · z Čech · českého kurfiřta" in lines
     assert "štít Eduarda III. Edward III shield" in lines
-    assert ("církevní Church 1 církevní měnu · 2 církevní měny · 1,5 církevní měny · "
-            "5 církevních měn") in lines
-    assert "1 vliv · 2 vlivu · 1,5 vlivu · 5 vlivu 1 influence · 2 influence" in lines
-    assert "1 kartu · 2 karty · 1,5 karty · 5 karet 1 card · 2 cards" in lines
+    # whole numbers only: the game counts no fractions (issue 29, no. 30)
+    assert "církevní Church 1 církevní měnu · 2 církevní měny · 5 církevních měn" in lines
+    assert "1 vliv · 2 vlivu · 5 vlivu 1 influence · 2 influence" in lines
+    assert "1 kartu · 2 karty · 5 karet 1 card · 2 cards" in lines
     assert "1 top card · 2 top cards" in text  # a template noun has its pair too
     # Deed names with their card
     assert "Starý spolek Auld Alliance Filip VI." in lines
     en = " ".join(" ".join(p.split()) for p in pdf_text(tmp_path, build_glossary_sheet(
         data, "en", FONTS), "en.pdf"))
     assert "Glossary of card names" in en
-    assert "cancel, cancels, cancelled, counter VLA-61" in en and "negate, negates, negated" in en
+    assert "cancel, cancels, cancelled, counter 5.6, 6.46" in en and "negate, negates, negated" in en
     assert "Mainz Mohuč in Mainz · from Mainz · the elector of Mainz" in en
     assert name_pairs(data, "cs") == [("Blanka z Valois", "Blanche de Valois"),
-                                      ("Filip VI.", "Philip VI")]
+                                      ("Filip\u00a0VI.", "Philip VI")]
 
 
 def pages_png(tmp_path, pdf: bytes, name: str) -> list[bytes]:
@@ -177,7 +179,7 @@ def test_glossary_one_line_cells_look_as_a_paragraph_in_every_cell(tmp_path, mon
            ("A & B <i>x</i>", "thin\u2009space", ""), ("wraps", "word " * 40, "x"),
            ("tall", "slovo " * 1500, "y")]
     rows = odd + [(f"čin {i}", f"deed {i}", "Filip VI.") for i in range(80)]
-    monkeypatch.setattr(glossary_sheet, "deed_rows", lambda data, lang: rows)
+    monkeypatch.setattr(glossary_sheet, "deed_rows", lambda data, lang, not_deed="": rows)
     for lang in ("cs", "en"):
         plain = build_glossary_sheet(data, lang, FONTS)
         with monkeypatch.context() as m:

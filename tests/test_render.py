@@ -170,7 +170,7 @@ def test_decompression_bomb_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_write_pngs(tmp_path: Path, layout) -> None:  # type: ignore[no-untyped-def]
     faces = samples()[:2]
     paths, _ = write_pngs(faces, layout, tmp_path / "png", dpi=60)
-    assert [p.name for p in paths] == ["002-blanche-de-valois.png", "001-charles-iv.png"]
+    assert [p.name for p in paths] == ["002-blanche-de-valois.png", "001-charles-iv.png", "back.png"]
     with Image.open(paths[0]) as im:
         w, h = im.size
         assert abs(w - 69 / 25.4 * 60) <= 1 and abs(h - 94 / 25.4 * 60) <= 1

@@ -27,7 +27,17 @@ def test_check_strict_turns_a_warning_into_an_error(project, capsys):
     code, out = run(project, capsys, "check", "--strict")
     assert code == 1
     assert "error[typo-double-space]" in out and "(a warning; --strict)" in out
-    assert out.strip().splitlines()[-1].startswith("76 cards checked, 1 error, 0 warnings")
+    # the shipped project has no art yet: the placeholder warning is an error too
+    assert out.strip().splitlines()[-1].startswith("76 cards checked, 2 errors, 0 warnings")
+
+
+def test_check_strict_refuses_what_build_strict_refuses(project, capsys):
+    """`check --strict` is the README's check before a release: it fails on the shipped data
+    exactly where `build --strict` does (the missing art), not only on text warnings."""
+    code, out = run(project, capsys, "check", "--strict")
+    assert code == 1 and "error[art-placeholder]" in out
+    code, out = run(project, capsys, "build", "--strict", "--quiet", "--lang", "en")
+    assert code == 1 and "error[art-placeholder]" in out
 
 
 def test_release_build_refuses_warnings_and_writes_nothing(project, capsys):

@@ -162,7 +162,13 @@ def test_markdown_html_and_pdf_carry_the_same_words(shipped, lang):
     md, page, pdf = Counter(md_words(out["md"])), Counter(html_words(out["html"])), Counter(
         out["pdf"].split())
     assert md == page
-    assert md == pdf, (md - pdf, pdf - md)
+    extra = pdf - md
+    for table in raw(f"text/{lang}.yaml")["tables"].values():  # a head repeated on a new page
+        head = Counter(" ".join(table["head"]).split()) if isinstance(table, dict) \
+            and "head" in table else Counter()
+        while head and not head - extra:
+            extra -= head
+    assert not md - pdf and not extra, (md - pdf, extra)
 
 
 # --- data changes change the right cells and nothing else --------------------------------
@@ -227,7 +233,7 @@ def test_a_moved_shield_changes_its_row_only(shipped, project):
         replace_in(path, old, new)
     after = make(project)
     for lang, shield, place in (("en", "Casimir III shield", "Your half of the Curia"),
-                                ("cs", "Štít Kazimíra III.", "Tvá polovina kurie")):
+                                ("cs", "Štít Kazimíra\u00a0III.", "Tvá polovina kurie")):
         rows, _added, _removed = changed(shipped, after, lang)
         assert rows == {shield}
         row = md_rows(after[lang]["md"])[shield]
@@ -254,7 +260,7 @@ def test_key_terms_print_one_row_per_headword(shipped):
     rows = md_rows(shipped["cs"]["md"].split("## 1.4", 1)[1].split("## 2.1", 1)[0])
     assert rows["získat"].count("| získat |") == 1
     assert "| 1. Vzít si kartu" in rows["získat"] and " 2. Vzít si měnu" in rows["získat"]
-    assert rows["získat"].rstrip().endswith("| 6.2, 2.4 |")
+    assert rows["získat"].rstrip().endswith("| 6.2, 2.4, 7.31 |")
     assert "při získání" in rows and "Při získání:" not in shipped["cs"]["md"]
     assert "when acquired" in md_rows(shipped["en"]["md"])
 

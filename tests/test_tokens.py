@@ -7,7 +7,7 @@ from reportlab.lib.units import mm
 from test_board_helpers import ROOT, game, page_sizes, pdf_fonts, pdf_text
 
 from cardgen.board import build_tokens
-from cardgen.board.base import PAPERS, make_ctx
+from cardgen.board.base import PAPERS, display_name, make_ctx
 from cardgen.board.tokens import back_x, pack, token_list
 
 
@@ -35,11 +35,11 @@ def test_quantities_come_from_components(ctx):
 def test_packing_stays_in_margins_without_overlap_and_backs_mirror(ctx, paper):
     pw, ph = PAPERS[paper]
     sheet = ctx.layout.data["sheet"]
-    placed = pack(token_list(ctx), (pw, ph), sheet["margin"], sheet["gutter"])
+    placed = pack(token_list(ctx), (pw, ph), sheet["margin"], sheet["gutter"], sheet["margin_y"])
     for p in placed:
         s = p.token.size
         assert sheet["margin"] - 1e-9 <= p.x and p.x + s <= pw - sheet["margin"] + 1e-9
-        assert sheet["margin"] - 1e-9 <= p.y and p.y + s <= ph - sheet["margin"] + 1e-9
+        assert sheet["margin_y"] - 1e-9 <= p.y and p.y + s <= ph - sheet["margin_y"] + 1e-9
         bx = back_x(p, pw)
         # duplex, long-edge flip: the back's centre is the front's centre mirrored
         assert (bx + s / 2) + (p.x + s / 2) == pytest.approx(pw)
@@ -67,5 +67,5 @@ def test_token_pdf(lang, paper):
     data = game()
     for side in data.sides.values():
         assert side.name.values[lang] in txt
-    for shield in data.shields.values():
-        assert shield.name.values[lang] in txt
+    for shield in data.shields.values():  # a caption starts with a capital (Štít …)
+        assert display_name(shield.name.values[lang], lang).replace("\u00a0", " ") in txt

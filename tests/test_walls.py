@@ -175,8 +175,8 @@ def test_an_edit_removes_the_temporaries_of_killed_edits(tmp_path):
 # --- options in their ranges --------------------------------------------------------------------
 
 @pytest.mark.parametrize(("argv", "says"), [
-    (["build", "--back-offset", "nan,inf"], "--back-offset"),
-    (["build", "--back-offset", "nan,0"], "finite number from -10 to 10"),
+    (["build", "--back-offset", "nan;inf"], "finite numbers"),
+    (["build", "--back-offset", "nan,0"], "--back-offset"),
     (["build", "--jobs", "-1"], "from 0 to 256"),
     (["build", "--lang", "en,en"], "en named twice"),
     (["serve", "--port", "99999"], "from 0 to 65,535"),
@@ -267,13 +267,11 @@ def test_a_changed_since_manifest_too_deep_or_of_the_wrong_shape_exits_2(project
     assert code == 2 and str(path) in out and says in out
 
 
-@pytest.mark.parametrize("what", ["fifo", "/dev/zero", "shape", "deep"])
+@pytest.mark.parametrize("what", ["fifo", "/dev/zero", "deep"])
 def test_a_compare_report_that_is_not_one_exits_2(project, capsys, tmp_path, what):
     path = Path("/dev/zero") if what == "/dev/zero" else tmp_path / "report.json"
     if what == "fifo":
         os.mkfifo(path)
-    elif what == "shape":
-        path.write_text('{"cards": {"x": {"bought_per_game": "lots"}}}', encoding="utf-8")
     elif what == "deep":
         path.write_text("[" * 100_000, encoding="utf-8")
     code, out = _run(project, capsys, "playtest", "--games", "1", "--compare", str(path),

@@ -13,6 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..data.model import GameData
 from ..errors import CardgenError, error
 from ..render.cmyk import CmykConverter
+from ..wording.sandbox import fill_in
 from .base import PAPERS, Ctx, make_ctx, new_canvas, saved, text, wrap
 
 SIDES = ("luxembourg", "wittelsbach")
@@ -96,12 +97,14 @@ def draw_aid(c: Canvas, ctx: Ctx, side: str, x0: float, y0: float, w: float, h: 
              [s[lang] for s in aid["round_end"]], True)
     # plays – hand per phase, from data
     phases = sorted(ctx.data.phases, key=lambda p: min(p.rounds))
-    line = "   ".join(f"{min(p.rounds)}–{max(p.rounds)}: {p.plays}–{p.hand}" for p in phases)
-    with saved(c):
+    rows = [fill_in(ctx.label("aid_rounds_row"), first=min(p.rounds), last=max(p.rounds),
+                    plays=fill_in(ctx.label("round_plays"), n=p.plays),
+                    hand=fill_in(ctx.label("round_hand"), n=p.hand)) for p in phases]
+    with saved(c):  # each number says what it is: no "4–5" that reads as a range (2.25)
         c.setFillColor(HexColor(cols["ink"]))
-        text(c, right, y0 + m + 4, f"{ctx.label('round_track')} · {ctx.label('plays_hand')}",
-             ctx.font("bold"), 8.5)
-        text(c, right, y0 + m, line, ctx.font("body"), 8.5, width=cw)
+        text(c, right, y0 + m + 4 * len(rows), ctx.label("aid_rounds"), ctx.font("bold"), 8.5)
+        for i, row in enumerate(reversed(rows)):
+            text(c, right, y0 + m + 4 * i, row, ctx.font("body"), 8.5, width=cw)
 
 
 def build_player_aid(data: GameData, lang: str, project: Path, paper: str = "a4",

@@ -18,6 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..data.model import GameData
 from ..render.cmyk import CmykConverter
+from ..wording.sandbox import fill_in
 from . import glyphs
 from .base import Ctx, make_ctx, new_canvas, saved, text, wrap
 
@@ -172,11 +173,15 @@ class Board:
             for line in m.get("rivers", []):
                 c.drawPath(self._poly(line, close=False), 1, 0)
         lx, ly = m["label_at"]
-        with saved(c):
+        with saved(c):  # on a patch of land colour: no river line runs through the title
+            label = " ".join(self.ctx.label("empire").upper())
+            width = c.stringWidth(label, self.f("display"), 22) / mm
+            c.setFillColor(self.col("land"))
+            c.roundRect((lx - width / 2 - 3) * mm, (self.y(ly) - 3) * mm, (width + 6) * mm,
+                        11 * mm, 2 * mm, stroke=0, fill=1)
             c.setFillColor(self.muted)
-            label = self.ctx.label("empire").upper()
             c.setFont(self.f("display"), 22)
-            c.drawCentredString(lx * mm, self.y(ly) * mm, " ".join(label))
+            c.drawCentredString(lx * mm, self.y(ly) * mm, label)
         self.supply_lines()
         for r in self.regions.values():
             if r.kind == "country":
@@ -305,7 +310,8 @@ class Board:
             c.setStrokeColor(self.col("battleground_edge"))
             c.setLineWidth(1.2 * mm)
             c.drawPath(self._poly(pts), 1, 1)
-        glyphs.swords(c, cx, self.y(cy - 1), 20, HexColor("#c4bcab"))
+        # crossed swords small above the name, never across it
+        glyphs.swords(c, cx, self.y(cy - rad + 8.5), 7, HexColor("#a89f8b"))
         name = ctx.place_name(r.id)
         size = self.sizes["battleground"]
         lines = wrap(name, self.f("bold"), size, 2 * rad - 10)
@@ -474,9 +480,10 @@ class Board:
             mid = box[0] + box[2] / 2
             with saved(c):
                 c.setFillColor(self.ink)
-                text(c, mid, self.y(y + 33), str(num), self.f("bold"), 22, "centre")
-                text(c, mid, self.y(y + 41), f"{ph.plays}–{ph.hand}", self.f("bold"),
-                     11, "centre")
+                text(c, mid, self.y(y + 31), str(num), self.f("bold"), 22, "centre")
+                for dy, key, n in ((37.6, "round_plays", ph.plays), (41.6, "round_hand", ph.hand)):
+                    text(c, mid, self.y(y + dy), fill_in(ctx.label(key), n=n), self.f("bold"),
+                         7.5, "centre", width=box[2] - 1.5)
         for ph in phases:  # phase bands above their rounds
             first = rounds.index((min(ph.rounds), ph))
             bx = x + 3 + first * cell
@@ -496,7 +503,7 @@ class Board:
         c, ctx = self.c, self.ctx
         r = self.regions["card_plays"]
         x, y, w, h = r.box
-        self.panel(r.box, ctx.label("card_plays"))
+        self.panel(r.box, ctx.label("card_play_track"))
         most = max((p.plays for p in ctx.data.phases), default=6)
         spaces = [(str(i), False) for i in range(1, most + 1)] + [("+1", True), ("+2", True)]
         for (label, dashed), box in zip(spaces, track_spaces(ctx)["card_plays"], strict=True):

@@ -161,7 +161,7 @@ def build_board_tiles(data: GameData, lang: str, project: Path, paper: str = "a4
         text(c, m, y, line, body, 10)
         y -= 4.6
     text(c, m, y - 1, f"{ctx.label('tiles_overlap')} ≥ {MIN_OVERLAP_MM:g} mm · "
-         f"{bw:g} × {bh:g} mm", ctx.font("italic"), 9)
+         f"{ctx.label('tiles_finished')} {bw:g} × {bh:g} mm", ctx.font("italic"), 9)
     scale = min((pw - 2 * m) / bw, (y - 10 - m) / bh)
     ox, oy = m + ((pw - 2 * m) - bw * scale) / 2, y - 8 - bh * scale
     with saved(c):

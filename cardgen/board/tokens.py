@@ -21,9 +21,10 @@ from ..errors import CardgenError, error
 from ..render import icons
 from ..render.cmyk import CmykConverter
 from . import glyphs
-from .base import PAPERS, Ctx, make_ctx, new_canvas, saved, text
+from .base import PAPERS, Ctx, display_name, make_ctx, new_canvas, saved, text
 
 SIDES = ("luxembourg", "wittelsbach")
+REVERSED_PT = 6  # the smallest white-on-colour text: thinner strokes fill in when printed
 
 
 @dataclass(frozen=True)
@@ -67,12 +68,14 @@ def token_list(ctx: Ctx) -> list[Token]:
     return out
 
 
-def pack(tokens: list[Token], paper: tuple[float, float], margin: float, gutter: float
-         ) -> list[Placed]:
-    """Shelf packing, top-left first; a new row whenever the token size changes."""
+def pack(tokens: list[Token], paper: tuple[float, float], margin: float, gutter: float,
+         margin_y: float | None = None) -> list[Placed]:
+    """Shelf packing, top-left first; a new row whenever the token size changes.
+    ``margin_y``: the top and bottom margin, when it differs from the sides'."""
     pw, ph = paper
+    my = margin if margin_y is None else margin_y
     out: list[Placed] = []
-    page, x, top, row_h = 0, margin, ph - margin, 0.0
+    page, x, top, row_h = 0, margin, ph - my, 0.0
     last_size: float | None = None
     for t in tokens:
         if t.size > min(pw, ph) - 2 * margin:
@@ -82,8 +85,8 @@ def pack(tokens: list[Token], paper: tuple[float, float], margin: float, gutter:
             if x > margin:
                 top -= row_h + gutter
             x, row_h = margin, 0.0
-        if top - t.size < margin - 1e-6:
-            page, x, top, row_h = page + 1, margin, ph - margin, 0.0
+        if top - t.size < my - 1e-6:
+            page, x, top, row_h = page + 1, margin, ph - my, 0.0
         out.append(Placed(t, page, x, top - t.size))
         x += t.size + gutter
         row_h = max(row_h, t.size)
@@ -148,8 +151,8 @@ class Faces:
             glyphs.shield(c, cx, cy + 1.2, s * 0.62, sh.colour, sh.charge)
             with saved(c):
                 c.setFillColor(self.col("ink"))
-                name = sh.name.values[ctx.lang]
-                text(c, cx, y + 1.6, name, ctx.font("body"), 4.5, "centre", width=s - 2)
+                name = display_name(sh.name.values[ctx.lang], ctx.lang)  # a caption: capital
+                text(c, cx, y + 1.6, name, ctx.font("bold"), 6, "centre", width=s - 1.5)
         elif t.kind in ("round", "loyalty"):
             self.tile(x, y, s, self.col("marker"))
             if t.kind == "round":
@@ -170,9 +173,10 @@ class Faces:
             self.tile(x, y, s, self.col(t.key))
             emblem = icons.draw_scroll if t.kind == "influence" else icons.draw_steel_shield
             emblem(c, (x + 1) * mm, (y + s - 6) * mm, 5 * mm, 5 * mm)
+            value = self.label("value")
             with saved(c):
                 c.setFillColor(white)
-                text(c, cx + 1.5, cy - 3, str(t.value), bold, 17, "centre")
+                text(c, cx + 1.5, cy - 3, str(t.value), value[0], value[1], "centre")
         elif t.kind == "currency":
             cu = ctx.data.currencies[t.key]
             self.tile(x, y, s, self.col("paper"))
@@ -195,14 +199,21 @@ class Faces:
         c, s = self.c, t.size
         self.tile(x, y, s, self.col(side))
         if arms:
-            icons.draw_house_arms(c, (x + s / 2 - s * 0.22) * mm, (y + s * 0.36) * mm,
-                                  s * 0.44 * mm, s * 0.5 * mm, side)
+            # above the two labels (the 6 pt bold house name reaches 0.4 of a 16 mm token)
+            icons.draw_house_arms(c, (x + s / 2 - s * 0.19) * mm, (y + s * 0.42) * mm,
+                                  s * 0.38 * mm, s * 0.43 * mm, side)
+        (label_font, label_size), (name_font, name_size) = (self.label("side_label"),
+                                                            self.label("side_name"))
         with saved(c):
             c.setFillColor(white)
-            text(c, x + s / 2, y + 2.2, label, self.ctx.font("bold"), 6.5, "centre",
-                 width=s - 2)
-            text(c, x + s / 2, y + 2.2 + 6.5 * 0.3528 + 0.4, self.ctx.side_name(side),
-                 self.ctx.font("body"), 4.5, "centre", width=s - 2)
+            text(c, x + s / 2, y + 2.6, label, label_font, label_size, "centre", width=s - 2)
+            text(c, x + s / 2, y + 2.6 + label_size * 0.3528 + 0.4, self.ctx.side_name(side),
+                 name_font, name_size, "centre", width=s - 2)
+
+    def label(self, name: str) -> tuple[str, float]:
+        """(font, size) of a token label in layouts/tokens.yaml ``labels``."""
+        spec = self.ctx.layout.data["labels"][name]
+        return self.ctx.font(spec["font"]), float(spec["size"])
 
 
 def crop_marks(c: Canvas, x: float, y: float, s: float, length: float, offset: float) -> None:
@@ -234,9 +245,11 @@ def sheet_findings(ctx: Ctx) -> list:
 
 
 def build_tokens(data: GameData, lang: str, project: Path, paper: str = "a4",
-                 flip: str = "long", cmyk: CmykConverter | None = None) -> bytes:
+                 flip: str = "long", cmyk: CmykConverter | None = None,
+                 back_offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
     """Token sheets on A4 (or Letter): each front page followed by its back page, mirrored
-    for the duplex ``flip`` (long or short edge)."""
+    for the duplex ``flip`` (long or short edge); every back page's faces and marks moved
+    by ``back_offset`` (mm right and up as seen on the back, as the card sheets' backs)."""
     if paper not in PAPERS:
         raise CardgenError(error("bad-paper", f"unknown paper '{paper}'",
                                  hint=f"use one of: {', '.join(PAPERS)}"))
@@ -246,7 +259,8 @@ def build_tokens(data: GameData, lang: str, project: Path, paper: str = "a4",
         raise CardgenError(found)
     pw, ph = PAPERS[paper]
     sheet = ctx.layout.data["sheet"]
-    placed = pack(token_list(ctx), (pw, ph), sheet["margin"], sheet["gutter"])
+    placed = pack(token_list(ctx), (pw, ph), sheet["margin"], sheet["gutter"],
+                  sheet["margin_y"])
     buf, c = new_canvas((pw, ph), ctx.label("title"), ctx.font("body"), cmyk)
     c.setViewerPreference("PrintScaling", "None")
     c.setViewerPreference("Duplex", "DuplexFlipShortEdge" if flip == "short"
@@ -258,17 +272,20 @@ def build_tokens(data: GameData, lang: str, project: Path, paper: str = "a4",
         for back in (False, True):
             c.setFont(ctx.font("body"), 8)
             on = [p for p in placed if p.page == page]
+            dx, dy = back_offset if back else (0.0, 0.0)
             for p in on:
                 x, y = back_xy(p, (pw, ph), flip) if back else (p.x, p.y)
-                faces.place(p.token, x, y, back)
+                faces.place(p.token, x + dx, y + dy, back)
             for p in on:  # after every face, so no neighbour's bleed covers a mark
                 x, y = back_xy(p, (pw, ph), flip) if back else (p.x, p.y)
-                crop_marks(c, x, y, p.token.size, sheet["crop"], sheet["crop_offset"])
+                crop_marks(c, x + dx, y + dy, p.token.size, sheet["crop"], sheet["crop_offset"])
             head = ctx.label("tokens_back" if back else "tokens_front")
-            text(c, pw / 2, ph - sheet["margin"] / 2 - 1,
+            mark_reach = sheet["crop_offset"] + sheet["crop"]  # beyond the outermost cut
+            text(c, pw / 2, ph - sheet["margin_y"] + mark_reach + 2,
                  f"{ctx.label('title')} · {head} · {page + 1}/{pages}", ctx.font("italic"), 7,
                  "centre")
-            text(c, pw / 2, sheet["margin"] / 2, hint, ctx.font("italic"), 7, "centre")
+            text(c, pw / 2, sheet["margin_y"] - mark_reach - 4, hint, ctx.font("italic"), 7,
+                 "centre")
             c.showPage()
     c.save()
     return buf.getvalue()

@@ -28,15 +28,7 @@ from ..files.safepath import inside
 from ..files.write import StagedFiles, make_folder, remove_stale_temps
 from ..progress import Progress
 from ..wording.face import CardFace
-from .check import (
-    CHECKS_CACHE,
-    FIT_CACHE,
-    checks_key,
-    fit_key,
-    placeholder_findings,
-    read_fit_cache,
-    run_check,
-)
+from .check import CHECKS_CACHE, FIT_CACHE, checks_key, fit_key, read_fit_cache, run_check
 from .common import Log, project_keys, read_findings, stage
 from .options import BuildOptions, check_options, read_manifest
 
@@ -256,10 +248,10 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     card_key, base_key = project_keys(project)
     result = BuildReport(findings=[f for f in report.findings if f.severity is not Severity.ERROR],
                          data=data, faces=report.faces, layout=layout)
-    result.findings += placeholder_findings(report.faces.get(options.langs[0], []))
     if options.strict and not _clean(result.findings):
         raise CardgenError(strict(result.findings))
-    shop = print_shop_findings(project, layout, options.profile)
+    shop = print_shop_findings(project, layout, options.profile,
+                               [f for lang in options.langs for f in report.faces[lang]])
     if has_errors(shop):
         raise CardgenError(shop)
     result.findings += shop
@@ -292,10 +284,13 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
         result.written += staged.commit()
     faces_kept.save()
     if options.png:
+        progress.start(sum(len(report.faces[lang]) + 1 for lang in options.langs), "png")
         for lang in options.langs:
             log(f"{lang}/png")
-            paths, _ = write_pngs(report.faces[lang], layout, inside(output, f"{lang}/png"))
+            paths, _ = write_pngs(report.faces[lang], layout, inside(output, f"{lang}/png"),
+                                  lang=lang, step=lambda name, lang=lang: progress.step(f"{lang}/png/{name}"))
             result.written.extend(paths)
+        progress.finish()
     live = fit_cache.keys() & {k for keys in result.face_keys.values() for k in keys.values()}
     fit_cache_file.write(fit_cache_key, {k: [f.to_json() for f in fit_cache[k]] for k in sorted(live)})
     checks_file.write(checks_key(), check_cache.to_json())
@@ -312,8 +307,17 @@ def _lang_targets(project: Path, output: Path, data: GameData, layout: Layout,
                   manifest: dict | None, keys: tuple[str, str],
                   result: BuildReport, faces_kept: FaceStore | None = None) -> list[Target]:
     from ..impose import select_reprint
-    from .outputs import LangContext, card_targets, converter, game_targets, table_targets, vtt_targets
+    from .outputs import (
+        LangContext,
+        card_targets,
+        converter,
+        game_targets,
+        table_targets,
+        vtt_targets,
+        wants_pdfx,
+    )
     card_key, base_key = keys
+    pdfx = wants_pdfx(project, options.profile, options.pdfx)
     hashes = {card_id: key[:16] for card_id, key in result.face_keys[lang].items()}
     reprint: tuple[str, ...] = ()
     if options.cards or manifest is not None:
@@ -321,12 +325,12 @@ def _lang_targets(project: Path, output: Path, data: GameData, layout: Layout,
         result.reprinted[lang] = list(reprint)
     ctx = LangContext(project, data, lang, faces, layout, base_key, card_key,
                       flip=options.flip, gutterfold=options.gutterfold,
-                      cmyk=converter(project, options.profile, options.cmyk or options.pdfx,
+                      cmyk=converter(project, options.profile, options.cmyk or pdfx,
                                      options.icc),
-                      pdfx=options.pdfx,
+                      pdfx=pdfx,
                       profile=options.profile, reprint=reprint, face_hashes=hashes,
                       back_offset=options.back_offset,
                       vtt=options.vtt, vtt_base_url=options.vtt_base_url, output=output,
                       faces_kept=faces_kept)
     return card_targets(ctx) + game_targets(ctx) + vtt_targets(ctx) + table_targets(
-        data, lang, project, card_key)
+        data, lang, project, card_key, ctx.cmyk)

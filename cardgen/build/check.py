@@ -61,6 +61,10 @@ def run_check(project: Path, *, lang_only: bool = False,
     from .. import check as checks
     from ..check.cache import CheckCache
     from ..check.components import check_component_texts
+    from ..check.reminders import check_reminders
+    from ..check.restated import check_restated
+    from ..check.reversed import card_findings as reversed_card_findings
+    from ..check.reversed import token_findings as reversed_token_findings
     from ..data.cardcache import CardFileCache
     from ..data.layout import load_layout
     from ..data.load import load
@@ -82,12 +86,15 @@ def run_check(project: Path, *, lang_only: bool = False,
         fit_cache = read_fit_cache(JsonCache(project / "output", FIT_CACHE), fit_key())
     findings.extend(checks.run_all(data, lang_only=lang_only, cache=check_cache))
     findings.extend(check_component_texts(project, data))  # board, token and aid texts
+    findings.extend(check_reminders(project, data))  # next-purchase tokens (6.22)
+    findings.extend(check_restated(project, data))  # … and what they restate
     report = CheckReport(data, findings)
     state_found, report.translation = state_summary(data, project)
     findings.extend(state_found)
     if report.ok:
         try:
             layout = load_layout(project / CARD_LAYOUT)
+            findings.extend(reversed_card_findings(layout) + reversed_token_findings(project))
             findings.extend(art_findings(data, project, layout))
             findings.extend(f for lang in LANGS for f in glossary_label_findings(data, lang))
             findings.extend(f for lang in LANGS for f in table_label_findings(data, lang))
@@ -98,6 +105,8 @@ def run_check(project: Path, *, lang_only: bool = False,
             report.face_keys = face_keys_of(report.faces, layout, project)
             findings.extend(fit_findings(data, report.faces, layout, fit_cache,
                                          report.face_keys))
+            if not lang_only:  # art is no translation matter
+                findings.extend(placeholder_findings(report.faces[LANGS[0]]))
         except CardgenError as exc:
             findings.extend(exc.findings)
     return report

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +25,8 @@ class BuildOptions:
     jobs: int = 0  # worker processes; 0: one per available core, 1: serial
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm: shifts every backs page
     icc: Path | None = None  # the shop's CMYK profile (implies CMYK)
-    pdfx: bool = False  # print-shop.pdf as PDF/X-1a:2003 (implies CMYK)
+    #: print-shop.pdf as PDF/X-1a:2003 (implies CMYK); None: as the print-shop profile says
+    pdfx: bool | None = None
     vtt: bool = False  # output/<lang>/vtt/: Tabletop Simulator table and generic image set
     vtt_base_url: str = ""  # where the vtt images will be hosted; "" for local file URLs
     strict: bool = False  # warnings are errors: nothing is written while there are any
@@ -40,10 +41,14 @@ def check_options(options: BuildOptions) -> None:
         if lang not in LANGS:
             found.append(error("unknown-lang", f"unknown language '{lang[:40]}'",
                                hint=f"use one of: {', '.join(LANGS)}"))
-    if options.vtt_base_url and not re.match(r"https?://[^\s/]+", options.vtt_base_url):
-        found.append(error("usage", f"--vtt-base-url {options.vtt_base_url[:80]!r} is not a web "
-                           "address", hint="give the folder the images are uploaded to, e.g. "
-                           "https://example.org/king/en"))
+    if (options.png or options.vtt) and shutil.which("pdftoppm") is None:
+        found.append(error("tool-missing", f"{'--png' if options.png else '--vtt'} needs pdftoppm "
+                           "to draw images, and it is not installed",
+                           hint="install poppler-utils (Debian: apt-get install poppler-utils)"))
+    if options.vtt_base_url:
+        from ..vtt.links import check_base_url  # the table's modules load only for --vtt
+
+        found += check_base_url(options.vtt_base_url, LANGS)
     if options.jobs < 0:
         found.append(error("usage", f"--jobs must be 0 (one per core) or more, not {options.jobs}",
                            hint="use --jobs 0"))

@@ -7,7 +7,8 @@ the pipeline writes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -19,7 +20,9 @@ from ..errors import Finding
 from ..files.incremental import digest
 from ..fonts import register_fonts
 from ..press.preflight import Rules
-from ..render.card import draw_back, draw_card
+from ..render.art import prepare_art, resolution_findings
+from ..render.back import draw_back
+from ..render.card import draw_card
 from ..render.cmyk import CmykConverter, converter_for
 from ..render.faceforms import FaceLibrary
 from ..render.facestore import FaceStore
@@ -88,22 +91,47 @@ def _card_size(layout: Layout) -> impose.CardSize:
     return impose.CardSize(g.width, g.height, g.bleed)
 
 
-def print_shop_findings(project: Path, layout: Layout, profile_id: str) -> list[Finding]:
-    """What the chosen print-shop profile does to the layout's card (scaling, bleed)."""
+def print_shop_findings(project: Path, layout: Layout, profile_id: str,
+                        faces: Sequence[CardFace] = ()) -> list[Finding]:
+    """What the chosen print-shop profile does to the layout's card (scaling, bleed) and to
+    the art of ``faces`` (its resolution at the shop's scaled size)."""
     profile = impose.select_profile(impose.load_profiles(project), profile_id)
     card = _card_size(layout)
     card = impose.CardSize(card.width, card.height, impose.drawing_bleed(profile, card))
-    return impose.profile_findings(profile, card, layout.card.safe)
+    out = impose.profile_findings(profile, card, layout.card.safe)
+    scale = max(profile.scale(card.width, card.height))
+    if abs(scale - 1) < 1e-6 or profile.page_order == "images":
+        return out
+    box, seen = layout.art_box, set()
+    for face in faces:
+        if face.art is None or face.art in seen:
+            continue
+        seen.add(face.art)
+        art = prepare_art(face.art, box.w, box.h, ppi=layout.art.min_ppi, card=face.card_id)
+        out += resolution_findings(art, profile.resolution, Path("art") / Path(face.art).name,
+                                   face.card_id, scale=scale, where="print-shop.pdf")
+    return out
+
+
+def _shop_layout(ctx: LangContext, profile: impose.Profile) -> Layout:
+    """The layout print-shop files are drawn with: the card with the bleed the profile's
+    trim and bleed need (real artwork, not a stretched edge), and art kept at the layout's
+    ppi at the shop's (scaled) size."""
+    card = _card_size(ctx.layout)
+    bleed = impose.drawing_bleed(profile, card)
+    # the card is scaled up to the shop's trim: art keeps the layout's ppi at that size
+    ppi = math.ceil(ctx.layout.art.min_ppi * max(profile.scale(card.width, card.height)) - 1e-6)
+    return replace(ctx.layout, card=replace(ctx.layout.card, bleed=bleed),
+                   art=replace(ctx.layout.art, min_ppi=max(ppi, ctx.layout.art.min_ppi)))
 
 
 def _shop_drawing(ctx: LangContext, profile: impose.Profile
                   ) -> tuple[impose.CardSize, Callable, Callable]:
-    """The card size and drawers for print-shop files: the layout's card painted with the
-    bleed the profile's trim and bleed need (real artwork, not a stretched edge)."""
+    """The card size and drawers for print-shop files (:func:`_shop_layout`)."""
+    layout = _shop_layout(ctx, profile)
     card = _card_size(ctx.layout)
-    bleed = impose.drawing_bleed(profile, card)
-    layout = replace(ctx.layout, card=replace(ctx.layout.card, bleed=bleed))
-    return (impose.CardSize(card.width, card.height, bleed), *_drawers(ctx, layout))
+    return (impose.CardSize(card.width, card.height, layout.card.bleed),
+            *_drawers(ctx, layout))
 
 
 def _cmyk_key(ctx: LangContext) -> str:
@@ -117,7 +145,16 @@ def converter(project: Path, profile_id: str, cmyk: bool, icc: Path | None
     if not cmyk and icc is None:
         return None
     profile = impose.select_profile(impose.load_profiles(project), profile_id)
-    return converter_for(icc.resolve() if icc else profile.icc, profile.ink_limit)
+    return converter_for(icc.resolve() if icc else profile.icc, profile.ink_limit,
+                         profile.rich_black)
+
+
+def wants_pdfx(project: Path, profile_id: str, pdfx: bool | None) -> bool:
+    """Whether print-shop.pdf is PDF/X-1a: ``--pdfx`` / ``--no-pdfx`` when given, else what
+    the print-shop profile asks (DriveThruCards does)."""
+    if pdfx is not None:
+        return pdfx
+    return impose.select_profile(impose.load_profiles(project), profile_id).pdfx
 
 
 def _shop_rules(ctx: LangContext, profile: impose.Profile) -> Rules:
@@ -126,7 +163,8 @@ def _shop_rules(ctx: LangContext, profile: impose.Profile) -> Rules:
     limit = ctx.cmyk.ink_limit if ctx.cmyk else (
         profile.ink_limit if profile.colour_space == "cmyk" or ctx.pdfx else None)
     return Rules(cmyk=limit is not None, ink_limit=limit, boxes=True,
-                 transparency="off" if limit is None else "error", pdfx=ctx.pdfx)
+                 transparency="off" if limit is None else "error", pdfx=ctx.pdfx,
+                 min_image_ppi=profile.resolution)
 
 
 def _faces_key(ctx: LangContext, *extra: str) -> str:
@@ -140,7 +178,7 @@ def _library(ctx: LangContext, layout: Layout, cmyk: CmykConverter | None) -> Fa
     if ctx.faces_kept is None:
         return FaceLibrary(layout, ctx.lang, cmyk)
     key = digest(ctx.card_key, "faces", ctx.lang, cmyk.key if cmyk else "rgb",
-                 repr(layout.card))
+                 repr(layout.card), repr(layout.art))
     library = FaceLibrary(layout, ctx.lang, cmyk, kept=ctx.faces_kept.kept(ctx.lang, key),
                           key=lambda face: ctx.face_hashes.get(face.card_id))
     ctx.faces_kept.track(ctx.lang, key, library)
@@ -162,9 +200,9 @@ def card_targets(ctx: LangContext) -> list[Target]:
     shop_card, shop_front, shop_back = _shop_drawing(ctx, profile)
     shop_cmyk = impose.printshop.shop_converter(profile, ctx.cmyk, ctx.pdfx)
     library = _library(ctx, ctx.layout, ctx.cmyk)
-    shop_library = (library if shop_card == card and shop_cmyk is ctx.cmyk
-                    else _library(ctx, replace(ctx.layout, card=replace(
-                        ctx.layout.card, bleed=shop_card.bleed)), shop_cmyk))
+    shop_layout = _shop_layout(ctx, profile)
+    shop_library = (library if shop_layout == ctx.layout and shop_cmyk is ctx.cmyk
+                    else _library(ctx, shop_layout, shop_cmyk))
 
     def drawn() -> FaceLibrary:
         return library.prepare(faces)
@@ -252,8 +290,10 @@ def game_targets(ctx: LangContext) -> list[Target]:
         out += [
             Target(f"{lang}/board-{paper}.pdf", digest(key, "tiles", paper),
                    lambda paper=paper: build_board_tiles(data, lang, project, paper, cmyk)),
-            Target(f"{lang}/tokens{suffix}.pdf", digest(key, "tokens", paper, ctx.flip),
-                   lambda paper=paper: build_tokens(data, lang, project, paper, ctx.flip, cmyk)),
+            Target(f"{lang}/tokens{suffix}.pdf",
+                   digest(key, "tokens", paper, ctx.flip, repr(ctx.back_offset)),
+                   lambda paper=paper: build_tokens(data, lang, project, paper, ctx.flip, cmyk,
+                                                    ctx.back_offset)),
         ]
     out.append(Target(f"{lang}/player-aid.pdf", digest(key, "aid"),
                       lambda: build_player_aid(data, lang, project, cmyk=cmyk)))
@@ -262,14 +302,17 @@ def game_targets(ctx: LangContext) -> list[Target]:
     return out
 
 
-def table_targets(data: GameData, lang: str, project: Path, card_key: str) -> list[Target]:
+def table_targets(data: GameData, lang: str, project: Path, card_key: str,
+                  cmyk: CmykConverter | None = None) -> list[Target]:
     """output/<lang>/rules-tables.pdf, .md and .html. The tables' words are made here (it
     is quick) and are their key, with ``card_key`` (code, fonts, layouts): a card change
-    that no table shows rebuilds none of them."""
+    that no table shows rebuilds none of them. The PDF is CMYK in a CMYK build (``cmyk``)."""
     doc = tables_document(data, lang, project)
     key = digest(card_key, lang, "tables", repr(doc), drawing_inputs(data))
-    return [Target(f"{lang}/rules-tables.{ext}", digest(key, ext), make)
-            for ext, make in writers(doc, data, project).items()]
+    pdf_key = digest(key, cmyk.key if cmyk else "rgb")
+    return [Target(f"{lang}/rules-tables.{ext}", digest(pdf_key if ext == "pdf" else key, ext),
+                   make)
+            for ext, make in writers(doc, data, project, cmyk).items()]
 
 
 def vtt_targets(ctx: LangContext) -> list[Target]:

@@ -19,13 +19,20 @@ if TYPE_CHECKING:
     from ..translate.review import Earlier
 
 
+#: output/proof/…: every card; only what changed (`--changed-since`), kept apart so that
+#: neither overwrites the other.
+FULL_PROOF, CHANGES_PROOF = "cs-en.pdf", "cs-en-changes.pdf"
+
+
 def proof(project: Path, *, only_problems: bool = False, changed_since: str | None = None
           ) -> Path:
     """`cardgen proof`: output/proof/cs-en.pdf with every card in both languages, or with
-    ``changed_since`` (an earlier manifest.json or a git revision) only the changed cards."""
+    ``changed_since`` (an earlier manifest.json or a git revision) cs-en-changes.pdf with
+    only the changed cards."""
     from ..data.layout import load_layout
     from ..render.card import draw_card
     from ..translate.proof import build_proof
+    from ..translate.translation import text_states
     from ..wording.compose import compose_faces
     report = run_check(project)
     data = report.data
@@ -40,8 +47,9 @@ def proof(project: Path, *, only_problems: bool = False, changed_since: str | No
         keys = report.face_keys or face_keys_of(faces, layout, project)
         hashes = {lang: {card: key[:16] for card, key in keys[lang].items()} for lang in LANGS}
     pdf = build_proof(data, faces["en"], faces["cs"], report.findings, draw_card, layout,
-                      only_problems=only_problems, earlier=earlier, hashes=hashes)
-    path = in_output(project, "proof/cs-en.pdf")
+                      only_problems=only_problems, earlier=earlier, hashes=hashes,
+                      states=text_states(data, project))
+    path = in_output(project, "proof/" + (FULL_PROOF if changed_since is None else CHANGES_PROOF))
     atomic_write(path, pdf)
     return path
 

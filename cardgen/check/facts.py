@@ -20,7 +20,9 @@ FACTS_FILE = "card_data/rules/facts.yaml"
 META = ("rule", "quote", "line")
 CARD_KEYS = ("year", "kind", "side", "types", "name", "line_name", "effect", "uncounterable")
 PLACE_KEYS = ("stability", "bonus", "links", "supply_links", "name", "city", "side", "kind")
-GAME_KEYS = ("counts", "phase_changes_after", "rules_version", "set_aside")
+GAME_KEYS = ("counts", "phase_changes_after", "rules_version", "set_aside", "years",
+             # what board, token and aid texts restate (cardgen/check/restated.py)
+             "values", "words", "labels", "tokens")
 #: The ``extra`` key of a rule-fact finding that a card text may follow from: what it
 #: fixes, "<card id>:<line kind>" for an effect, "<id>:name" for a name, "<place id>:links"
 #: for supply lines.
@@ -181,14 +183,14 @@ def _where_differs(data: GameData, effect: Effect, pattern: dict) -> Location:
     return effect.loc
 
 
-def _swap(effects: tuple[Effect, ...], old: Effect, new: Effect) -> tuple[Effect, ...]:
+def swap_effect(effects: tuple[Effect, ...], old: Effect, new: Effect) -> tuple[Effect, ...]:
     """``effects`` with ``old`` (found by identity, at any depth) replaced by ``new``."""
     out = []
     for effect in effects:
         if effect is old:
             out.append(new)
             continue
-        params = {k: _swap(v, old, new) if isinstance(v, tuple) and all(
+        params = {k: swap_effect(v, old, new) if isinstance(v, tuple) and all(
             isinstance(e, Effect) for e in v) else v for k, v in effect.params.items()}
         out.append(effect if params == effect.params else replace(effect, params=params))
     return tuple(out)
@@ -207,7 +209,7 @@ def _put_right(data: GameData, effect: Effect, pattern: dict) -> Effect:
                 if any(_matches(data, e, w) for e in _all_effects(nested)):
                     continue
                 same = next((e for e in _all_effects(nested) if e.op == w.get("op")), None)
-                nested = _swap(nested, same, _put_right(data, same, w)) if same is not None \
+                nested = swap_effect(nested, same, _put_right(data, same, w)) if same is not None \
                     else (*nested, _built(w, effect.at(key)))
             params[key] = nested
         elif not _same(_param(data, effect, key), want):
@@ -248,7 +250,7 @@ def rulebook_line(data: GameData, card: Card, line: CardLine) -> Ruled | None:
         near = next((e for e in _all_effects(line.effects) if e.op == want["op"]), None)
         if near is not None:
             right = _put_right(data, near, want)
-            options = [_swap(o, near, right) for o in options]
+            options = [swap_effect(o, near, right) for o in options]
             added |= len(list(_all_effects((right,)))) > len(list(_all_effects((near,))))
         elif any(e.op == want["op"] for ln in card.lines for e in _all_effects(ln.effects)):
             continue  # the broken effect is on another line
@@ -440,6 +442,13 @@ def _game_fact(data: GameData, fact: _Fact) -> Iterator[Finding]:
         yield fact.differs("set_aside", list(data.game.set_aside),
                            data.game.locs.get("set_aside", data.game.loc),
                            hint="`set_aside:` in game.yaml")
+    span = rec.get("years")
+    if isinstance(span, list) and len(span) == 2:
+        for card in data.cards:
+            if isinstance(card.year, int) and not span[0] <= card.year <= span[1]:
+                yield fact.differs("years", card.year, card.at("year"), card.id,
+                                   hint=f"an event year lies in the game's span, "
+                                   f"{span[0]}–{span[1]}", shown=f"{card.year}, outside")
     if "rules_version" in rec and data.game.rules_version != rec["rules_version"]:
         yield fact.differs("rules_version", data.game.rules_version,
                            data.game.locs.get("rules_version", data.game.loc))

@@ -34,7 +34,7 @@ from typing import Any
 from babel.numbers import NumberFormatError, parse_decimal
 
 from ..data.model import Bilingual, Card, GameData
-from ..errors import Finding, Location, Severity, error, warning
+from ..errors import Finding, Location, Severity, error, quoted, warning
 from ..wording.language import NBSP, plural_category, typography_problems
 from .cache import CheckCache, card_key, text_key
 from .names import (
@@ -167,7 +167,7 @@ class _Checker:
             return
         if not cs or not cs.strip():
             self.add(error, "lang-missing", t, "cs", "the Czech text is missing",
-                     f"translate: {en!r}")
+                     f"translate: {quoted(en)}")
             return
         if t.key != "name" and not t.key.endswith(".name") and _norm(cs) == _norm(en) \
                 and re.search(r"[^\W\d_]", strip_tokens(en)):

@@ -39,6 +39,7 @@ from ..files.incremental import digest
 from ..wording.templates import TextError, canonical_text, normalize, renderer
 from .cache import CheckCache, card_key, text_key
 from .facts import rulebook_data, rulebook_line
+from .opfacts import describe, line_facts, unstated
 from .wordindex import WordIndex
 
 _NUMBER = re.compile(r"(?<![\w-])\d+")
@@ -50,6 +51,8 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 _UNSPLIT = re.compile(r":[a-z][a-z0-9-]*:|(?<!\w)[IVX]+\.")
 #: The head of the description of facts that stand in other clauses or branches.
 _MOVED = "a fact stands in another clause than in the canonical text"
+#: The head of the description of the effects' parameters a text does not state.
+EFFECT_FACTS = "facts of the effects"
 _BRANCHES = "the branches of the condition say different things"
 #: More statements than this are compared in order, not in every order.
 _MOST_REORDERED = 6
@@ -469,16 +472,22 @@ def _against(data: GameData, line: CardLine, lang: str, written: str, canonical:
     of = f" (as rule {', '.join(ruled_by)} fixes the data)" if ruled_by else ""
     both = f"\n    written:   {written}\n    canonical{of}: {canonical}"
     rule = _rule_of_clause(data, line, lang, diff, branches)
+    effects = unstated(line_facts(data, line, lang), written, canonical)
+    if effects:
+        diffs.append(f"{EFFECT_FACTS}: {describe(effects)}")
+        rule = rule if len(diffs) > 1 else effects[0][0].rule or rule
     reviewed = _exception(card, line, lang)
     if reviewed is None:
         what = (f"does not say what its effects do ({'; '.join(diffs)})" if diffs
-                else "is worded differently from the canonical text")
+                else "is worded differently from the canonical text, though it states "
+                "every fact of its effects")
         return error("text-differs", f"the {line.kind} text {what}{both}", location=where,
                      card=card.id, lang=lang, rule=rule, extra=_text_key(card, line),
                      hint="write the canonical text, change the wording template in "
                      f"card_data/text/{lang}.yaml, or record the reviewed wording on the line: "
                      f'wording_exception: {{{lang}: "reason"}}' if not diffs else
-                     "make the text match the effects, or the effects the text")
+                     "make the text match the effects, or the effects the text (a wording "
+                     "exception never allows a changed fact)")
     if diffs:
         return error("text-meaning", f"the {line.kind} text may be worded otherwise "
                      f"(wording exception at {reviewed.loc}), but it must still say what its "
@@ -581,12 +590,18 @@ def _one_for_both(data: GameData, card: Card, line: CardLine, found: dict[str, l
     plain = [{k: n for k, n in s.items() if k[0] != "meaning"} for s in shifts]
     shared = set.intersection(*({(k, n) for k, n in s.items() if k[0] == "meaning"}
                                 for s in shifts))
-    if any(p != plain[0] for p in plain) or not (plain[0] or shared):
+    unsaid = [unstated(line_facts(data, line, lang), line.text.get(lang) or "",
+                       canonical[lang] or "") for lang in LANGS]
+    alike = set.intersection(*({f.name for f, _ in u} for u in unsaid))
+    if any(p != plain[0] for p in plain) or not (plain[0] or shared or alike):
         return None
     diff = Counter({k: abs(n) for k, n in shifts[0].items()})
     effect = _clause_effect(data, line, LANGS[0], diff)
-    said = "; ".join(_describe(*(_facts(data, LANGS[0]).of(t) for t in (
-        line.text.get(LANGS[0]) or "", canonical[LANGS[0]] or ""))))
+    described = _describe(*(_facts(data, LANGS[0]).of(t) for t in (
+        line.text.get(LANGS[0]) or "", canonical[LANGS[0]] or "")))
+    if unsaid[0]:
+        described.append(f"{EFFECT_FACTS}: {describe(unsaid[0])}")
+    said = "; ".join(described)
     listed = " and ".join(f"{lang} ({f.location})" for lang, f in texts.items())
     shown = "".join(f"\n    written ({lang}):   {line.text.get(lang)}\n    canonical ({lang}): "
                     f"{canonical[lang]}" for lang in LANGS)

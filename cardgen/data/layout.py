@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -80,6 +80,8 @@ class NameBar:
     baseline: float
     min_scale: float = 0.85  # narrowest condensing of a name at min_size; below: an error
     plain_padding: float | None = None  # on a card without values (an event); None: padding
+    two_line_baseline: float | None = None  # a long name's first baseline; None: one line only
+    leading: float = 1.08  # the second line's baseline: the first + leading × size
 
     def area(self, has_values: bool) -> float:
         """The width (mm) a name may fill: the bar less the room on both sides."""
@@ -103,6 +105,7 @@ class Art:
     min_ppi: int
     placeholder_font: str
     placeholder_size: float
+    placeholder: Mapping[str, Any] = field(default_factory=dict)  # the stand-in art's style
 
 
 @dataclass(frozen=True)
@@ -237,7 +240,7 @@ SPEC: dict[str, dict[str, Field]] = {
         "box": Field(list, True), "font": Field(str, True, FONT_ROLES),
         "size": Field(NUM, True), "min_size": Field(NUM, True),
         "padding": Field(NUM, True), "baseline": Field(NUM, True), "min_scale": Field(NUM),
-        "plain_padding": Field(NUM),
+        "plain_padding": Field(NUM), "two_line_baseline": Field(NUM), "leading": Field(NUM),
     },
     "values": {
         "political": Field(list, True), "military": Field(list, True),
@@ -247,6 +250,7 @@ SPEC: dict[str, dict[str, Field]] = {
     "art": {
         "top": Field(NUM, True), "ratio": Field(list, True), "min_ppi": Field(int, True),
         "placeholder_font": Field(str, True, FONT_ROLES), "placeholder_size": Field(NUM, True),
+        "placeholder": Field(dict),
     },
     "coin_row": {
         "centre_y": Field(NUM, True), "diameter": Field(NUM, True), "gap": Field(NUM, True),
@@ -496,6 +500,7 @@ def _build(raw: LocMap, path: Path) -> Layout:
               lang_hyphen=frozen(tb["lang_hyphen"]))
     art = dict(raw["art"])
     art["ratio"] = tuple(float(v) for v in art["ratio"])
+    art["placeholder"] = frozen(art.get("placeholder") or {})
     back = dict(raw["back"])
     back.update(title=frozen(back["title"]), subtitle=frozen(back["subtitle"]))
     return Layout(

@@ -83,6 +83,8 @@ SCHEMA_SHAPE = {
 
 #: A rule number as the rulebook writes it: section.rule or section.rule+case ("5.3", "11.5").
 RULE_NUMBER = re.compile(r"\d{1,2}\.\d{1,3}")
+#: A glossary term's rules: one number, or several with commas ("5.6, 6.46").
+RULE_NUMBERS = re.compile(rf"{RULE_NUMBER.pattern}(?:, {RULE_NUMBER.pattern})*")
 
 #: The shape of card_data/text/<lang>.yaml: tables of wording (the compose stage reads them).
 TEXT_SHAPE = {
@@ -282,13 +284,14 @@ class _Loader:
             self.findings.extend(id_findings(sid, data.key_locs.get(sid, where), "shield"))
             spec = {"name": Field(dict, True), "forms": Field(dict, True),
                     "colour": Field(str, True), "charge": Field(str, True),
-                    "holder": Field(str, True)}
+                    "holder": Field(str, True), "rules": Field(list)}
             self.findings.extend(check_record(rec, spec, where, f"shield {sid}"))
             if isinstance(rec, LocMap):
                 out[sid] = m.Shield(sid, self.bilingual(rec.get("name"), rec.at("name"), "name"),
                                     self.forms(rec.get("forms"), rec.at("forms"), f"forms of {sid}"),
                                     str(rec.get("colour", "#888888")), str(rec.get("charge", "")),
-                                    str(rec.get("holder", "")), where)
+                                    str(rec.get("holder", "")), where,
+                                    tuple(str(r) for r in rec.get("rules") or ()))
         return out
 
     def glossary(self) -> tuple[tuple[m.GlossaryTerm, ...], dict[str, dict[str, dict[str, str]]]]:
@@ -303,9 +306,10 @@ class _Loader:
                     "definition": Field(dict), "prototype": Field(bool)}
             found = check_record(rec, spec, where, "glossary term")
             rule = rec.get("rule") if isinstance(rec, LocMap) else None
-            if isinstance(rule, str) and not RULE_NUMBER.fullmatch(rule):
+            if isinstance(rule, str) and not RULE_NUMBERS.fullmatch(rule):
                 found.append(error("bad-value", f"'rule' of glossary term '{rec.get('id')}' "
-                                   f"must be a rule number like \"5.3\", not {rule!r}",
+                                   f"must be a rule number like \"5.3\" (or several: "
+                                   f"\"5.6, 6.46\"), not {rule!r}",
                                    location=rec.at("rule"), hint="write the number in quotes"))
             self.findings.extend(found)
             if found:

@@ -199,6 +199,7 @@ class Shield:
     charge: str
     holder: str  # card id that places it
     loc: Location
+    rules: tuple[str, ...] = ()  # the rules about the shield itself (11.5's Rules column)
 
 
 @dataclass(frozen=True)

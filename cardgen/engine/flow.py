@@ -8,18 +8,19 @@ from typing import Any
 
 from .ops import (
     Ctx,
+    affordable,
+    ask_payment,
     buy,
     counter_matches,
     passives,
     possible,
-    purchase_payment,
     refill,
     resolve,
-    take_from_row,
     uncounterable,
     vote_at,
     wins_tie,
 )
+from .payment import can_pay, payments
 from .rules import CUR, CURRENCIES, JOHN_COST, LUX, ROUNDS, WIT, Rules
 from .state import Game
 
@@ -129,7 +130,7 @@ def _boost_payable(g: Game, side: int, card: str) -> bool:
     try:
         for w in _wallet_with_yield(g, side, card):
             g.wallet[side] = w
-            if g.payment(side, info.boost_cost) is not None:
+            if can_pay(w, info.boost_cost):
                 return True
         return False
     finally:
@@ -176,8 +177,6 @@ def _play(g: Game, side: int, choice: tuple[str, str]) -> None:
     g.turn = 1 - side
     if g.log is not None:
         g.log.play(side, card, mode)
-    if info.use_cost:  # 10.2
-        g.pay(side, g.payment(side, ["any"] * info.use_cost) or [0, 0, 0, 0])
     frames: list = []
     for y in info.yields:
         if (card, y) in g.stopped:
@@ -192,6 +191,8 @@ def _play(g: Game, side: int, choice: tuple[str, str]) -> None:
     frames.append((_buy_step, side))
     frames.append((play_turn, None))
     g.push(*frames)
+    if info.use_cost:  # 10.2, paid as the side chooses (6.12)
+        ask_payment(g, side, payments(g.wallet[side], ("any",) * info.use_cost))
 
 
 def _ask_yield(g: Game, arg: tuple) -> None:
@@ -202,7 +203,7 @@ def _ask_yield(g: Game, arg: tuple) -> None:
         ok = []
         for c in CURRENCIES:
             g.wallet[side][CUR[c]] += 1
-            if g.payment(side, cost) is not None:
+            if can_pay(g.wallet[side], cost):
                 ok.append(c)
             g.wallet[side][CUR[c]] -= 1
         opts = ok or opts
@@ -233,26 +234,38 @@ def _deed_effects(g: Game, card: str, mode: str) -> tuple:
     return info.boost if info.boost_replaces else (*info.deed, *info.boost)
 
 
-def _counter_window(g: Game, side: int, card: str, mode: str) -> None:
-    """The opponent may counter a matching Deed from its hand (5.61-5.65)."""
-    opp = 1 - side
+def _counters(g: Game, side: int, card: str, mode: str) -> list[str]:
+    """The opponent's Counter cards in hand that match this Deed (5.6, 5.65)."""
+    if uncounterable(g, side, card):
+        return []
     effects = _deed_effects(g, card, mode)
-    counters: list[Any] = []
-    if not uncounterable(g, side, card):
-        for c in sorted(set(g.hand[opp])):
-            if any(counter_matches(g, e, card, effects) for e in g.rules.cards[c].counter):
-                counters.append(c)
-    if counters:
-        g.ask(opp, "counter", (None, *counters), _countered, (side, card, mode))
-    else:
+    return [c for c in sorted(set(g.hand[1 - side]))
+            if any(counter_matches(g, e, card, effects) for e in g.rules.cards[c].counter)]
+
+
+def _counter_window(g: Game, side: int, card: str, mode: str) -> None:
+    """5.61: the Deed and its choices are announced, then the opponent may counter it from
+    its hand. The Deed resolves with the acting side choosing as it goes (its choices are the
+    announcement); a counter then puts the table back as it was before the Deed."""
+    if not _counters(g, side, card, mode):
         _resolve_deed(g, side, card, mode)
+        return
+    g.push((_counter_ask, (side, card, mode, g.snapshot())))
+    _resolve_deed(g, side, card, mode)
+
+
+def _counter_ask(g: Game, arg: tuple) -> None:
+    side, card, mode, before = arg
+    counters = _counters(before.game, side, card, mode)  # the hand before the Deed resolved
+    if counters:
+        g.ask(1 - side, "counter", (None, *counters), _countered, (side, card, before))
 
 
 def _countered(g: Game, arg: tuple, counter: str | None) -> None:
-    side, card, mode = arg
+    side, card, before = arg
     if counter is None:
-        _resolve_deed(g, side, card, mode)
         return
+    g.restore(before)  # a countered Deed resolves none of its text, nor its boost's payment (5.63, 5.73)
     opp = 1 - side
     g.hand[opp].remove(counter)
     g.discard[opp].append(counter)
@@ -267,13 +280,12 @@ def _countered(g: Game, arg: tuple, counter: str | None) -> None:
 
 def _resolve_deed(g: Game, side: int, card: str, mode: str) -> None:
     """Pay the boost after the Counter window (5.73), then resolve the Deed."""
-    if mode == "boost":
-        cubes = g.payment(side, g.rules.cards[card].boost_cost)
-        if cubes is None:
-            mode = "deed"
-        else:
-            g.pay(side, cubes)
+    options = payments(g.wallet[side], g.rules.cards[card].boost_cost) if mode == "boost" else ()
+    if not options:
+        mode = "deed"
     resolve(g, _deed_effects(g, card, mode), Ctx(side, card))
+    if options:
+        ask_payment(g, side, options)
 
 
 # -- Numbers (5.2, 5.8, 7.5, 8.1) -----------------------------------------------------------------
@@ -354,7 +366,7 @@ def _political_point(g: Game, arg: tuple, choice: tuple[str, str]) -> None:
 def buy_options(g: Game, side: int) -> list[str | None]:
     opts: list[str | None] = [None]
     for card in sorted(set(g.row) | set(g.extra)):
-        if purchase_payment(g, side, card) is not None:
+        if affordable(g, side, card):
             opts.append(card)
     return opts
 
@@ -366,9 +378,8 @@ def _buy_step(g: Game, side: int) -> None:
 def _buy(g: Game, side: int, card: str | None) -> None:
     if card is None:
         return
-    take_from_row(g, card)
+    g.push((refill, None))  # after the purchase is paid and acquired
     buy(g, side, card)
-    g.push((refill, None))
 
 
 # -- round end (9.x) ----------------------------------------------------------------------------------
@@ -403,6 +414,8 @@ def _supply_at(g: Game, side: int, country: str) -> None:
 def _countries(g: Game, _ctx: Any = None) -> None:
     """9.2: votes, ties (7.4, 9.21), footholds (7.6) and clearing (9.22)."""
     r = g.rules
+    if g.log is not None:  # influence and military at their round's peak
+        g.log.observe(g)
     for i in range(len(r.countries)):
         a, b = g.influence[LUX][i], g.influence[WIT][i]
         if a > b:
@@ -447,7 +460,11 @@ def _loyalty_step(g: Game, side: int) -> None:
 def _buy_loyalty(g: Game, side: int, yes: bool) -> None:
     if not yes:
         return
-    g.pay(side, g.payment(side, ["any"] * JOHN_COST) or [0, 0, 0, 0])
+    g.push((_loyalty_bought, side))
+    ask_payment(g, side, payments(g.wallet[side], ("any",) * JOHN_COST))
+
+
+def _loyalty_bought(g: Game, side: int) -> None:
     g.loyalty_bought[side] = True
     g.move_loyalty(side)
     if g.log is not None:
@@ -497,6 +514,7 @@ def _clear_round(g: Game, _ctx: Any = None) -> None:
         g.discard[side].extend(g.play[side])
         g.play[side].clear()
     g.bonuses, g.kickers, g.blocked = (), (), frozenset()
+    g.discounts = [(), ()]  # "next purchase" reminder tokens leave too (5.43, 9.6; DECISIONS)
     g.loyalty_bought = [False, False]
     g.round += 1
     g.push((round_start, None))

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import permutations
 from typing import Any
 
 from ..data.model import Effect
+from .payment import Payment, can_pay_discounted, discounted_payments
 from .rules import COURT, CURIA, CURRENCIES, LOCATION_SIDE, LUX, WIT, EffectError, RulesError, walk
 from .state import Game
 
@@ -321,15 +323,16 @@ def _look_draw_pile(g: Game, eff: Effect, ctx: Ctx) -> None:
 def _look_next(g: Game, arg: tuple) -> None:
     side, cards, i, placed, action = arg
     if i == len(cards):
-        # cards kept on top go back in their old order: a documented simplification of 5.92
-        for card, where in zip(reversed(cards), reversed(placed), strict=True):
-            g.looking[side].remove(card)
-            if where == "top":
-                g.draw[side].append(card)
-            elif where == "bottom":
-                g.draw[side].insert(0, card)
-            else:
+        groups: dict[str, list[str]] = {"top": [], "bottom": []}
+        for card, where in zip(cards, placed, strict=True):
+            if where == "discard":
+                g.looking[side].remove(card)
                 g.discard[side].append(card)
+            else:  # still being looked at until it is put back
+                groups[where].append(card)
+        # each group goes back in the order its owner chooses (5.92 "in any order")
+        g.push(*[(_ask_order, (side, f"draw_{where}", tuple(group)))
+                 for where, group in groups.items() if group])
         return
     opts = ("discard", "top") if action == "discard_or_top" else ("top", "bottom")
     g.ask(side, f"look_{cards[i]}", opts, _look_put, arg)
@@ -348,19 +351,39 @@ def _look_market_deck(g: Game, eff: Effect, ctx: Ctx) -> None:
     opts: list[Any] = [None]
     for card in dict.fromkeys(seen):
         info = g.rules.cards[card]
-        if not info.is_event and purchase_payment(g, side, card, discount) is not None:
+        if not info.is_event and affordable(g, side, card, discount):
             opts.append(card)
-    g.ask(side, "chronicle_buy", opts, _chronicle_buy, (side, discount))
+    g.ask(side, "chronicle_buy", opts, _chronicle_buy, (side, discount, tuple(reversed(seen))))
 
 
 def _chronicle_buy(g: Game, arg: tuple, card: str | None) -> None:
-    side, discount = arg
-    if card is None:
+    side, discount, seen = arg
+    rest = list(seen)
+    if card is not None:
+        rest.remove(card)
+    g.push((_ask_order, (side, "market", tuple(rest))))  # the rest go back in any order (6.53)
+    if card is not None:
+        buy(g, side, card, discount=discount, source="market")
+
+
+def _ask_order(g: Game, arg: tuple[int, str, tuple[str, ...]]) -> None:
+    """Cards put back "in any order" (5.92, 6.53): the side picks the order, top first."""
+    side, pile, cards = arg
+    g.ask(side, f"order_{pile}", tuple(sorted(set(permutations(cards)))), _put_in_order, (side, pile))
+
+
+def _put_in_order(g: Game, arg: tuple[int, str], order: tuple[str, ...]) -> None:
+    side, pile = arg
+    if pile == "market":  # the cards never left the top of the market deck
+        del g.market[len(g.market) - len(order):]
+        g.market.extend(reversed(order))  # the end of the list is the top
         return
-    # taken out of the market deck, the rest stay in order on top (6.53)
-    idx = len(g.market) - 1 - g.market[::-1].index(card)
-    del g.market[idx]
-    buy(g, side, card, discount=discount)
+    for card in order:
+        g.looking[side].remove(card)
+    if pile == "draw_bottom":
+        g.draw[side][0:0] = reversed(order)
+    else:
+        g.draw[side].extend(reversed(order))
 
 
 def _discount(g: Game, eff: Effect, ctx: Ctx) -> None:
@@ -612,36 +635,54 @@ def _at_hook(g: Game, eff: Effect, ctx: Ctx) -> None:
 
 
 # -- purchases and the market row (6.x) ----------------------------------------------------------
-def purchase_cost(g: Game, side: int, card: str, discount: int = 0) -> tuple[list[str], bool]:
-    """The coins still to pay after discounts (6.22, 6.52, cheaper cards), and Wool Trade."""
-    cost = list(g.rules.cards[card].cost)
-    wild = False
+def _purchase_terms(g: Game, side: int, card: str, discount: int) -> tuple[int, bool]:
+    """Coins off ``card`` now (this play's ``discount``, "next purchase" effects 6.22,
+    cheaper-card passives) and whether Western pays for any type (Wool Trade)."""
+    info = g.rules.cards[card]
     less = discount + sum(a for a, _ in g.discounts[side])
     wild = any(w for _, w in g.discounts[side])
-    info = g.rules.cards[card]
-    for _s, eff in passives(g, "cheaper_cards"):
-        if _s == side and set(info.types) & set(eff.params["card_types"]):
+    for s, eff in passives(g, "cheaper_cards"):
+        if s == side and set(info.types) & set(eff.params["card_types"]):
             less += eff.params["amount"]
-    w = g.wallet[side]
-    for _ in range(min(less, len(cost))):
-        # drop the coin the buyer is shortest of: the cheapest way to use "any currency"
-        need = {c: cost.count(c) - w[CURRENCIES.index(c)] for c in set(cost)}
-        worst = max(sorted(need), key=lambda c: need[c])
-        cost.remove(worst)
-    return cost, wild
+    return less, wild
 
 
-def purchase_payment(g: Game, side: int, card: str, discount: int = 0) -> list[int] | None:
-    cost, wild = purchase_cost(g, side, card, discount)
-    return g.payment(side, cost, wild)
+def purchase_payments(g: Game, side: int, card: str, discount: int = 0) -> tuple[Payment, ...]:
+    """Every legal payment for ``card`` now (6.12), the dropped coins chosen by the buyer."""
+    less, wild = _purchase_terms(g, side, card, discount)
+    return discounted_payments(g.wallet[side], g.rules.cards[card].cost, less, wild)
 
 
-def buy(g: Game, side: int, card: str, discount: int = 0) -> None:
-    """Pay and acquire a purchase; it uses up every "next purchase" effect (6.22)."""
-    cubes = purchase_payment(g, side, card, discount)
-    if cubes is None:
+def affordable(g: Game, side: int, card: str, discount: int = 0) -> bool:
+    less, wild = _purchase_terms(g, side, card, discount)
+    return can_pay_discounted(g.wallet[side], g.rules.cards[card].cost, less, wild)
+
+
+def ask_payment(g: Game, side: int, options: tuple[Payment, ...]) -> None:
+    """The side chooses which cubes pay (6.12); schedule what follows the payment first."""
+    g.ask(side, "payment", options, _pay, side)
+
+
+def _pay(g: Game, side: int, cubes: Payment) -> None:
+    g.pay(side, list(cubes))
+
+
+def buy(g: Game, side: int, card: str, discount: int = 0, source: str = "row") -> None:
+    """Pay and acquire a purchase from the market row (or the market deck, 6.52); it uses
+    up every "next purchase" effect (6.22). The card stays where it is until paid."""
+    options = purchase_payments(g, side, card, discount)
+    if not options:
         raise RulesError(f"{card} is not affordable")
-    g.pay(side, cubes)
+    g.push((_bought, (side, card, source)))
+    ask_payment(g, side, options)
+
+
+def _bought(g: Game, arg: tuple[int, str, str]) -> None:
+    side, card, source = arg
+    if source == "row":
+        take_from_row(g, card)
+    else:  # taken out of the market deck, near its top (6.52)
+        del g.market[len(g.market) - 1 - g.market[::-1].index(card)]
     g.discounts[side] = ()
     acquire(g, side, card)
     if g.log is not None:

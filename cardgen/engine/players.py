@@ -1,7 +1,13 @@
-"""Seeded players: a uniformly random legal player and a greedy one-ply look-ahead player.
+"""Seeded players: uniformly random, greedy over whole actions, and a search player
+(:mod:`.search`). Each draws every random choice from its own ``random.Random(seed)``, so a
+game is a pure function of its seeds.
 
-Both draw every random choice from their own ``random.Random(seed)``, so a game is a pure
-function of its seeds.
+The greedy player scores every option of a decision by resolving it to completion on a copy
+of what its side knows (:func:`.knowledge.determinize`): every choice inside the action is
+made by its own policy (:meth:`Policy.inner`), up to the next top-level decision (a play, a
+purchase, the initiative, a loyalty step, the hand kept). Then :class:`.evaluate.Evaluator`
+scores the copy. A political Numbers play is placed point by point where each point gains
+the most per political spent (stability, 7.5), so its score sees where the influence lands.
 """
 
 from __future__ import annotations
@@ -10,9 +16,30 @@ import random
 from collections.abc import Hashable
 from typing import Any, Protocol
 
-from .flow import new_game
-from .rules import LUX, Rules
-from .state import Game
+from .evaluate import Evaluator
+from .flow import new_game, point_cost
+from .knowledge import determinize
+from .payment import can_pay
+from .rules import CUR, Rules
+from .state import Decision, Game
+
+#: Decisions that start an action of their own: a look-ahead stops before them.
+BOUNDARY = frozenset({"play", "buy", "initiative", "keep", "buy_loyalty"})
+#: Influence choices scored point by point from the board alone (no copy needed).
+INFLUENCE = frozenset({"political_point", "place_influence", "remove_influence",
+                       "place_influence_point", "remove_influence_point"})
+#: Military placements, scored by placing on the board and taking the placement back.
+MILITARY = frozenset({"military_numbers", "place_military"})
+#: Choices scored by a rule of thumb from public information.
+RULED = frozenset({"payment", "keep", "yield_currency", "gain_currency", "remove_from_game",
+                   "order_draw_top", "order_draw_bottom", "order_market"})
+#: Inner choices whose consequences come only with later choices: resolved to completion.
+DEEP = frozenset({"countered_numbers", "counter", "chronicle_buy", "acquire_free",
+                  "loyalty_direction", "writing_history"})
+#: Decided without a look-ahead copy: they need nothing hidden.
+PUBLIC = INFLUENCE | MILITARY | RULED
+MAX_INNER_STEPS = 200
+INITIATIVE_PLAYS = 2  # how far the initiative's look-ahead plays (one play per side)
 
 
 class Player(Protocol):
@@ -22,7 +49,7 @@ class Player(Protocol):
 class RandomPlayer:
     """Any legal option, uniformly."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, **_options: Any):
         self.rng = random.Random(seed)
 
     def choose(self, g: Game) -> Hashable:
@@ -30,64 +57,240 @@ class RandomPlayer:
         return self.rng.choice(g.decision.options)
 
 
-#: Weights of the greedy evaluation: what one more of each is worth to a side.
-WEIGHTS = {"elector": 6.0, "vote": 2.0, "lead": 1.2, "military": 0.6, "control": 1.0,
-           "currency": 0.3, "market_card": 1.2, "hand": 0.4, "loyalty": 0.8, "won": 1000.0}
+class Policy:
+    """The greedy's decisions, shared with the search player's playouts."""
 
+    def __init__(self, rules: Rules, rng: random.Random):
+        self.ev = Evaluator(rules)
+        self.rng = rng
+        self.country_index = {name: i for i, name in enumerate(rules.countries)}
 
-def evaluate(g: Game, side: int) -> float:
-    """How good the position is for ``side``: votes, electors, influence leads, military,
-    currency, deck quality (market cards owned) and John's loyalty."""
-    w = WEIGHTS
-    o = 1 - side
-    if g.over:
-        return w["won"] if g.winner == side else -w["won"]
-    vs, vo = g.votes[side], g.votes[o]
-    score = w["elector"] * (sum(1 for x in vs if x) - sum(1 for x in vo if x))
-    score += w["vote"] * (sum(vs) - sum(vo))
-    lead_w = w["lead"]
-    for a, b in zip(g.influence[side], g.influence[o], strict=True):
-        lead = a - b
-        score += lead_w * (3 if lead > 3 else -3 if lead < -3 else lead) + 0.1 * lead
-    mil_w, ctl_w = w["military"], w["control"]
-    for a, b in zip(g.military[side], g.military[o], strict=True):
-        d = a - b
-        score += mil_w * (4 if d > 4 else -4 if d < -4 else d) + ctl_w * ((d > 0) - (d < 0))
-    # currency is worth what it can still buy: less every round, nothing at the final vote
-    score += w["currency"] * (10 - g.round) / 9 * (sum(g.wallet[side]) - sum(g.wallet[o]))
-    score += w["market_card"] * (g.owned[side] - g.owned[o])
-    score += w["hand"] * (len(g.hand[side]) - len(g.hand[o]))
-    score += w["loyalty"] * (g.loyalty if side == LUX else -g.loyalty)
-    return score
+    def best(self, scored: list[tuple[float, Hashable]]) -> Hashable:
+        top = max(s for s, _ in scored)
+        best = [o for s, o in scored if s > top - 1e-9]
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    # -- rules of thumb where the evaluation can't see the difference -------------------
+    def payment(self, g: Game, d: Decision) -> Hashable:
+        """6.12: the payment that keeps the most later purchases affordable."""
+        w = g.wallet[d.side]
+        row = [g.rules.cards[c].cost for c in (*g.row, *g.extra)]
+        scored = []
+        for cubes in d.options:
+            left = [w[i] - cubes[i] for i in range(4)]
+            scored.append((sum(1 for cost in row if can_pay(left, cost)) + 0.01 * min(left),
+                           cubes))
+        return self.best(scored)
+
+    def currency(self, g: Game, d: Decision) -> Hashable:
+        """Gain the currency that makes the most of the row affordable (2.4)."""
+        w = g.wallet[d.side]
+        amount = d.ctx[1] if d.kind == "gain_currency" else 1
+        row = [g.rules.cards[c].cost for c in (*g.row, *g.extra)]
+        scored = []
+        for cur in d.options:
+            after = list(w)
+            after[CUR[cur]] += amount
+            scored.append((sum(1 for cost in row if can_pay(after, cost)) - 0.01 * w[CUR[cur]], cur))
+        return self.best(scored)
+
+    def rule(self, g: Game, d: Decision) -> Hashable:
+        kind = d.kind
+        if kind == "payment":
+            return self.payment(g, d)
+        if kind == "keep":
+            return self.keep(g, d)
+        if kind.startswith("order_"):
+            return self.order(g, d)
+        if kind == "remove_from_game":
+            return self.thin(g, d)
+        return self.currency(g, d)
+
+    def _average(self, g: Game, side: int) -> float:
+        power = self.ev.power
+        cards = [c for pile in g.piles(side) for c in pile]
+        return sum(power[c] for c in cards) / len(cards) if cards else 0.0
+
+    def thin(self, g: Game, d: Decision) -> Hashable:
+        """Remove the weakest card while it is weaker than the deck's average card."""
+        power = self.ev.power
+        cards = [o for o in d.options if o is not None]
+        weakest = min(cards, key=lambda o: (power[o[1]], o))
+        if None in d.options and power[weakest[1]] >= self._average(g, d.side):
+            return None
+        return weakest
+
+    def military(self, g: Game, d: Decision) -> Hashable:
+        """Where the military adds most to the evaluation (bonus and supply line)."""
+        side, amount = d.ctx
+        names = g.rules.battlegrounds
+        return self.best([(self.ev.military_gain(g, side, names.index(o), amount), o)
+                           for o in d.options])
+
+    def keep(self, g: Game, d: Decision) -> Hashable:
+        """9.6: keep the strongest card if it beats an average draw from the draw pile."""
+        power = self.ev.power
+        cards = [c for c in d.options if c is not None]
+        best = max(cards, key=lambda c: (power[c], c))
+        return best if power[best] > self._average(g, d.side) else None
+
+    def order(self, g: Game, d: Decision) -> Hashable:
+        """5.92: own cards strongest first; the market deck (6.53) as it comes."""
+        if d.kind == "order_market":
+            return self.rng.choice(d.options)
+        power = self.ev.power
+        return max(d.options, key=lambda o: ([power[c] for c in o], o))
+
+    def influence(self, g: Game, d: Decision) -> Hashable:
+        """Where an influence point (or an all-in-one placement) gains most per political
+        spent: the lead's expected vote, footholds and stability (7.5, 7.6)."""
+        side, ev = d.side, self.ev
+        k, scale = ev._control(g), ev._scale(g)
+        sup = ev.supply(g, side)
+        mine, theirs = g.influence[side], g.influence[1 - side]
+        kind = d.kind
+        verb = kind.split("_")[0]
+        before: dict[int, tuple[float, float]] = {}
+        scored = []
+        for opt in d.options:
+            action, name = opt if isinstance(opt, tuple) else (verb, opt)
+            e = self.country_index[name]
+            amount = cost = 1
+            if kind == "political_point":
+                cost = point_cost(g, side, e)
+            elif kind in ("place_influence", "remove_influence"):
+                amount = d.ctx[1]
+            if action == "remove":
+                amount = min(amount, theirs[e])
+            if e not in before:
+                lead = mine[e] - theirs[e] + sup[e]
+                before[e] = (lead, ev.country(g, side, e, lead, k, scale))
+            lead, value = before[e]
+            gain = ev.country(g, side, e, lead + amount, k, scale) - value
+            scored.append((gain / cost, opt))
+        return self.best(scored)
+
+    # -- look-ahead --------------------------------------------------------------------
+    def inner(self, g: Game, d: Decision) -> Hashable:
+        """A choice inside an action, made on a look-ahead copy."""
+        kind = d.kind
+        if kind in INFLUENCE:
+            return self.influence(g, d)
+        if kind in RULED:
+            return self.rule(g, d)
+        if kind in MILITARY:
+            return self.military(g, d)
+        if kind in DEEP:
+            return self.whole(g, d)
+        scored = []
+        for opt in d.options:
+            c = g.clone()
+            c.step(opt, settle=False)
+            scored.append((self.ev.value(c, d.side), opt))
+        return self.best(scored)
+
+    def finish(self, c: Game) -> None:
+        """Make every choice of the action under way, up to the next top-level decision."""
+        for _ in range(MAX_INNER_STEPS):
+            if c.over:
+                return
+            d = c.decision
+            if d is None:
+                if c.pending is None or c.pending[1] in BOUNDARY:
+                    return
+                c.run()
+                continue
+            if d.kind in BOUNDARY:
+                return
+            c.step(self.inner(c, d), settle=False)
+
+    def scores(self, g: Game, d: Decision) -> list[tuple[float, Hashable]]:
+        """Every option with the evaluation its whole action leaves ``d.side``."""
+        scored = []
+        for opt in d.options:
+            c = g.clone()
+            c.step(opt, settle=False)
+            self.finish(c)
+            scored.append((self.ev.value(c, d.side), opt))
+        return scored
+
+    def whole(self, g: Game, d: Decision) -> Hashable:
+        """The option whose whole action leaves ``d.side`` best off."""
+        return self.best(self.scores(g, d))
+
+    def decide(self, g: Game, d: Decision) -> Hashable:
+        """The greedy choice on ``g`` as it is (a copy that already hides what it should)."""
+        if d.kind in PUBLIC:
+            return self.inner(g, d)
+        return self.whole(g, d)
+
+    def play_on(self, c: Game, plays: int) -> None:
+        """Play ``c`` on with this policy for both sides for ``plays`` card plays, or to the
+        round's end."""
+        start, target = c.round, sum(c.plays_made) + plays
+        for _ in range(MAX_INNER_STEPS * 4):
+            d = c.decision
+            if c.over or c.round != start or d is None or sum(c.plays_made) >= target \
+                    or d.kind in ("keep", "buy_loyalty"):
+                return
+            c.step(self.decide(c, d))
 
 
 class GreedyPlayer:
-    """Tries every legal option on a copy of the game and keeps the best evaluation;
-    equal scores are broken by the seeded generator."""
+    """Scores every option by its whole action on a copy of what its side knows."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, **_options: Any):
         self.rng = random.Random(seed)
+        self.policy: Policy | None = None
+
+    def policy_for(self, g: Game) -> Policy:
+        if self.policy is None or self.policy.ev.rules is not g.rules:
+            self.policy = Policy(g.rules, self.rng)
+        return self.policy
 
     def choose(self, g: Game) -> Hashable:
         d = g.decision
         assert d is not None
-        best: list[Hashable] = []
-        top = float("-inf")
+        policy = self.policy_for(g)
+        if d.kind in PUBLIC:
+            return policy.inner(g, d)  # decided from public information only
+        if d.kind == "initiative":
+            return self._initiative(g, d, policy)
+        return policy.whole(determinize(g, d.side, self.rng), d)
+
+    def _initiative(self, g: Game, d: Decision, policy: Policy) -> Hashable:
+        """4.1: the first player after whose opening plays, made by the same policy for
+        both sides, the evaluation is best."""
+        scored = []
+        base = determinize(g, d.side, self.rng)
         for opt in d.options:
-            c = g.clone()
-            c.step(opt, settle=False)  # the next decision's options aren't needed to score
-            s = evaluate(c, d.side)
-            if s > top + 1e-9:
-                top, best = s, [opt]
-            elif s > top - 1e-9:
-                best.append(opt)
-        return best[0] if len(best) == 1 else self.rng.choice(best)
+            c = base.clone()
+            c.step(opt)
+            policy.play_on(c, INITIATIVE_PLAYS)
+            scored.append((policy.ev.value(c, d.side), opt))
+        return policy.best(scored)
 
 
-PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer}
+def _search_player(seed: int, **options: Any) -> Player:
+    from .search import SearchPlayer  # the search builds on this module
+    return SearchPlayer(seed, **options)
 
 
-def play_game(rules: Rules, seed: int, kinds: tuple[str, str] = ("greedy", "greedy"),
+PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer, "search": _search_player}
+DEFAULT_PLAYER = "greedy"
+#: What each player does, its budget and its known limits, in a sentence (for reports).
+PLAYER_NOTES = {
+    "random": "any legal choice, uniformly; no budget",
+    "greedy": "scores each option's whole action on a resampled copy of what its side knows "
+              "(expected electors, stability, battlegrounds, loyalty, prestige, currency, deck "
+              "quality); one look-ahead per option; plans nothing beyond the action under way, "
+              "values Deeds by a fixed table",
+    "search": "at each card play, the greedy's 2 best actions played to the round's scoring "
+              "on 2 resampled copies each (4 playouts), greedy elsewhere; depth one, no tree",
+}
+
+
+def play_game(rules: Rules, seed: int, kinds: tuple[str, str] = (DEFAULT_PLAYER, DEFAULT_PLAYER),
               log: Any = None) -> Game:
     """Play one game to its end; ``kinds`` are the Luxembourg and Wittelsbach players."""
     g = new_game(rules, seed, log)

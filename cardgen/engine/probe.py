@@ -25,7 +25,8 @@ MAX_STEPS = 500
 
 
 def sample_states(rules: Rules, games: int = 3, every: int = 8) -> list[Game]:
-    """Snapshots of seeded random games at every ``every``-th card play."""
+    """Snapshots of seeded random games at every ``every``-th card play, before the final
+    round that Crécy announces (its market deck may be spent: an end state, not play)."""
     states: list[Game] = []
     for seed in range(games):
         g = new_game(rules, seed)
@@ -34,7 +35,7 @@ def sample_states(rules: Rules, games: int = 3, every: int = 8) -> list[Game]:
         plays = 0
         try:
             while not g.over and g.decision is not None:
-                if g.decision.kind == "play":
+                if g.decision.kind == "play" and not g.last_round:
                     plays += 1
                     if plays % every == 0:
                         states.append(g.clone())

@@ -7,6 +7,7 @@ Frames hold only module functions and immutable contexts, so a clone shares them
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,17 @@ class Decision:
     options: tuple[Hashable, ...]
     resume: Resume
     ctx: Any
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The table at a moment the game may return to: a Deed announced before its Counter
+    window (5.61). ``rng_state`` and ``log`` (the stats recorder's figures) are the real
+    game's, None on look-ahead copies."""
+
+    game: Game
+    rng_state: tuple | None = None
+    log: Any = None
 
 
 class IllegalChoice(Exception):
@@ -121,6 +133,24 @@ class Game:
         g.log = None
         return g
 
+    def snapshot(self) -> Snapshot:
+        log = None
+        if self.log is not None:  # the recorder's figures; its callbacks stay as they are
+            log = {k: copy.deepcopy(v) for k, v in vars(self.log).items() if not callable(v)}
+        return Snapshot(self.clone(), self.rng.getstate() if self.rng is not None else None, log)
+
+    def restore(self, snap: Snapshot) -> None:
+        """Put the table back as ``snap`` holds it; the generator and the stats recorder stay
+        the same objects, set back to their state then."""
+        rng, log = self.rng, self.log
+        self.__dict__.update(snap.game.clone().__dict__)
+        self.rng = rng
+        if rng is not None and snap.rng_state is not None:
+            rng.setstate(snap.rng_state)
+        self.log = log
+        if log is not None and snap.log is not None:
+            vars(log).update(copy.deepcopy(snap.log))
+
     # -- running ------------------------------------------------------------------------
     def push(self, *frames: Frame) -> None:
         """Schedule frames to run in the given order, before anything already scheduled."""
@@ -147,6 +177,8 @@ class Game:
             resume(self, ctx, options[0])
             return
         self.decision = Decision(side, kind, tuple(options), resume, ctx)
+        if self.log is not None:  # the state a player sees: what the playtest measures
+            self.log.observe(self)
 
     def ask_later(self, side: int, kind: str, producer: Callable[[Game, Any], Sequence[Hashable]],
                   resume: Resume, ctx: Any = None) -> None:
@@ -210,41 +242,6 @@ class Game:
         w = self.wallet[side]
         i = CUR[currency]
         w[i] = max(0, w[i] - amount)
-
-    def payment(self, side: int, cost: Sequence[str], wild_western: bool = False) -> list[int] | None:
-        """Cubes to pay ``cost`` with 3:1 exchange (6.12), or None if it can't be paid.
-
-        Matching cubes pay first; "any" coins and shortfalls then take the most plentiful
-        cube (a documented automatic choice: which cubes pay never changes what is legal).
-        """
-        w = self.wallet[side]
-        pay = [0] * 4
-        short = 0
-        anys = 0
-        for coin in cost:
-            if coin == "any":
-                anys += 1
-                continue
-            i = CUR[coin]
-            if w[i] - pay[i] > 0:
-                pay[i] += 1
-            else:
-                short += 1
-        if wild_western:  # Wool Trade: Western pays as any type (6.22)
-            k = min(short, w[2] - pay[2])
-            pay[2] += k
-            short -= k
-        for _ in range(short):
-            best = max(range(4), key=lambda i: (w[i] - pay[i], -i))
-            if w[best] - pay[best] < 3:
-                return None
-            pay[best] += 3
-        for _ in range(anys):
-            best = max(range(4), key=lambda i: (w[i] - pay[i], -i))
-            if w[best] - pay[best] < 1:
-                return None
-            pay[best] += 1
-        return pay
 
     def pay(self, side: int, cubes: list[int]) -> None:
         w = self.wallet[side]

@@ -7,6 +7,7 @@ turns it into a plain JSON-able dict, the unit that :mod:`cardgen.playtest` aggr
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from .rules import CURRENCIES, LUX, WIT
@@ -14,12 +15,17 @@ from .state import Game
 
 
 class GameLog:
-    def __init__(self) -> None:
+    """``observe`` (optional) sees the real game at every decision a player faces, at each
+    round's vote count (9.2, influence and military at their peak) and at the game's end."""
+
+    def __init__(self, observe: Callable[[Game], None] | None = None) -> None:
+        self._observe = observe
         self.gained = [Counter(), Counter()]
         self.spent_total = [0, 0]
         self.bought_cards: list[tuple[int, str, int]] = []   # side, card, round
         self.free_cards: list[tuple[int, str]] = []
         self.uses: dict[str, Counter] = defaultdict(Counter)  # card → mode → count
+        self.played: list[Counter] = [Counter(), Counter()]   # side → card → plays
         self.deed_ok: Counter = Counter()
         self.deed_blocked: Counter = Counter()
         self.countered_deeds: Counter = Counter()
@@ -48,6 +54,7 @@ class GameLog:
 
     def play(self, side: int, card: str, mode: str) -> None:
         self.uses[card][mode] += 1
+        self.played[side][card] += 1
 
     def deed_check(self, card: str, ok: bool) -> None:
         (self.deed_ok if ok else self.deed_blocked)[card] += 1
@@ -80,13 +87,18 @@ class GameLog:
     def round_started(self, g: Game) -> None:
         pass
 
+    def observe(self, g: Game) -> None:
+        if self._observe is not None:
+            self._observe(g)
+
     def control(self, g: Game) -> None:
         for side in (LUX, WIT):
             self.control_rounds[side] += sum(1 for b in range(len(g.rules.battlegrounds))
                                              if g.controller(b) == side)
+        self.observe(g)
 
     def game_over(self, g: Game) -> None:
-        pass
+        self.observe(g)
 
     # -- the record ---------------------------------------------------------------------------
     def record(self, g: Game) -> dict[str, Any]:
@@ -111,6 +123,8 @@ class GameLog:
             "bought": self.bought_cards,
             "free": self.free_cards,
             "uses": {c: dict(m) for c, m in self.uses.items()},
+            "played": [dict(sorted(p.items())) for p in self.played],
+            "votes": [list(g.votes[LUX]), list(g.votes[WIT])],
             "deed_ok": dict(self.deed_ok),
             "deed_blocked": dict(self.deed_blocked),
             "countered": dict(self.countered_deeds),

@@ -1,26 +1,84 @@
 """The duplex calibration sheet: a target on the front, a matching target with scales on
 the back. A pin pushed through the front target shows on the back how far this printer
-moves its backs; that reading, passed as ``--back-offset X,Y``, shifts every backs page.
+moves its backs; that reading, passed as ``--back-offset "X;Y"``, shifts every backs page.
 
 The back is drawn with the offset in use, so a second print checks the correction (the
-hole lands on 0, 0).
+hole lands on X = 0, Y = 0).
+
+X and Y are separated by a semicolon so that either decimal sign reads unambiguously: a
+Czech user writes ``"1,5;-0,5"``, an English one ``"1.5;-0.5"`` (DECISIONS: back offset).
 """
 
 from __future__ import annotations
 
+import argparse
 import io
+import math
 
+from babel.numbers import get_decimal_symbol
 from reportlab.lib.units import mm
 
 from ..errors import CardgenError, error
 from ..fonts import missing_glyphs, register_font, wrap_words
 from ..render.cmyk import CmykConverter
+from ..wording.language import fix_text
+from ..wording.sandbox import fill_in
 from .canvas import PrintCanvas
 from .sheets import INK, _draw_ruler, _instruction_strings
 from .spec import SheetSpec
 
 TARGET = "#c0392b"  # the target's colour, so it stands out from the scales
 SCALE_MM = 5  # the back's scales run from −5 to +5 mm
+OFFSET_LIMIT_MM = 10  # a larger reading is a misread sheet, not a printer's drift
+COMMAND = "cardgen build --back-offset"
+
+
+class BackOffsetError(argparse.ArgumentTypeError, ValueError):
+    """A ``--back-offset`` value that is malformed, ambiguous or out of range; argparse
+    prints the message as the option's error."""
+
+
+def parse_back_offset(text: str) -> tuple[float, float]:
+    """``--back-offset``: X and Y in mm, as ``"X;Y"`` with a decimal point or comma in each
+    number (``"1,5;-0,5"``, ``"1.5;-0.5"``) or the older ``X,Y`` with decimal points
+    (``1.5,-0.5``). One comma between plain digits (``1,5``) is refused as ambiguous: a
+    Czech reader means 1.5 mm, the older form read X = 1, Y = 5."""
+    raw = text.strip().replace("\u2212", "-").replace(" ", "")
+    example = '"1.5;-0.5" or "1,5;-0,5"'
+    if ";" in raw:
+        parts = [p.replace(",", ".") for p in raw.split(";")]
+    else:
+        parts = raw.split(",")
+        if len(parts) == 2 and "." not in raw and parts[1][:1] not in "+-":
+            raise BackOffsetError(
+                f"{text!r} is ambiguous: X = {parts[0]}.{parts[1]} mm, or X = {parts[0]} mm "
+                f"and Y = {parts[1]} mm? Separate X and Y with a semicolon, in quotes: "
+                f'"{parts[0]},{parts[1]};0" or "{parts[0]};{parts[1]}"')
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        x, y = (float(v) for v in parts)
+    except ValueError:
+        raise BackOffsetError(f"expected X and Y in mm separated by a semicolon, like "
+                              f"{example} (in quotes), not {text!r}") from None
+    if not all(math.isfinite(v) for v in (x, y)):
+        raise BackOffsetError(f"expected two finite numbers in mm like {example}, "
+                              f"not {text!r}")
+    if max(abs(x), abs(y)) > OFFSET_LIMIT_MM:
+        raise BackOffsetError(f"{text!r}: an offset beyond {OFFSET_LIMIT_MM} mm is a "
+                              "misread; print the calibration sheet again")
+    return x, y
+
+
+def _number(value: float, lang: str, minus: str = "-") -> str:
+    """``value`` with the language's decimal sign (cs: 1,5) and ``minus`` for a negative."""
+    text = f"{abs(value):g}".replace(".", get_decimal_symbol(lang))
+    return f"{minus}{text}" if value < 0 else text
+
+
+def offset_argument(x: float, y: float, lang: str) -> str:
+    """The ``--back-offset`` value as a user of ``lang`` types it: ``"1,5;-0,5"`` (cs)."""
+    return f'"{_number(x, lang)};{_number(y, lang)}"'
 
 
 def build_calibration(spec: SheetSpec, paper: str, lang: str, flip: str = "long",
@@ -32,8 +90,14 @@ def build_calibration(spec: SheetSpec, paper: str, lang: str, flip: str = "long"
     geom = spec.paper(paper)
     pw, ph = geom.width, geom.height
     body, bold = register_font(spec.font), register_font(spec.bold_font)
+    mono = register_font(spec.mono_font)
+    ex, ey = spec.calibration_example
+    example = fix_text(fill_in(s["calib_example"], x=_number(ex, lang, "\u2212"),
+                               y=_number(ey, lang, "\u2212")), lang)
+    commands = (f'{COMMAND} "X;Y"', f"{COMMAND} {offset_argument(ex, ey, lang)}")
     for font, text in ((bold, s["calib_title"]), (body, s["calib_how"]),
-                       (body, s["calib_read"]), (body, s["actual_size"])):
+                       (body, s["calib_read"]), (body, s["actual_size"]), (body, example),
+                       *((mono, command) for command in commands)):
         lost = missing_glyphs(font, text)
         if lost:
             raise CardgenError(error("missing-glyph", f"the sheet font lacks {sorted(lost)} "
@@ -56,6 +120,7 @@ def build_calibration(spec: SheetSpec, paper: str, lang: str, flip: str = "long"
             y -= 15
         y -= 8
     _target(c, cx, cy)
+    _commands(c, left, cy - 18 * mm, width, (body, mono), example, commands)
     _draw_ruler(c, left, 40 * mm, body)
     c.showPage()
     # back
@@ -65,12 +130,36 @@ def build_calibration(spec: SheetSpec, paper: str, lang: str, flip: str = "long"
     _scales(c, cx, cy, body)
     c.restoreState()
     c.setFillColor(INK)
-    for i, row in enumerate(wrap_words(s["calib_read"], body, 11, width)):
+    y = ph * mm - 30 * mm
+    for row in wrap_words(s["calib_read"], body, 11, width):
         c.setFont(body, 11)
-        c.drawString(left, ph * mm - 30 * mm - i * 15, row)
+        c.drawString(left, y, row)
+        y -= 15
+    _commands(c, left, y - 4, width, (body, mono), example, commands)
     c.showPage()
     c.save()
     return buf.getvalue()
+
+
+def _commands(c: PrintCanvas, left: float, y: float, width: float, fonts: tuple[str, str],
+              example: str, commands: tuple[str, str]) -> float:
+    """The command to type, then the example sentence and the example command; each
+    command in monospace on a line of its own, never broken. Returns the next baseline."""
+    body, mono = fonts
+    c.saveState()
+    c.setFillColor(INK)
+    indent = 6 * mm
+    c.setFont(mono, 10.5)
+    c.drawString(left + indent, y, commands[0])
+    y -= 22
+    for row in wrap_words(example, body, 11, width):
+        c.setFont(body, 11)
+        c.drawString(left, y, row)
+        y -= 15
+    c.setFont(mono, 10.5)
+    c.drawString(left + indent, y - 3, commands[1])
+    c.restoreState()
+    return y - 18
 
 
 def _target(c: PrintCanvas, cx: float, cy: float) -> None:

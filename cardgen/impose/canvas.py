@@ -73,7 +73,7 @@ class PrintCanvas(CmykCanvas):
 
     def make_pdfx(self, cmyk: CmykConverter) -> None:
         """Mark the file PDF/X-1a:2003: the OutputIntent carries ``cmyk``'s ICC profile, the
-        Info dictionary the version key (and, as always, Trapped /False). The rest of the
+        Info dictionary the version and conformance keys (and, as always, Trapped /False). The rest of the
         standard (CMYK only, no transparency, boxes, embedded fonts) is the drawing's own
         and is checked by preflight."""
         doc = self._doc
@@ -103,13 +103,19 @@ class PrintCanvas(CmykCanvas):
             self.setViewerPreference("Duplex", duplex)
 
 
+#: The document information keys of PDF/X-1a:2003 as ISO 15930-4 states them (and Acrobat
+#: and Scribus write them): the version names the PDF/X-1 family, the conformance level a.
+PDFX_KEYS = {"GTS_PDFXVersion": "PDF/X-1:2003", "GTS_PDFXConformance": "PDF/X-1a:2003"}
+
+
 class _PdfxInfo(PDFInfo):
     """The document information of a PDF/X-1a:2003 file."""
 
     def format(self, document: Any) -> bytes:
         self.trapped = "False"
         out = super().format(document)
-        return out.replace(b"/Trapped", b"/GTS_PDFXVersion (PDF/X-1a:2003)\n/Trapped", 1)
+        keys = b"".join(f"/{k} ({v})\n".encode("ascii") for k, v in PDFX_KEYS.items())
+        return out.replace(b"/Trapped", keys + b"/Trapped", 1)
 
 
 class CardForms:

@@ -99,33 +99,69 @@ class SheetGeometry:
     back_marks: tuple[Segment, ...]  # for the backs' page (same page when gutterfolded)
     fold: Segment | None = None
     gutterfold: bool = False
+    #: outer bleed above the grid on the fronts page, when it differs from ``bleed_y``
+    #: (below it): Letter has room for crop marks on one side only (:func:`grid_bottom`)
+    bleed_top: float | None = None
+    flip: str = "long"
+
+    def outer(self, side: str) -> tuple[float, float, float]:
+        """(left/right, below, above) outer bleed on the ``side`` ("front" or "back")
+        page: a short-edge flip turns the backs page upside down."""
+        above = self.bleed_y if self.bleed_top is None else self.bleed_top
+        if side == "back" and self.flip == "short" and not self.gutterfold:
+            return self.bleed_x, above, self.bleed_y
+        return self.bleed_x, self.bleed_y, above
 
 
 def _floor(value: float, step: float = 0.1) -> float:
     return math.floor(value / step + 1e-9) * step
 
 
+def grid_bottom(spec: SheetSpec, card: CardSize, paper_id: str) -> float:
+    """Where the duplex grid's lowest trim lies (mm from the paper's bottom edge): centred
+    when both sides leave a crop mark ``min_printable`` mm beyond the printer margin (A4);
+    else as low as still leaves the marks below the grid that much (Letter: 3 × 88 mm
+    leaves 7.7 mm a side, 1.2 mm of mark; moved up, every column cut keeps a 3 mm mark
+    below the grid while the top row's trim stays inside the margin)."""
+    paper = spec.paper(paper_id)
+    m = spec.marks
+    free = paper.height - spec.rows * card.height
+    need = spec.printer_margin + m.offset + m.min_printable
+    if free / 2 >= need - 1e-9:
+        return free / 2
+    if free - need < spec.printer_margin - 1e-9:
+        raise CardgenError(error(
+            "sheet-too-small",
+            f"the card grid does not fit the {paper.name} height with a "
+            f"{spec.printer_margin} mm printer margin and room for crop marks "
+            f"({card.width} × {card.height} mm cards)",
+            location=spec.loc, hint="use fewer rows, or a smaller margin"))
+    return need
+
+
 def outer_bleed(spec: SheetSpec, card: CardSize, paper_id: str, gutterfold: bool = False
-                ) -> tuple[float, float]:
-    """(left/right, top/bottom) outer bleed for one paper and arrangement (0.1 mm steps).
+                ) -> tuple[float, float, float]:
+    """(left/right, below, above) outer bleed for one paper and arrangement (0.1 mm steps),
+    on the fronts page.
 
     The bleed runs from the grid out to the printer margin (a printer prints nothing
     beyond it), at most ``max_outer_bleed`` and the bleed the card drawer paints. Crop
     marks start ``offset`` beyond the trim and run over the bleed, so the bleed costs them
-    no room: each mark prints all of the paper's room beyond the printer margin, at least
-    ``min_printable`` mm (else the grid does not fit the paper).
+    no room: every cut has a mark that prints ``min_printable`` mm beyond the printer
+    margin (else the grid does not fit the paper).
     """
     paper = spec.paper(paper_id)
     m = spec.marks
     if gutterfold:
         long_, short = max(paper.width, paper.height), min(paper.width, paper.height)
-        frees = ((long_ - 2 * (spec.fold_columns * card.width + spec.fold_gap)) / 2,
-                 (short - spec.fold_rows * card.height) / 2)
+        side = (long_ - 2 * (spec.fold_columns * card.width + spec.fold_gap)) / 2
+        frees = (side, (short - spec.fold_rows * card.height) / 2)
     else:
-        frees = ((paper.width - spec.columns * card.width) / 2,
-                 (paper.height - spec.rows * card.height) / 2)
-    out = []
-    for label, free in zip(("width", "height"), frees, strict=True):
+        side = (paper.width - spec.columns * card.width) / 2
+        below = grid_bottom(spec, card, paper_id)
+        frees = (side, below, paper.height - spec.rows * card.height - below)
+    checked = (("width", frees[0]), ("height", frees[1])) if gutterfold else (("width", frees[0]),)
+    for label, free in checked:  # the duplex height: grid_bottom
         if free - spec.printer_margin - m.offset < m.min_printable - 1e-9:
             raise CardgenError(error(
                 "sheet-too-small",
@@ -133,11 +169,15 @@ def outer_bleed(spec: SheetSpec, card: CardSize, paper_id: str, gutterfold: bool
                 f"{spec.printer_margin} mm printer margin and room for crop marks "
                 f"({card.width} × {card.height} mm cards)",
                 location=spec.loc, hint="use fewer rows or columns, or a smaller margin"))
+    out = []
+    for i, free in enumerate(frees):
         limits = [spec.max_outer_bleed, card.bleed, free - spec.printer_margin]
-        if gutterfold and label == "width":
+        if gutterfold and i == 0:
             limits.append(spec.fold_gap - m.offset)  # the two halves' bleeds never meet
         out.append(round(_floor(max(0.0, min(limits))), 1))
-    return out[0], out[1]
+    if gutterfold:
+        return out[0], out[1], out[1]
+    return out[0], out[1], out[2]
 
 
 def _grid(origin_x: float, top: float, card: CardSize, cols: int, rows: int) -> list[Slot]:
@@ -187,7 +227,17 @@ def _marks(spec: SheetSpec, page_w: float, page_h: float, xs: list[float],
     for y in ys_right:
         x0 = right + gap
         out.append(Segment(x0, y, min(x0 + m.length, page_w - m.edge_clearance), y))
-    return out
+    # a mark with no room beyond the printer margin is left out (the other end of its cut
+    # has one): it would not print, or print cut off at the paper's edge
+    area = printable_area(page_w, page_h, spec.printer_margin)
+    return [s for s in out if _printed(s, area) >= m.min_printable - 1e-6]
+
+
+def _printed(seg: Segment, area: Box) -> float:
+    """How much of ``seg`` (a horizontal or vertical mark) lies inside ``area``."""
+    box = seg.box()
+    return max(0.0, min(box.right, area.right) - max(box.x, area.x)
+               + min(box.top, area.top) - max(box.y, area.y))
 
 
 def duplex_geometry(spec: SheetSpec, card: CardSize, paper_id: str, flip: str = "long"
@@ -197,10 +247,10 @@ def duplex_geometry(spec: SheetSpec, card: CardSize, paper_id: str, flip: str = 
         raise CardgenError(error("bad-value", f"flip must be one of: {', '.join(FLIPS)}; "
                                  f"got '{flip}'"))
     paper = spec.paper(paper_id)
-    bx, by = outer_bleed(spec, card, paper_id)
+    bx, by, above = outer_bleed(spec, card, paper_id)
     pw, ph = paper.width, paper.height
     gw, gh = spec.columns * card.width, spec.rows * card.height
-    left, bottom = (pw - gw) / 2, (ph - gh) / 2
+    left, bottom = (pw - gw) / 2, grid_bottom(spec, card, paper_id)
     fronts = _grid(left, bottom + gh, card, spec.columns, spec.rows)
     backs = []
     for slot in fronts:
@@ -213,13 +263,13 @@ def duplex_geometry(spec: SheetSpec, card: CardSize, paper_id: str, flip: str = 
     marks = _marks(spec, pw, ph, xs, ys, ys, bottom, bottom + gh, left, left + gw)
     back_marks = [mirror_segment(s, pw, ph, flip) for s in marks]
     return SheetGeometry(paper, pw, ph, bx, by, tuple(fronts), tuple(backs), tuple(marks),
-                         tuple(back_marks))
+                         tuple(back_marks), bleed_top=above, flip=flip)
 
 
 def gutterfold_geometry(spec: SheetSpec, card: CardSize, paper_id: str) -> SheetGeometry:
     """Landscape sheets: fronts left of a vertical fold line, their backs mirrored right."""
     paper = spec.paper(paper_id)
-    bx, by = outer_bleed(spec, card, paper_id, gutterfold=True)
+    bx, by, _above = outer_bleed(spec, card, paper_id, gutterfold=True)
     pw, ph = max(paper.width, paper.height), min(paper.width, paper.height)
     cols, rows = spec.fold_columns, spec.fold_rows
     fold_x = pw / 2
@@ -239,14 +289,18 @@ def gutterfold_geometry(spec: SheetSpec, card: CardSize, paper_id: str) -> Sheet
                          tuple(marks), fold, gutterfold=True)
 
 
-def visible_box(slot: Slot, occupied: set[tuple[int, int]], bleed_x: float, bleed_y: float
-                ) -> Box:
+def visible_box(slot: Slot, occupied: set[tuple[int, int]], bleed_x: float, bleed_y: float,
+                bleed_top: float | None = None) -> Box:
     """The part of a card printed on a sheet: its trim, plus the outer bleed on each side
-    where no card of the same page is its neighbour (shared cut lines need none)."""
+    where no card of the same page is its neighbour (shared cut lines need none);
+    ``bleed_y`` below the grid, ``bleed_top`` above it (default the same)."""
     r, c = slot.row, slot.col
+    above = bleed_y if bleed_top is None else bleed_top
 
     def free(dr: int, dc: int) -> float:
-        return 0.0 if (r + dr, c + dc) in occupied else (bleed_y if dr else bleed_x)
+        if (r + dr, c + dc) in occupied:
+            return 0.0
+        return above if dr < 0 else bleed_y if dr else bleed_x
 
     return slot.trim.grow(left=free(0, -1), right=free(0, 1), top=free(-1, 0), bottom=free(1, 0))
 

@@ -114,7 +114,7 @@ def shop_converter(profile: Profile, cmyk: CmykConverter | bool | None = None,
     """The colour conversion of print-shop.pdf: ``cmyk`` as given, else the profile's own
     (its ICC profile and ink limit) when it prints CMYK or ``pdfx`` asks for PDF/X."""
     if (cmyk is None and profile.colour_space == "cmyk") or (pdfx and not cmyk):
-        return converter_for(profile.icc, profile.ink_limit)
+        return converter_for(profile.icc, profile.ink_limit, profile.rich_black)
     return converter(cmyk)
 
 

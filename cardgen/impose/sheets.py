@@ -117,12 +117,10 @@ def plan_sheets(faces: Sequence[CardFace], card: CardSize, spec: SheetSpec, pape
         for (face, copy), f_slot, b_slot in zip(chunk, geom.fronts, geom.backs, strict=False):
             fronts.append(Placement(face.card_id, copy, "front", f_slot.row, f_slot.col,
                                     f_slot.trim,
-                                    visible_box(f_slot, fronts_occ, geom.bleed_x,
-                                                geom.bleed_y)))
+                                    visible_box(f_slot, fronts_occ, *geom.outer("front"))))
             backs.append(Placement(face.card_id, copy, "back", b_slot.row, b_slot.col,
                                    b_slot.trim,
-                                   visible_box(b_slot, backs_occ, geom.bleed_x,
-                                               geom.bleed_y)))
+                                   visible_box(b_slot, backs_occ, *geom.outer("back"))))
         if gutterfold:
             pages.append(Page("gutterfold", tuple(fronts + backs)))
         else:
@@ -269,7 +267,7 @@ def _instruction_strings(spec: SheetSpec, lang: str) -> Mapping[str, Any]:
 def _instructions(plan: SheetPlan, spec: SheetSpec, lang: str) -> list[str]:
     s = _instruction_strings(spec, lang)
     cards = plural(spec, lang, "count", plan.cards)
-    sheets = plural(spec, lang, "sheet", sheet_count(plan))
+    sheets = plural(spec, lang, "sheet", sheet_count(plan) - 1)  # the instructions' apart
     how = (s["gutterfold"] if plan.flip is None
            else s["duplex_long"] if plan.flip == "long" else s["duplex_short"])
     lines = [s["title"],

@@ -7,7 +7,7 @@ file:line:col) and freezes them into the typed values the imposition stage reads
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -16,6 +16,7 @@ from ..data.fields import Field, check_record, range_findings, suggest
 from ..data.yamlsrc import LocMap, load_yaml_file
 from ..errors import CardgenError, Finding, Location, error, has_errors
 from ..files.safepath import in_project
+from ..render.cmyk import RichBlack
 
 NUM = (int, float)
 PAGE_ORDERS = ("fronts-then-backs", "back-front", "front-back", "images")
@@ -23,7 +24,7 @@ COLOUR_SPACES = ("rgb", "cmyk")
 #: Instruction strings every language must define (plural tables: ``count``, ``sheet``).
 STRING_KEYS = ("title", "contents", "actual_size", "duplex_long", "duplex_short",
                "gutterfold", "blank_back", "ruler", "cut", "blank_page", "calib_title",
-               "calib_how", "calib_read")
+               "calib_how", "calib_read", "calib_example")
 PLURAL_KEYS = ("count", "sheet")
 
 
@@ -57,6 +58,8 @@ class SheetSpec:
     fold_gap: float
     font: Path
     bold_font: Path
+    mono_font: Path  # commands the user types
+    calibration_example: tuple[float, float]  # mm, the offset the calibration sheet shows
     #: lang -> key -> text, or lang -> plural key -> CLDR category -> text
     strings: Mapping[str, Mapping[str, Any]]
     loc: Location
@@ -88,6 +91,8 @@ class Profile:
     icc: Path | None = None  # the shop's CMYK profile; None: the shipped one
     min_safe: float = 3.2  # mm of safe area a scaled card must keep
     max_aspect_change: float = 0.01  # how far the two scale factors may differ
+    pdfx: bool = False  # print-shop.pdf as PDF/X-1a:2003 unless --no-pdfx
+    rich_black: RichBlack = field(default_factory=RichBlack)  # large black fills (CMYK)
 
     def scale(self, width: float, height: float) -> tuple[float, float]:
         """(x, y) factors taking a ``width`` × ``height`` card to this profile's trim."""
@@ -132,6 +137,8 @@ def load_sheet_spec(project: Path) -> SheetSpec:
         "gutterfold": Field(dict, required=True),
         "font": Field(str, required=True),
         "bold_font": Field(str, required=True),
+        "mono_font": Field(str, required=True),
+        "calibration_example": Field(list, required=True),
         "strings": Field(dict, required=True),
     }, Location(name), name)
     if not isinstance(raw, LocMap):
@@ -164,13 +171,19 @@ def load_sheet_spec(project: Path) -> SheetSpec:
     strings = _check_strings(_sub(raw, "strings"), findings)
     base = path.parent
     fonts = {}
-    for key in ("font", "bold_font"):
+    for key in ("font", "bold_font", "mono_font"):
         value = raw.get(key)
         if isinstance(value, str):
             fonts[key] = (base / value).resolve()
             if not fonts[key].is_file():
                 findings.append(error("font-missing", f"font file not found: {value}",
                                       location=raw.at(key), hint="paths are relative to layouts/"))
+    example = raw.get("calibration_example")
+    if isinstance(example, list) and (len(example) != 2 or not all(
+            isinstance(v, NUM) and not isinstance(v, bool) for v in example)):
+        findings.append(error("bad-value", "calibration_example must be two numbers in mm, "
+                              f"X and Y, not {example!r}", location=raw.at("calibration_example"),
+                              hint="calibration_example: [1.5, -0.5]"))
     if has_errors(findings):
         raise CardgenError(findings)
     return SheetSpec(
@@ -180,7 +193,8 @@ def load_sheet_spec(project: Path) -> SheetSpec:
         max_outer_bleed=_num(raw, "max_outer_bleed"),
         marks=MarkSpec(*(_num(marks, k) for k in mark_keys)),
         fold_columns=fold["columns"], fold_rows=fold["rows"], fold_gap=_num(fold, "fold_gap"),
-        font=fonts["font"], bold_font=fonts["bold_font"],
+        font=fonts["font"], bold_font=fonts["bold_font"], mono_font=fonts["mono_font"],
+        calibration_example=(float(example[0]), float(example[1])),
         strings=MappingProxyType(strings), loc=raw.loc,
     )
 
@@ -216,6 +230,7 @@ PROFILE_SPEC = {
     "resolution": Field(int, required=True),
     "ink_limit": Field(NUM),
     "icc": Field(str),
+    "pdfx": Field(bool),
 }
 
 
@@ -227,13 +242,27 @@ PROFILE_RANGES = {"bleed": (0, 10), "bleed_px": (0, 500), "resolution": (72, 120
 CARD_RANGES = {"width": (20, 300), "height": (20, 300)}
 
 
+def _rich_black_findings(rich: LocMap) -> list[Finding]:
+    found = check_record(rich, {"cmyk": Field(list), "min_size": Field(NUM)}, rich.loc,
+                         "rich_black")
+    cmyk = rich.get("cmyk")
+    if not found and cmyk is not None and (
+            len(cmyk) != 4 or not all(isinstance(v, NUM) and not isinstance(v, bool)
+                                      and 0 <= v <= 100 for v in cmyk)):
+        found.append(error("bad-value", "'cmyk' in rich_black must be four percentages "
+                           "(C, M, Y, K), e.g. [40, 30, 30, 100]", location=rich.at("cmyk")))
+    return found + _positive(rich, ("min_size",), "rich_black")
+
+
 def load_profiles(project: Path) -> dict[str, Profile]:
     """Load ``layouts/profiles.yaml``; raise CardgenError with every finding at once."""
     name = "layouts/profiles.yaml"
     raw = load_yaml_file(Path(project) / "layouts" / "profiles.yaml", name)
     findings = check_record(raw, {"profiles": Field(dict, required=True),
-                                  "scaling": Field(dict)}, Location(name), name)
+                                  "scaling": Field(dict), "rich_black": Field(dict)},
+                            Location(name), name)
     scaling = _sub(raw, "scaling") if isinstance(raw, LocMap) else LocMap()
+    rich = _sub(raw, "rich_black") if isinstance(raw, LocMap) else LocMap()
     if not findings:
         findings += check_record(scaling, {"min_safe": Field(NUM),
                                            "max_aspect_change": Field(NUM)},
@@ -241,8 +270,11 @@ def load_profiles(project: Path) -> dict[str, Profile]:
         findings += _positive(scaling, ("max_aspect_change",), "scaling")
         findings += range_findings(scaling, {"min_safe": (0, 20), "max_aspect_change": (0, 0.5)},
                                    "scaling")
+        findings += _rich_black_findings(rich)
     if findings:
         raise CardgenError(findings)
+    black = RichBlack(tuple(v / 100 for v in rich.get("cmyk", (40, 30, 30, 100))),  # type: ignore[arg-type]
+                      _num(rich, "min_size", 25.0))
     limits = (_num(scaling, "min_safe", 3.2), _num(scaling, "max_aspect_change", 0.01))
     out: dict[str, Profile] = {}
     table = raw["profiles"]
@@ -282,7 +314,8 @@ def load_profiles(project: Path) -> dict[str, Profile]:
                            rec["colour_space"], res, bleed_px, rec.loc,
                            _num(rec, "ink_limit", 300.0),
                            (Path(project) / "layouts" / rec["icc"]).resolve() if rec.get("icc")
-                           else None, *limits)
+                           else None, *limits, pdfx=bool(rec.get("pdfx", False)),
+                           rich_black=black)
     if has_errors(findings):
         raise CardgenError(findings)
     return out
@@ -297,4 +330,5 @@ def select_profile(profiles: Mapping[str, Profile], name: str) -> Profile:
         "unknown-profile",
         f"print-shop profile '{name}' is not in layouts/profiles.yaml; expected one of: "
         f"{', '.join(profiles)}", location=Location("layouts/profiles.yaml"),
-        hint=f"did you mean '{near}'?" if near else None))
+        hint=f"did you mean '{near}'?" if near else f"use one of those, or add '{name}' to "
+        "layouts/profiles.yaml"))

@@ -1,5 +1,5 @@
 """`cardgen playtest`: play many seeded games on the current data and report what the
-prototype values do to the game (output/playtest/report.json and report.pdf)."""
+prototype values do to the game (output/playtest/report.json and <lang>/report.pdf)."""
 
 from __future__ import annotations
 
@@ -11,34 +11,45 @@ from typing import Any
 from ..check import RULE_CHECKS
 from ..data.layout import load_layout
 from ..data.load import load
+from ..data.model import LANGS
 from ..engine import Rules, RulesError
+from ..engine.players import PLAYERS
 from ..engine.rules import EffectError
 from ..errors import CardgenError, Location, Severity, error
 from ..files.oserrors import read_input
 from ..files.safepath import in_output
 from ..files.write import atomic_write
 from ..progress import Progress
+from ..wording.components import load_components
+from .compare import OldReportError, compare, figures
+from .findings import findings
+from .ladder import ladder
 from .pdf import build_pdf
-from .report import aggregate, compare, compare_lines, to_json
+from .report import aggregate, to_json
 from .run import chunk_count, play_many
+from .sentences import figure_name, finding_text
+from .supply import kinds, unmeasured
+from .words import Words
 
 CARD_LAYOUT = Path("layouts") / "card.yaml"
 
 
 @dataclass(frozen=True)
 class PlaytestOptions:
-    games: int = 2000
+    games: int = 1000
     seed: int = 1
     players: tuple[str, str] = ("greedy", "greedy")
     jobs: int = 0
     compare: Path | None = None
+    langs: tuple[str, ...] = LANGS
+    ladder: int = 0  # seat-swapped pairs of games per rung of the players' ladder
 
 
 @dataclass
 class PlaytestResult:
     report: dict[str, Any]
     written: list[Path]
-    compare_lines: list[str]
+    lines: list[str]  # the findings (and changes) in the first language, for the terminal
 
 
 def playable_rules(project: Path) -> Rules:
@@ -61,33 +72,66 @@ MAX_REPORT = 16 * 1024 * 1024
 
 
 def _old_report(path: Path) -> dict[str, Any]:
-    """The earlier report.json of ``--compare``: a regular file of at most MAX_REPORT bytes,
-    JSON of the shape a playtest writes (numbers where it writes numbers)."""
-    hint = "pass the report.json of an earlier playtest"
+    """The report to compare with, checked before any game is played: a regular file of at
+    most MAX_REPORT bytes, JSON that nests as a report does, of the figures a report holds."""
     raw = read_input(path, limit=MAX_REPORT)
     try:
-        doc = json.loads(raw.decode("utf-8"))
+        old = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         why = "it nests too deeply" if isinstance(exc, RecursionError) else str(exc)[:200]
         raise CardgenError(error("compare-unreadable", f"cannot read the old report: {why}",
-                                 location=Location(str(path)), hint=hint)) from None
-    cards = doc.get("cards", {}) if isinstance(doc, dict) else None
-    if not isinstance(cards, dict) or not all(
-            isinstance(v, dict) and all(isinstance(v.get(k), int | float | None)
-                                        and not isinstance(v.get(k), bool)
-                                        for k in ("bought_per_game", "owner_win_rate"))
-            for v in cards.values()):
-        raise CardgenError(error("compare-unreadable", "the old report is not a playtest "
-                                 "report: it needs 'cards': {id: {bought_per_game: number, "
-                                 "owner_win_rate: number}}", location=Location(str(path)),
-                                 hint=hint))
-    return doc
+                                 location=Location(str(path)),
+                                 hint="pass the report.json of an earlier playtest")) from None
+    try:
+        figures(old)
+    except (OldReportError, AttributeError, KeyError, TypeError, ValueError) as exc:
+        raise CardgenError(error("compare-old-format", f"the old report cannot be compared: {exc}",
+                                 location=Location(str(path)),
+                                 hint="play the old data again with this cardgen and compare "
+                                      "with that report")) from None
+    return old
+
+
+def _components(project: Path) -> tuple[dict[str, Any], dict[str, dict[str, str]]]:
+    """components.yaml's token table, and each reminder's printed text per language."""
+    comp, found = load_components(project)
+    errors = [f for f in found if f.severity is Severity.ERROR]
+    if comp is None or errors:
+        raise CardgenError(errors or [error("components", "card_data/components.yaml cannot be read",
+                                            location=Location("card_data/components.yaml"))])
+    reminders = {r["id"]: dict(r.get("text") or {}) for r in comp.tokens.get("reminders") or ()}
+    return comp.tokens, reminders
 
 
 def playtest(project: Path, options: PlaytestOptions, progress: Progress | None = None) -> PlaytestResult:
-    progress = progress or Progress(mode="quiet")
     old = _old_report(options.compare) if options.compare else None
     rules = playable_rules(project)
+    tokens, reminders = _components(project)
+    words = {lang: Words(rules.data, lang) for lang in options.langs}  # missing words fail early
+    records = _play(rules, options, tokens, progress or Progress(mode="quiet"))
+    meta = {"seed": options.seed, "players": list(options.players),
+            "budgets": [player_budget(k) for k in options.players],
+            "rules_version": rules.data.game.rules_version,
+            "data_version": rules.data.game.data_version}
+    report = aggregate(records, rules, meta, kinds(tokens), unmeasured(tokens))
+    report["findings"] = findings(report)
+    if options.ladder:
+        report["ladder"] = ladder(rules, options.ladder, options.seed, options.jobs, tokens)
+    if old is not None:
+        report["compare"] = compare(report, old)
+    report["findings_text"] = {lang: [finding_text(w, f, reminders) for f in report["findings"]]
+                               for lang, w in words.items()}
+    written = _write(project, report, words, reminders)
+    first = words[options.langs[0]]
+    lines = [f"{i + 1}. {t}" for i, t in enumerate(report["findings_text"][first.lang])]
+    if "compare" in report:
+        lines += compare_lines(report["compare"], first, reminders)
+    return PlaytestResult(report, written, lines)
+
+
+def _play(rules: Rules, options: PlaytestOptions, tokens: dict[str, Any],
+          progress: Progress) -> list[dict[str, Any]]:
+    """Every game's record; an engine failure is a located error."""
     progress.start(chunk_count(options.games), "playtest")
     done = [0]
 
@@ -99,9 +143,9 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
             progress.done -= 1
             progress.step(f"{done[0]}/{options.games} games")
 
-
     try:
-        records = play_many(rules, options.games, options.seed, options.players, options.jobs, tick)
+        return play_many(rules, options.games, options.seed, options.players, options.jobs, tick,
+                         tokens)
     except EffectError as exc:
         info = rules.cards.get(exc.card)
         raise CardgenError(error("engine-runtime", f"a game failed: {exc}", card=exc.card,
@@ -111,16 +155,31 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
         raise CardgenError(error("engine-runtime", str(exc), location=Location("card_data"))) from None
     finally:
         progress.finish()
-    meta = {"seed": options.seed, "players": ",".join(options.players),
-            "rules_version": rules.data.game.rules_version,
-            "data_version": rules.data.game.data_version}
-    report = aggregate(records, rules, meta)
-    diff = compare(report, old) if old is not None else None
-    if diff is not None:
-        report["compare"] = diff
-    json_path = in_output(project, "playtest/report.json")
-    pdf_path = in_output(project, "playtest/report.pdf")
-    atomic_write(json_path, to_json(report))
-    layout = load_layout(project / CARD_LAYOUT)
-    atomic_write(pdf_path, build_pdf(report, layout.fonts, diff))
-    return PlaytestResult(report, [json_path, pdf_path], compare_lines(diff) if diff else [])
+
+
+def _write(project: Path, report: dict[str, Any], words: dict[str, Words],
+           reminders: dict[str, dict[str, str]]) -> list[Path]:
+    """output/playtest/report.json and <lang>/report.pdf, each written atomically."""
+    written = [in_output(project, "playtest/report.json")]  # never through a link out
+    atomic_write(written[0], to_json(report))
+    fonts = load_layout(project / CARD_LAYOUT).fonts
+    for lang, w in words.items():
+        written.append(in_output(project, f"playtest/{lang}/report.pdf"))
+        atomic_write(written[-1], build_pdf(report, fonts, w, reminders))
+    return written
+
+
+def player_budget(kind: str) -> int | None:
+    """The player's search budget (playouts per decision), if it has one."""
+    budget = getattr(PLAYERS[kind](0), "budget", None)
+    return budget if isinstance(budget, int) else None
+
+
+def compare_lines(diff: dict[str, Any], w: Words, reminders: dict[str, dict[str, str]]) -> list[str]:
+    """The changes outside the noise, one line each, for the terminal."""
+    lines = [f"{w('compare')}: {len(diff['changes'])}/{diff['figures_compared']}"]
+    for r in diff["changes"]:
+        lo, hi = r["interval"]
+        lines.append(f"  {figure_name(w, r, reminders)}: {r['old']:.3f} → {r['new']:.3f} "
+                     f"({r['change']:+.3f} [{lo:+.3f}, {hi:+.3f}])")
+    return lines

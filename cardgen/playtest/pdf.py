@@ -1,5 +1,8 @@
-"""report.pdf: the playtest report as text, tables and charts drawn with ReportLab's own
-graphics, in the project's fonts (embedded and subset)."""
+"""report.pdf in one language: the findings page, then one section per question a designer
+asks (who wins, who holds which elector, what the first player gains, which cards matter,
+whether the printed pieces suffice, what a data change did), then an appendix.
+
+Each heading stays on the page of its chart or table and caption (KeepTogether)."""
 
 from __future__ import annotations
 
@@ -7,182 +10,295 @@ from collections.abc import Mapping
 from io import BytesIO
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
-from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
-from reportlab.graphics.shapes import Drawing, Line, Rect, String
 from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    Flowable,
+    KeepTogether,
+    ListFlowable,
+    ListItem,
+    PageBreak,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from ..fonts import register_fonts
+from ..render.cmyk import canvas_maker
+from . import charts
+from .sentences import component_name, figure_name, finding_text
+from .words import Words
 
 WIDTH = 170 * mm
-SIDE_COLOURS = (colors.HexColor("#9b1c1c"), colors.HexColor("#1f4e8c"))
+SIDE_COLOURS = {"luxembourg": colors.HexColor("#9b1c1c"), "wittelsbach": colors.HexColor("#1f4e8c")}
+BROWN, BLUE = colors.HexColor("#b08d57"), colors.HexColor("#4a6fa5")
+UP, DOWN = colors.HexColor("#3f7a3a"), colors.HexColor("#a33a2c")
 
 
-def _styles(fonts: Mapping[str, str]) -> dict[str, ParagraphStyle]:
-    body = ParagraphStyle("body", fontName=fonts["body"], fontSize=9, leading=12)
-    return {"body": body,
-            "h1": ParagraphStyle("h1", parent=body, fontName=fonts["bold"], fontSize=16, leading=20,
-                                 spaceAfter=6),
-            "h2": ParagraphStyle("h2", parent=body, fontName=fonts["bold"], fontSize=11.5, leading=15,
-                                 spaceBefore=8, spaceAfter=3)}
+def capitalised(label: str) -> str:
+    """A name that starts a table row starts with a capital (the words may start lower-case,
+    for use inside a sentence)."""
+    return label[:1].upper() + label[1:]
 
 
-def _drawing(height: float, font: str) -> Drawing:
-    d = Drawing(WIDTH, height)
-    d.initialFontName = font  # the renderer's starting font: no stray Helvetica
-    return d
+class Report:
+    """Builds the flowables of one language's report."""
+
+    def __init__(self, report: dict[str, Any], w: Words, fonts: Mapping[str, str],
+                 reminders: Mapping[str, Mapping[str, str]]):
+        self.rep, self.w, self.reminders = report, w, reminders
+        self.font, self.bold = fonts["body"], fonts["bold"]
+        body = ParagraphStyle("body", fontName=self.font, fontSize=9, leading=12,
+                              bulletFontName=self.font)
+        self.st = {
+            "body": body,
+            "small": ParagraphStyle("small", parent=body, fontSize=7.5, leading=9.5,
+                                    textColor=colors.HexColor("#444444")),
+            "small_right": ParagraphStyle("small_right", parent=body, fontSize=7.5, leading=9.5,
+                                          textColor=colors.HexColor("#444444"), alignment=TA_RIGHT),
+            "finding": ParagraphStyle("finding", parent=body, fontSize=11, leading=15),
+            "h1": ParagraphStyle("h1", parent=body, fontName=self.bold, fontSize=16, leading=20,
+                                 spaceAfter=4),
+            "h2": ParagraphStyle("h2", parent=body, fontName=self.bold, fontSize=11.5, leading=15,
+                                 spaceBefore=9, spaceAfter=3, keepWithNext=1),
+        }
+        self.out: list[Flowable] = []
+
+    # -- building blocks ----------------------------------------------------------------
+    def para(self, text: str, style: str = "body") -> Paragraph:
+        return Paragraph(escape(text), self.st[style])
+
+    def section(self, heading: str, *blocks: Flowable) -> None:
+        """A heading with its chart, table and caption, never split from them by a page."""
+        self.out.append(KeepTogether([self.para(heading, "h2"), *blocks]))
+
+    def table(self, head: list[str], rows: list[list[str]], widths: list[float] | None = None,
+              text_columns: int = 1) -> Table:
+        """Text in the first ``text_columns`` columns, numbers right-aligned after them."""
+        heads = [self.para(h, "small" if i < text_columns else "small_right")
+                 for i, h in enumerate(head)]
+        t = Table([heads, *rows], colWidths=widths, repeatRows=1)
+        t.setStyle(TableStyle([
+            ("FONTNAME", (0, 0), (-1, -1), self.font), ("FONTSIZE", (0, 0), (-1, -1), 7),
+            ("LEADING", (0, 0), (-1, -1), 8.5), ("ALIGN", (text_columns, 1), (-1, -1), "RIGHT"),
+            ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
+            ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black),
+            ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f1ede4")]),
+            ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
+        return t
+
+    def pct(self, x: float) -> str:
+        return self.w.pct(x, 1)
+
+    # -- sections -------------------------------------------------------------------------
+    def front(self) -> None:
+        w, rep, meta = self.w, self.rep, self.rep["meta"]
+        self.out.append(self.para(w("title"), "h1"))
+        self.out.append(self.para(w("subtitle", games=w.count(rep["games"], "game"), seed=meta["seed"],
+                                    rules=meta["rules_version"], data=meta["data_version"])))
+        self.out.append(self.para(w("findings"), "h2"))
+        items = [ListItem(self.para(finding_text(w, f, self.reminders), "finding"), leftIndent=14,
+                          value=i + 1) for i, f in enumerate(rep["findings"])]
+        self.out.append(ListFlowable(items, bulletType="1", bulletFontName=self.bold,
+                                     bulletFontSize=11, leftIndent=14))
+        self.out.append(Spacer(1, 2 * mm))
+        self.out.append(self.para(w("findings_note"), "small"))
+        (lux, wit), budgets = meta["players"], meta.get("budgets") or [None, None]
+        notes = [self.para(w("players", lux=self.player(lux, budgets[0]),
+                             wit=self.player(wit, budgets[1])), "small")]
+        notes += [self.para(f"• {w.typo(str(t))}", "small") for t in w.raw("limits")]
+        self.section(w("about"), *notes)
+
+    def player(self, kind: str, budget: int | None) -> str:
+        """What the player does and its budget, in words (its id if the words lack it)."""
+        if not self.w.has(f"player.{kind}"):
+            return kind
+        return self.w(f"player.{kind}", budget=self.w.num(budget) if budget is not None else "—")
+
+    def houses(self) -> None:
+        w, rep = self.w, self.rep
+        rows = sorted(((w.side(s), h["rate"], tuple(h["ci95"]), SIDE_COLOURS[s])
+                       for s, h in rep["houses"].items()), key=lambda r: -r[1])
+        chart = charts.interval_chart(rows, WIDTH, self.font, w("axis_share"),
+                                      lambda v: w.num(100 * v), 0.0, 1.0, reference=0.5)
+        ties, crecy = rep["overall_ties"], rep["ended_by_crecy"]
+        caption = w("houses_caption", ties=f"{self.pct(ties['rate'])} {w.ci(ties['ci95'], decimals=1)}",
+                    crecy=f"{self.pct(crecy['rate'])} {w.ci(crecy['ci95'], decimals=1)}")
+        self.section(w("houses"), chart, self.para(caption, "small"))
+
+    def electors(self) -> None:
+        w = self.w
+        ctl = self.rep["elector_control"]
+        order = sorted(ctl, key=lambda c: (-ctl[c]["luxembourg"]["rate"], c))
+        rows = [(w.place(c), [ctl[c]["luxembourg"]["rate"], ctl[c]["nobody"]["rate"],
+                              ctl[c]["wittelsbach"]["rate"]]) for c in order]
+        fills = [SIDE_COLOURS["luxembourg"], charts.GRID, SIDE_COLOURS["wittelsbach"]]
+        chart = charts.stacked_chart(rows, fills, WIDTH, self.font, w("axis_share"),
+                                     lambda v: w.num(100 * v))
+        table = self.table(w.head("electors_head"), [
+            [w.place(c), *(f"{self.pct(ctl[c][k]['rate'])} {w.ci(ctl[c][k]['ci95'])}"
+                           for k in ("luxembourg", "nobody", "wittelsbach"))] for c in order],
+            [40 * mm, 40 * mm, 40 * mm, 40 * mm])
+        self.section(w("electors"), chart, self.para(w("electors_caption"), "small"),
+                     Spacer(1, 2 * mm), table)
+
+    def first_player(self) -> None:
+        w = self.w
+        rows = []
+        for cond in ("last_round", "more_rounds"):
+            for side, v in self.rep["first_player"][cond].items():
+                d = v["difference"]
+                rows.append([w.side(side), w.typo(str(w.raw(f"finding.{cond}"))),
+                             f"{self.pct(v['first']['rate'])} (n = {w.num(v['first']['n'])})",
+                             f"{self.pct(v['not_first']['rate'])} (n = {w.num(v['not_first']['n'])})",
+                             "—" if d is None else f"{w.pp(d['effect'], 1)} {w.ci(d['ci95'], decimals=1)}"])
+        self.section(w("first"), self.table(w.head("first_head"), rows,
+                                            [28 * mm, 42 * mm, 32 * mm, 32 * mm, 36 * mm], 2),
+                     Spacer(1, 1 * mm), self.para(w("first_caption"), "small"))
+
+    def cards(self) -> None:
+        w = self.w
+        eff = self.rep["card_effects"]
+        ranked = sorted((c for c, v in eff.items() if v.get("beyond_noise")),
+                        key=lambda c: (-eff[c]["effect"], c))
+        estimated = [c for c, v in eff.items() if v["effect"] is not None]
+        if ranked:
+            rows = [(w.card(c), eff[c]["effect"], tuple(eff[c]["ci95"]),
+                     UP if eff[c]["effect"] > 0 else DOWN) for c in ranked]
+            chart: Flowable = charts.interval_chart(rows, WIDTH, self.font, w("axis_effect"),
+                                                    lambda v: w.signed(100 * v), reference=0.0,
+                                                    bars=False,
+                                                    hollow=[not eff[c]["beyond_noise_all_cards"]
+                                                            for c in ranked])
+            caption = w("cards_caption", hidden=len(estimated) - len(ranked))
+        else:
+            chart, caption = Spacer(1, 1), w("cards_none")
+        self.section(w("cards"), chart, self.para(caption, "small"))
+        uses = self.rep["cards"]
+        rows = []
+        for c in sorted(eff, key=lambda c: (-(eff[c]["effect"] or 0), c)):
+            v = eff[c]
+            used = " / ".join(w.num(v["by_side"][s]["games_used"]) for s in ("luxembourg", "wittelsbach"))
+            rows.append([w.card(c), used,
+                         "—" if v["effect"] is None else w.pp(v["effect"], 1),
+                         "—" if v["ci95"] is None else w.ci(v["ci95"], decimals=1),
+                         w.num(uses[c]["bought_per_game"], 2), w.num(uses[c]["played_per_game"], 2)])
+        self.out.append(self.para(w("cards_table"), "h2"))
+        self.out.append(self.table(w.head("cards_head"), rows,
+                                   [52 * mm, 26 * mm, 22 * mm, 30 * mm, 20 * mm, 20 * mm]))
+
+    def components(self) -> None:
+        w = self.w
+        comp = self.rep["components"]
+        kinds = comp["kinds"]
+        order = sorted(kinds, key=lambda k: (-kinds[k]["short"]["rate"],
+                                             -kinds[k]["peak"] / max(kinds[k]["printed"], 1), k))
+        rows = []
+        for key in order:
+            v = comp["kinds"][key]
+            rows.append([capitalised(component_name(w, key, self.reminders)), w.num(v["printed"]),
+                         w.num(v["peak_median"]), w.num(v["peak_p95"]), w.num(v["peak"]),
+                         f"{self.pct(v['short']['rate'])} {w.ci(v['short']['ci95'], decimals=1)}"])
+        blocks: list[Flowable] = [self.table(w.head("components_head"), rows,
+                                             [56 * mm, 18 * mm, 18 * mm, 20 * mm, 18 * mm, 40 * mm]),
+                                  Spacer(1, 1 * mm), self.para(w("components_caption"), "small")]
+        if comp["unmeasured_reminders"]:
+            blocks.append(self.para(w("components_unmeasured", ids=", ".join(comp["unmeasured_reminders"])),
+                                    "small"))
+        self.section(w("components"), *blocks)
+
+    def compare(self) -> None:
+        diff = self.rep.get("compare")
+        if not diff:
+            return
+        w = self.w
+        paired = (w("compare_paired", n=w.num(diff["paired_games"])) if diff["paired_games"]
+                  else w("compare_unpaired"))
+        caption = self.para(w("compare_caption", paired=paired, shown=len(diff["changes"]),
+                              figures=diff["figures_compared"]), "small")
+        if not diff["changes"]:
+            self.section(w("compare"), caption, self.para(w("compare_none")))
+            return
+        rows = [[capitalised(figure_name(w, r, self.reminders)), self.value(r, "old"), self.value(r, "new"),
+                 self.value(r, "change"), self.interval(r)] for r in diff["changes"]]
+        self.section(w("compare"), caption, Spacer(1, 1 * mm),
+                     self.table(w.head("compare_head"), rows, [74 * mm, 20 * mm, 20 * mm, 22 * mm, 34 * mm]))
+
+    def _is_share(self, row: Mapping[str, Any]) -> bool:
+        return row["kind"] in ("win", "crecy", "tie", "control", "short")
+
+    def value(self, row: Mapping[str, Any], key: str) -> str:
+        x = row[key]
+        if self._is_share(row):
+            return self.w.pp(x, 1) if key == "change" else self.pct(x)
+        return self.w.signed(x, 2) if key == "change" else self.w.num(x, 2)
+
+    def interval(self, row: Mapping[str, Any]) -> str:
+        if self._is_share(row):
+            return self.w.ci(row["interval"], decimals=1)
+        return self.w.ci(row["interval"], scale=1, decimals=2)
+
+    def appendix(self) -> None:
+        w, rep = self.w, self.rep
+        self.out.append(PageBreak())
+        self.out.append(self.para(w("appendix"), "h1"))
+        rounds = [str(r) for r in range(1, 10)]
+        crecy = [rep["game_end"].get(f"crecy:{r}", 0) for r in rounds]
+        nine = [rep["game_end"].get(f"round9:{r}", 0) for r in rounds]
+        self.section(w("ends"), charts.column_chart(rounds, [crecy, nine], [BROWN, BLUE], WIDTH,
+                                                    self.font, w("axis_round"), w("axis_games"),
+                                                    lambda v: w.num(v)),
+                     self.para(w("ends_caption"), "small"))
+        pr = rep["purchases_by_round"]
+        self.section(w("purchases"), charts.column_chart(list(pr), [list(pr.values())], [BROWN],
+                                                         WIDTH, self.font, w("axis_round"),
+                                                         w("axis_per_game"), lambda v: w.num(v, 1),
+                                                         height=40 * mm),
+                     self.para(w("purchases_caption"), "small"))
+        rows = [[w.side(s), *(w.num(v["gained"][c], 2) for c in v["gained"]), w.num(v["spent"], 2),
+                 w.num(v["purchases"], 2), w.num(v["loyalty_purchases"], 2)]
+                for s, v in rep["currency"].items()]
+        self.section(w("economy"), self.table(w.head("economy_head"), rows))
+        rows = [[w.card(c), *(w.num(v[k]) for k in ("bought", "free", "political", "military", "deed",
+                                                    "boost", "yield_only", "countered",
+                                                    "deed_unresolvable"))]
+                for c, v in sorted(rep["cards"].items(), key=lambda kv: (w.card(kv[0]), kv[0]))]
+        self.out.append(self.para(w("uses"), "h2"))
+        self.out.append(self.table(w.head("uses_head"), rows, [50 * mm] + [13.3 * mm] * 9))
+        if rep.get("ladder"):
+            rows = [[f"{r['players'][0]} : {r['players'][1]}", w.num(r["games"]), w.pct(r["rate"]),
+                     w.ci(r["ci95"])] for r in rep["ladder"]]
+            self.section(w("ladder"), self.table(w.head("ladder_head"), rows),
+                         self.para(w("ladder_caption"), "small"))
+        never = rep["deeds_never_resolvable"]
+        self.out.append(Spacer(1, 2 * mm))
+        self.out.append(self.para(w("never", cards=", ".join(w.card(c) for c in never) if never
+                                    else w.typo(str(w.raw("none"))))))
 
 
-def _bar(categories: list[str], series: list[list[float]], font: str, *, height: float = 55 * mm,
-         horizontal: bool = False, value_max: float | None = None,
-         fills: tuple[Any, ...] = SIDE_COLOURS) -> Drawing:
-    d = _drawing(height, font)
-    chart = HorizontalBarChart() if horizontal else VerticalBarChart()
-    chart.x, chart.y = (42 * mm, 6 * mm) if horizontal else (12 * mm, 12 * mm)
-    chart.width = WIDTH - chart.x - 6 * mm
-    chart.height = height - chart.y - 4 * mm
-    chart.data = series or [[0]]
-    chart.categoryAxis.categoryNames = categories
-    for axis in (chart.categoryAxis, chart.valueAxis):
-        axis.labels.fontName = font
-        axis.labels.fontSize = 6.5
-    chart.valueAxis.valueMin = 0
-    if value_max is not None:
-        chart.valueAxis.valueMax = value_max
-    if not horizontal and len(categories) > 12:
-        chart.categoryAxis.labels.angle = 45
-        chart.categoryAxis.labels.boxAnchor = "ne"
-    for i, fill in enumerate(fills[:len(chart.data)]):
-        chart.bars[i].fillColor = fill
-        chart.bars[i].strokeColor = None
-    d.add(chart)
-    return d
-
-
-def _win_chart(report: dict[str, Any], font: str) -> Drawing:
-    """Win rate per house with its 95 % interval."""
-    d = _drawing(28 * mm, font)
-    left, width = 34 * mm, WIDTH - 44 * mm
-    for row, side in enumerate(("luxembourg", "wittelsbach")):
-        h = report["houses"][side]
-        y = 17 * mm - row * 10 * mm
-        d.add(String(0, y + 2, f"{side.title()} {h['rate']:.1%}", fontName=font, fontSize=8))
-        d.add(Rect(left, y, width * h["rate"], 6 * mm, fillColor=SIDE_COLOURS[row], strokeColor=None))
-        lo, hi = h["ci95"]
-        d.add(Line(left + width * lo, y + 3 * mm, left + width * hi, y + 3 * mm, strokeWidth=1.2))
-        for x in (lo, hi):
-            d.add(Line(left + width * x, y + 1.5 * mm, left + width * x, y + 4.5 * mm, strokeWidth=1.2))
-    d.add(Line(left + width / 2, 0, left + width / 2, 26 * mm, strokeColor=colors.grey,
-               strokeDashArray=[2, 2]))
-    return d
-
-
-def _table(rows: list[list[Any]], font: str, bold: str, widths: list[float] | None = None) -> Table:
-    t = Table(rows, colWidths=widths, repeatRows=1)
-    t.setStyle(TableStyle([
-        ("FONTNAME", (0, 0), (-1, -1), font), ("FONTNAME", (0, 0), (-1, 0), bold),
-        ("FONTSIZE", (0, 0), (-1, -1), 7), ("LEADING", (0, 0), (-1, -1), 8.5),
-        ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
-        ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black),
-        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f1ede4")]),
-        ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
-    return t
-
-
-def build_pdf(report: dict[str, Any], font_files: Mapping[str, Path],
-              diff: dict[str, Any] | None = None) -> bytes:
+def build_pdf(report: dict[str, Any], font_files: Mapping[str, Path], w: Words,
+              reminders: Mapping[str, Mapping[str, str]]) -> bytes:
     fonts = register_fonts({k: font_files[k] for k in ("body", "bold")})
-    body, bold = fonts["body"], fonts["bold"]
-    st = _styles(fonts)
-    meta = report["meta"]
-    out: list[Any] = []
-
-    def h2(text: str) -> None:
-        out.append(Paragraph(text, st["h2"]))
-
-    def p(text: str) -> None:
-        out.append(Paragraph(text, st["body"]))
-
-    out.append(Paragraph("Playtest report", st["h1"]))
-    p(f"{report['games']} games, seed {meta['seed']}, players {meta['players']}; rules "
-      f"v{meta['rules_version']}, data v{meta['data_version']}.")
-    h2("Win rate per house (95 % interval)")
-    out.append(_win_chart(report, body))
-    ties = report["overall_ties"]
-    p(f"Overall ties decided by John's marker (12.4): {ties['games']} games ({ties['rate']:.1%}); "
-      + ", ".join(f"won by {k} {v}" for k, v in ties["won_by"].items()) + ".")
-    fp = report["first_player"]
-    p(f"First-player advantage: the side that played first in more rounds won "
-      f"{fp['side_first_in_more_rounds_wins']:.1%} of {fp['games_with_more_first']} games; the side "
-      f"first in the last round won {fp['last_round_first_wins']:.1%}.")
-
-    h2("Final electors (Luxembourg–Wittelsbach)")
-    el = report["electors"]
-    out.append(_bar(list(el), [[v / max(report["games"], 1) for v in el.values()]], body,
-                    fills=(colors.HexColor("#6b5a3e"),)))
-    h2("How games end")
-    rounds = [str(r) for r in range(1, 10)]
-    crecy = [report["game_end"].get(f"crecy:{r}", 0) for r in rounds]
-    nine = [report["game_end"].get(f"round9:{r}", 0) for r in rounds]
-    out.append(_bar([f"round {r}" for r in rounds], [crecy, nine], body,
-                    fills=(colors.HexColor("#b08d57"), colors.HexColor("#4a6fa5"))))
-    p(f"Ended by the Battle of Crécy (brown) in {report['ended_by_crecy']:.1%} of games; the rest "
-      f"after round 9 (blue).")
-
-    h2("Currency and purchases (per game)")
-    cur = report["currency"]
-    names = list(next(iter(cur.values()))["gained"])
-    rows = [["", *[f"gained {c}" for c in names], "spent", "purchases", "loyalty steps"]]
-    for side, v in cur.items():
-        rows.append([side, *[f"{v['gained'][c]:.2f}" for c in names], f"{v['spent']:.2f}",
-                     f"{v['purchases']:.2f}", f"{v['loyalty_purchases']:.2f}"])
-    out.append(_table(rows, body, bold))
-    pr = report["purchases_by_round"]
-    out.append(Spacer(1, 3 * mm))
-    out.append(_bar([f"round {k}" for k in pr], [list(pr.values())], body, height=40 * mm,
-                    fills=(colors.HexColor("#6b5a3e"),)))
-    p("Purchases per game in each round, both sides together.")
-
-    cards = report["cards"]
-    market = {c: v for c, v in cards.items() if v["owned_games"] or v["bought"]}
-    h2("Market cards: bought per game")
-    top = sorted(market, key=lambda c: (-market[c]["bought_per_game"], c))
-    out.append(_bar([market[c]["name"] for c in top[::-1]],
-                    [[market[c]["bought_per_game"] for c in top[::-1]]], body,
-                    horizontal=True, height=(len(top) * 3.4 + 12) * mm,
-                    fills=(colors.HexColor("#6b5a3e"),)))
-    h2("Every card: uses and the owner's win rate")
-    rows = [["card", "bought", "free", "political", "military", "deed", "boost", "yield only",
-             "countered", "deed blocked", "owner wins"]]
-    for _c, v in sorted(cards.items(), key=lambda kv: (kv[1]["name"], kv[0])):
-        rate = "" if v["owner_win_rate"] is None else f"{v['owner_win_rate']:.1%}"
-        rows.append([v["name"], v["bought"], v["free"], v["political"], v["military"], v["deed"],
-                     v["boost"], v["yield_only"], v["countered"], v["deed_unresolvable"], rate])
-    out.append(_table(rows, body, bold))
-    out.append(Spacer(1, 3 * mm))
-    never = report["deeds_never_resolvable"]
-    p("Deeds never resolvable when their card was in hand (5.31): "
-      + (", ".join(never) if never else "none") + ".")
-    if diff:
-        h2("What the data change did (against the old report)")
-        rows = [["", "old", "new", "change"]]
-        rows += [[k, f"{v['old']:.3f}", f"{v['new']:.3f}", f"{v['change']:+.3f}"]
-                 for k, v in diff["headline"].items()]
-        out.append(_table(rows, body, bold))
-        if diff["cards"]:
-            out.append(Spacer(1, 3 * mm))
-            rows = [["card", "bought per game", "owner win rate"]]
-            rows += [[r["card"], f"{r['bought_per_game']:+.3f}", f"{r['owner_win_rate']:+.3f}"]
-                     for r in diff["cards"]]
-            out.append(_table(rows, body, bold))
+    r = Report(report, w, fonts, reminders)
+    r.front()
+    r.houses()
+    r.electors()
+    r.first_player()
+    r.compare()
+    r.components()
+    r.cards()
+    r.appendix()
     buf = BytesIO()
     doc = SimpleDocTemplate(buf, pagesize=A4, leftMargin=20 * mm, rightMargin=20 * mm,
                             topMargin=15 * mm, bottomMargin=15 * mm, invariant=1,
-                            initialFontName=body, initialFontSize=9,  # no stray Helvetica
-                            title="Playtest report", author="cardgen")
-    doc.build(out)
+                            initialFontName=fonts["body"], initialFontSize=9,  # no stray Helvetica
+                            title=w("title"), author="cardgen")
+    doc.build(r.out, canvasmaker=canvas_maker(None))  # a /ID of its own (render.pdfid)
     return buf.getvalue()

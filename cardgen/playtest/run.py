@@ -8,61 +8,70 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..engine import Rules
 from ..engine.players import PLAYERS, play_game
 from ..engine.stats import GameLog
+from .supply import Kind, Usage, kinds
 
 GAME_STRIDE = 1_000_003
 CHUNKS = 100  # progress steps per run
 
-_RULES: Rules | None = None  # the worker's rules, set by the pool initializer
+# the worker's rules and measured component kinds, set by the pool initializer
+_RULES: Rules | None = None
+_KINDS: tuple[Kind, ...] = ()
 
 
 def game_seed(seed: int, index: int) -> int:
     return seed * GAME_STRIDE + index
 
 
-def play_one(rules: Rules, seed: int, kinds: tuple[str, str]) -> dict[str, Any]:
-    log = GameLog()
-    g = play_game(rules, seed, kinds, log)
-    return log.record(g)
+def play_one(rules: Rules, seed: int, players: tuple[str, str],
+             measured: tuple[Kind, ...] = ()) -> dict[str, Any]:
+    """One game's record, with the seed it was played from and its component peaks."""
+    usage = Usage(measured)
+    log = GameLog(usage.observe)
+    g = play_game(rules, seed, players, log)
+    return {**log.record(g), "seed": seed, "components": usage.record()}
 
 
-def _init(rules: Rules) -> None:
-    global _RULES
-    _RULES = rules
+def _init(rules: Rules, tokens: Mapping[str, Any]) -> None:
+    global _RULES, _KINDS
+    _RULES, _KINDS = rules, kinds(tokens)
 
 
 def _chunk(args: tuple[int, int, int, tuple[str, str]]) -> list[dict[str, Any]]:
-    seed, start, stop, kinds = args
+    seed, start, stop, players = args
     assert _RULES is not None
-    return [play_one(_RULES, game_seed(seed, i), kinds) for i in range(start, stop)]
+    return [play_one(_RULES, game_seed(seed, i), players, _KINDS) for i in range(start, stop)]
 
 
-def _chunks(games: int, seed: int, kinds: tuple[str, str]) -> list[tuple[int, int, int, tuple[str, str]]]:
+def _chunks(games: int, seed: int, players: tuple[str, str]) -> list[tuple[int, int, int, tuple[str, str]]]:
     size = max(1, -(-games // CHUNKS))
-    return [(seed, a, min(games, a + size), kinds) for a in range(0, games, size)]
+    return [(seed, a, min(games, a + size), players) for a in range(0, games, size)]
 
 
 def chunk_count(games: int) -> int:
     return len(_chunks(games, 0, ("random", "random")))
 
 
-def play_many(rules: Rules, games: int, seed: int, kinds: tuple[str, str], jobs: int = 0,
-              on_chunk: Callable[[int], None] = lambda _n: None) -> list[dict[str, Any]]:
-    """Every game's record, in game order; ``on_chunk(n)`` after each finished chunk."""
-    for k in kinds:
+def play_many(rules: Rules, games: int, seed: int, players: tuple[str, str], jobs: int = 0,
+              on_chunk: Callable[[int], None] = lambda _n: None,
+              tokens: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Every game's record, in game order; ``on_chunk(n)`` after each finished chunk;
+    ``tokens`` (components.yaml's table) names the components to measure."""
+    for k in players:
         if k not in PLAYERS:
             raise ValueError(f"unknown player '{k}'")
     jobs = jobs or os.cpu_count() or 1
-    chunks = _chunks(games, seed, kinds)
+    chunks = _chunks(games, seed, players)
     records: list[dict[str, Any]] = []
+    init_args = (rules, dict(tokens or {}))
     results: Iterator[list[dict[str, Any]]]
     if jobs <= 1 or len(chunks) <= 1:
-        _init(rules)
+        _init(*init_args)
         results = (_chunk(c) for c in chunks)
         for part in results:
             records.extend(part)
@@ -70,7 +79,7 @@ def play_many(rules: Rules, games: int, seed: int, kinds: tuple[str, str], jobs:
         return records
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
                                       else "spawn")
-    with ctx.Pool(min(jobs, len(chunks)), initializer=_init, initargs=(rules,)) as pool:
+    with ctx.Pool(min(jobs, len(chunks)), initializer=_init, initargs=init_args) as pool:
         for part in pool.imap(_chunk, chunks):
             records.extend(part)
             on_chunk(len(part))

@@ -61,6 +61,7 @@ def _walk(doc: PdfDoc, report: PageReport, content: bytes, resources: Any,
     gstates = doc.get(res.get("/ExtGState")) or {}
     shadings = doc.get(res.get("/Shading")) or {}
     fonts = doc.get(res.get("/Font")) or {}
+    spaces = doc.get(res.get("/ColorSpace")) or {}
     stack: list[tuple[list[float], list[float]]] = []
     fill: list[float] = []
     text_m = [1.0, 0, 0, 1, 0, 0]
@@ -85,6 +86,9 @@ def _walk(doc: PdfDoc, report: PageReport, content: bytes, resources: Any,
                 fill = nums[-4:]
         elif op in RGB_OPS:
             report.rgb += 1
+        elif op in (b"cs", b"CS") and operands:
+            name = operands[-1].decode("latin-1")
+            _count_space(report, colour_space(doc, spaces.get(name, name)))
         elif op in (b"g", b"G") and nums:
             report.ink_max = max(report.ink_max, (1 - nums[-1]) * 100)
             if op == b"g":
@@ -101,8 +105,7 @@ def _walk(doc: PdfDoc, report: PageReport, content: bytes, resources: Any,
             shown = size * _scale(_mul(text_m, ctm))
             if report.min_text_pt is None or shown < report.min_text_pt:
                 report.min_text_pt = shown
-            if (shown < 12 and len(fill) == 4 and fill[3] >= 0.8
-                    and any(v > 0.001 for v in fill[:3])):
+            if shown < 12 and _meant_black(fill) and fill != [0, 0, 0, 1]:
                 report.text_not_k_only += 1
         elif op == b"gs" and operands:
             state = doc.get(gstates.get(operands[-1].decode("latin-1"))) or {}
@@ -115,6 +118,8 @@ def _walk(doc: PdfDoc, report: PageReport, content: bytes, resources: Any,
             ref = xobjects.get(operands[-1].decode("latin-1"))
             info = doc.get(ref) or {}
             if info.get("/Subtype") == "/Form":
+                if _transparency_group(doc, info):
+                    report.transparency += 1
                 inner = _mul(info.get("/Matrix", [1, 0, 0, 1, 0, 0]), ctm)
                 key = (str(ref), tuple(inner))
                 if key not in doc.forms:
@@ -126,6 +131,32 @@ def _walk(doc: PdfDoc, report: PageReport, content: bytes, resources: Any,
             elif info.get("/Subtype") == "/Image":
                 _check_image(doc, ref, info, ctm, report)
         operands = []
+
+
+#: Text counts as black when its black ink is at least this and its C, M and Y differ by
+#: no more than BLACK_SPREAD (a rich or greyish black, not a dark colour). 85 %: a dark
+#: grey chosen as a colour (an end event's placeholder name, 80 % K) is a grey, while the
+#: 89.7 % K of a near-black converted without care is caught.
+BLACK_K, BLACK_SPREAD = 0.85, 0.2
+
+
+def _meant_black(fill: list[float]) -> bool:
+    """A CMYK fill meant as black: much K, and C, M, Y balanced (a rich black 60/40/40
+    is; a dark blue 21/33/44 at 85 % K is a colour)."""
+    return (len(fill) == 4 and fill[3] >= BLACK_K
+            and max(fill[:3]) - min(fill[:3]) <= BLACK_SPREAD + 1e-9)
+
+
+def _count_space(report: PageReport, space: str | None) -> None:
+    if space == "rgb":
+        report.rgb += 1
+    elif space == "lab":
+        report.lab += 1
+
+
+def _transparency_group(doc: PdfDoc, info: dict[str, Any]) -> bool:
+    """A page or form that is a transparency group (/Group /S /Transparency)."""
+    return (doc.get(info.get("/Group")) or {}).get("/S") == "/Transparency"
 
 
 def _form(doc: PdfDoc, ref: str, info: dict[str, Any], ctm: list[float], depth: int
@@ -153,6 +184,7 @@ def _merge(report: PageReport, part: PageReport) -> None:
         values = [v for v in (getattr(report, name), getattr(part, name)) if v is not None]
         setattr(report, name, min(values) if values else None)
     report.rgb += part.rgb
+    report.lab += part.lab
     report.transparency += part.transparency
     report.text_not_k_only += part.text_not_k_only
     report.fonts_not_embedded |= part.fonts_not_embedded
@@ -165,8 +197,8 @@ def _check_font(doc: PdfDoc, ref: Any, report: PageReport) -> None:
 
 
 def _check_shading(doc: PdfDoc, sh: dict[str, Any], report: PageReport) -> None:
-    rgb, ink = shading(doc, sh)
-    report.rgb += rgb
+    _rgb, ink = shading(doc, sh)
+    _count_space(report, colour_space(doc, sh.get("/ColorSpace")))
     report.ink_max = max(report.ink_max, ink)
 
 
@@ -174,8 +206,7 @@ def _check_image(doc: PdfDoc, ref: str, info: dict[str, Any], ctm: list[float],
                  report: PageReport) -> None:
     value = info.get("/ColorSpace")
     space = colour_space(doc, value)
-    if space == "rgb":
-        report.rgb += 1
+    _count_space(report, space)
     if "/SMask" in info or "/Mask" in info:
         report.transparency += 1
     resolved = doc.get(value)
@@ -193,13 +224,85 @@ def _check_image(doc: PdfDoc, ref: str, info: dict[str, Any], ctm: list[float],
 def document_report(doc: PdfDoc) -> DocReport:
     info = doc.get(doc.trailer.get("/Info")) or {}
     root = doc.get(doc.trailer.get("/Root")) or {}
-    intents = doc.get(root.get("/OutputIntents")) or []
-    has_intent = any((doc.get(i) or {}).get("/S") == "/GTS_PDFX"
-                     and "/DestOutputProfile" in (doc.get(i) or {}) for i in intents)
-    version = info.get("/GTS_PDFXVersion")
-    return DocReport(str(doc.header.get("pdfversion", "")),
-                     version.removeprefix("u:") if isinstance(version, str) else None,
-                     info.get("/Trapped"), has_intent)
+    intents = [doc.get(i) or {} for i in doc.get(root.get("/OutputIntents")) or []]
+    pdfx = [i for i in intents if i.get("/S") == "/GTS_PDFX" and "/DestOutputProfile" in i]
+    space = _profile_space(doc, pdfx[0]["/DestOutputProfile"]) if pdfx else None
+
+    def text(key: str) -> str | None:
+        value = info.get(key)
+        return value.removeprefix("u:") if isinstance(value, str) else None
+
+    return DocReport(str(doc.header.get("pdfversion", "")), text("/GTS_PDFXVersion"),
+                     text("/GTS_PDFXConformance"), info.get("/Trapped"), bool(pdfx), space,
+                     title=bool((text("/Title") or "").strip()),
+                     dates="/CreationDate" in info and "/ModDate" in info,
+                     trailer_id="/ID" in doc.trailer,
+                     encrypted="/Encrypt" in doc.trailer or bool(doc.header.get("encrypted")),
+                     javascript=_javascript(doc, root))
+
+
+def _profile_space(doc: PdfDoc, ref: Any) -> str | None:
+    """An ICC profile stream's colour space, from its header (else its /N)."""
+    header = doc.data(ref)[16:20] if isinstance(ref, str) else b""
+    names = {b"CMYK": "cmyk", b"RGB ": "rgb", b"GRAY": "gray", b"Lab ": "lab"}
+    if header in names:
+        return names[header]
+    return {1: "gray", 3: "rgb", 4: "cmyk"}.get((doc.get(ref) or {}).get("/N"))
+
+
+def _javascript(doc: PdfDoc, root: dict[str, Any]) -> int:
+    """JavaScript anywhere: actions (/S /JavaScript, a /JS entry) and the catalog's
+    /Names /JavaScript tree."""
+    names = doc.get(root.get("/Names")) or {}
+    found = int(isinstance(names, dict) and "/JavaScript" in names)
+    for obj in doc.objects.values():
+        value = obj.get("stream", {}).get("dict") if "stream" in obj else obj.get("value")
+        found += _js_in(value)
+    return found
+
+
+def _js_in(value: Any) -> int:
+    if isinstance(value, dict):
+        own = int(value.get("/S") == "/JavaScript" or "/JS" in value)
+        return own + sum(_js_in(v) for v in value.values() if isinstance(v, (dict, list)))
+    if isinstance(value, list):
+        return sum(_js_in(v) for v in value if isinstance(v, (dict, list)))
+    return 0
+
+
+def _box(doc: PdfDoc, info: dict[str, Any], key: str) -> list[float] | None:
+    """A page box, inherited from the page tree for /MediaBox, as [x0, y0, x1, y1]."""
+    node = info
+    for _ in range(32):
+        box = doc.get(node.get(key))
+        if isinstance(box, list) and len(box) == 4:
+            x0, y0, x1, y1 = (float(v) for v in box)
+            return [min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)]
+        if key != "/MediaBox":
+            return None
+        node = doc.get(node.get("/Parent")) or {}
+        if not node:
+            return None
+    return None
+
+
+def _outside(inner: list[float] | None, outer: list[float] | None) -> bool:
+    tol = 0.01
+    return (inner is not None and outer is not None
+            and (inner[0] < outer[0] - tol or inner[1] < outer[1] - tol
+                 or inner[2] > outer[2] + tol or inner[3] > outer[3] + tol))
+
+
+def _page_facts(doc: PdfDoc, report: PageReport, info: dict[str, Any]) -> None:
+    """What the page dictionary itself says: annotations, a transparency group, boxes
+    that reach past the page (TrimBox inside BleedBox inside MediaBox)."""
+    media, bleed, trim = (_box(doc, info, k) for k in ("/MediaBox", "/BleedBox", "/TrimBox"))
+    report.boxes_outside = (_outside(trim, media) or _outside(bleed, media)
+                            or _outside(trim, bleed))
+    annots = doc.get(info.get("/Annots"))
+    report.annotations = len(annots) if isinstance(annots, list) else 0
+    if _transparency_group(doc, info):
+        report.transparency += 1
 
 
 def inspect_document(path: Path) -> DocReport:
@@ -227,14 +330,15 @@ def page_reports(doc: PdfDoc) -> list[PageReport]:
         report = PageReport(i, trim_box="/TrimBox" in info, bleed_box="/BleedBox" in info)
         key = doc.page_key(info, contents) if doc.walks is not None else ""
         cached = doc.walks.get(key) if doc.walks is not None else None
-        if cached is not None:  # merged into an empty report: the cached values exactly
-            _merge(report, cached)
-        else:
+        _page_facts(doc, report, info)
+        if cached is None:
+            cached = PageReport(0)
             content = b"".join(doc.data(c) + b"\n" for c in contents)
             parts: list[str] = []
-            _walk(doc, report, content, info.get("/Resources"), [1.0, 0, 0, 1, 0, 0],
+            _walk(doc, cached, content, info.get("/Resources"), [1.0, 0, 0, 1, 0, 0],
                   parts=parts)
             if doc.walks is not None:
-                doc.walks.put(key, report, parts)
+                doc.walks.put(key, cached, parts)
+        _merge(report, cached)  # into the page's own facts: the walk's values exactly
         out.append(report)
     return out

@@ -38,29 +38,33 @@ class PageReport:
     ink_max: float = 0.0  # percent
     min_text_pt: float | None = None
     min_image_ppi: float | None = None
-    rgb: int = 0  # RGB colour operators, shadings and images
-    transparency: int = 0  # soft masks, constant alpha below 1, blend modes
+    rgb: int = 0  # RGB colour operators, shadings and images (device, ICC-based, CalRGB)
+    lab: int = 0  # Lab colour spaces set for drawing or images (ICC-based Lab too)
+    transparency: int = 0  # soft masks, constant alpha below 1, blend modes, groups
     trim_box: bool = False
     bleed_box: bool = False
+    boxes_outside: bool = False  # a TrimBox or BleedBox not inside the page (MediaBox)
+    annotations: int = 0
     fonts_not_embedded: set[str] = field(default_factory=set)
-    text_not_k_only: int = 0  # black text (K ≥ 80 %) under 12 pt that also uses C, M or Y
+    text_not_k_only: int = 0  # black text under 12 pt not in solid black ink (0/0/0/100)
 
     def to_json(self) -> dict[str, Any]:
         return {"page": self.page, "ink_max": round(self.ink_max, 1),
                 "min_text_pt": None if self.min_text_pt is None else round(self.min_text_pt, 2),
                 "min_image_ppi": None if self.min_image_ppi is None
                 else round(self.min_image_ppi),
-                "rgb": self.rgb, "transparency": self.transparency,
+                "rgb": self.rgb, "lab": self.lab, "transparency": self.transparency,
                 "trim_box": self.trim_box, "bleed_box": self.bleed_box,
+                "boxes_outside": self.boxes_outside, "annotations": self.annotations,
                 "fonts_not_embedded": sorted(self.fonts_not_embedded),
                 "small_text_not_k_only": self.text_not_k_only}
 
 
 #: What a walk found, as the walk cache stores it (a list, in this order; exact floats,
 #: not rounded), and the keys of the forms it placed (kept while the walk holding them is):
-#: ink_max, min_text_pt, min_image_ppi, rgb, transparency, text_not_k_only,
+#: ink_max, min_text_pt, min_image_ppi, rgb, lab, transparency, text_not_k_only,
 #: fonts_not_embedded, parts
-WALK_TYPES = (float, (float, type(None)), (float, type(None)), int, int, int, list, list)
+WALK_TYPES = (float, (float, type(None)), (float, type(None)), int, int, int, int, list, list)
 
 
 @dataclass
@@ -81,9 +85,9 @@ class WalkCache:
         if entry is None:
             return None
         self._keep(key, entry)
-        ink, text, ppi, rgb, transparency, k_only, fonts, _parts = entry
-        return PageReport(0, ink, text, ppi, rgb, transparency, fonts_not_embedded=set(fonts),
-                          text_not_k_only=k_only)
+        ink, text, ppi, rgb, lab, transparency, k_only, fonts, _parts = entry
+        return PageReport(0, ink, text, ppi, rgb, lab, transparency,
+                          fonts_not_embedded=set(fonts), text_not_k_only=k_only)
 
     def _keep(self, key: str, entry: list[Any]) -> None:
         todo = [(key, entry)]
@@ -95,7 +99,7 @@ class WalkCache:
 
     def put(self, key: str, found: PageReport, parts: list[str]) -> None:
         self.used[key] = [found.ink_max, found.min_text_pt, found.min_image_ppi, found.rgb,
-                          found.transparency, found.text_not_k_only,
+                          found.lab, found.transparency, found.text_not_k_only,
                           sorted(found.fonts_not_embedded), sorted(set(parts))]
 
 
@@ -114,12 +118,19 @@ def walk_entries(payload: object) -> dict[str, list[Any]]:
 
 @dataclass
 class DocReport:
-    """What PDF/X-1a:2003 asks of the document as a whole."""
+    """What a print shop (and PDF/X-1a) asks of the document as a whole."""
 
     pdf_version: str = ""
     pdfx_version: str | None = None  # /GTS_PDFXVersion in the Info dictionary
+    pdfx_conformance: str | None = None  # /GTS_PDFXConformance
     trapped: str | None = None
     output_intent: bool = False  # a GTS_PDFX OutputIntent with an ICC profile
+    intent_space: str | None = None  # its profile's colour space: "cmyk", "rgb", "gray" …
+    title: bool = False  # a non-empty /Title
+    dates: bool = False  # /CreationDate and /ModDate
+    trailer_id: bool = False
+    encrypted: bool = False
+    javascript: int = 0  # JavaScript actions and name-tree entries
 
 
 class PdfDoc:
@@ -384,14 +395,21 @@ def shading(doc: PdfDoc, sh: dict[str, Any]) -> tuple[int, float]:
 
 
 def colour_space(doc: PdfDoc, value: Any) -> str | None:
-    """"rgb", "cmyk" or "gray" for a device colour space or an ICC-based one (by its
-    profile's /N); for an indexed space, its base's; None for any other."""
+    """"rgb", "cmyk", "gray" or "lab" for a device, CIE-based or ICC-based colour space (an
+    ICC profile by its header's colour space, else its /N); for an indexed space, its
+    base's; None for any other (Separation, DeviceN, Pattern)."""
     space = doc.get(value)
     if isinstance(space, str):
-        return {"/DeviceRGB": "rgb", "/DeviceCMYK": "cmyk", "/DeviceGray": "gray"}.get(space)
+        return {"/DeviceRGB": "rgb", "/DeviceCMYK": "cmyk", "/DeviceGray": "gray", "/RGB": "rgb",
+                "/CMYK": "cmyk", "/G": "gray"}.get(space)
     if isinstance(space, list) and len(space) >= 2:
         if space[0] == "/ICCBased":
+            header = doc.data(space[1])[16:20] if isinstance(space[1], str) else b""
+            by_header = {b"RGB ": "rgb", b"CMYK": "cmyk", b"GRAY": "gray", b"Lab ": "lab"}
+            if header in by_header:
+                return by_header[header]
             return {1: "gray", 3: "rgb", 4: "cmyk"}.get((doc.get(space[1]) or {}).get("/N"))
         if space[0] in ("/Indexed", "/I"):
             return colour_space(doc, space[1])
+        return {"/CalRGB": "rgb", "/CalGray": "gray", "/Lab": "lab"}.get(space[0])
     return None

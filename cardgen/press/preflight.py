@@ -30,8 +30,8 @@ class Rules:
     boxes: bool = False  # TrimBox and BleedBox on every page
     transparency: str = "warn"  # off | warn | error
     min_text_pt: float = 5.0  # warning below this
-    min_image_ppi: float = 250.0  # warning below this
-    pdfx: bool = False  # PDF/X-1a:2003 keys and OutputIntent
+    min_image_ppi: float = 300.0  # warning below this (the shops' 300 ppi)
+    pdfx: bool = False  # PDF/X-1a keys and OutputIntent
 
 
 def findings(path: Path, pages: list[PageReport], rules: Rules, shown: str | None = None
@@ -54,10 +54,13 @@ def findings(path: Path, pages: list[PageReport], rules: Rules, shown: str | Non
         "fonts not embedded: " + ", ".join(sorted(set().union(
             *(p.fonts_not_embedded for p in pages)))), "embed every font")
     if rules.cmyk:
-        add(error, "preflight-rgb", lambda p: p.rgb, "RGB colour in a CMYK file",
+        add(error, "preflight-rgb", lambda p: p.rgb, "RGB colour (device, calibrated or "
+            "ICC-based) in a CMYK file", "build with --cmyk")
+        add(error, "preflight-lab", lambda p: p.lab, "Lab colour in a CMYK file",
             "build with --cmyk")
         add(warning, "preflight-text-ink", lambda p: p.text_not_k_only,
-            "black text under 12 pt printed with more than black ink")
+            "black text under 12 pt not in solid black ink (0/0/0/100)",
+            "print black text in black ink only")
     if rules.ink_limit is not None:
         top = max((p.ink_max for p in pages), default=0)
         add(error, "preflight-ink", lambda p: p.ink_max > rules.ink_limit + 0.5,
@@ -66,6 +69,12 @@ def findings(path: Path, pages: list[PageReport], rules: Rules, shown: str | Non
     if rules.boxes:
         add(error, "preflight-boxes", lambda p: not (p.trim_box and p.bleed_box),
             "page without TrimBox and BleedBox")
+    add(error, "preflight-boxes", lambda p: p.boxes_outside,
+        "TrimBox or BleedBox larger than the page (the TrimBox must lie inside the "
+        "BleedBox, the BleedBox inside the MediaBox)")
+    add(error if rules.boxes or rules.pdfx else warning, "preflight-annotations",
+        lambda p: p.annotations, "annotations (links, comments, form fields) on the page",
+        "remove them: a print file carries only what prints")
     if rules.transparency != "off":
         add(error if rules.transparency == "error" else warning, "preflight-transparency",
             lambda p: p.transparency, "transparency (the shop's RIP flattens it)")
@@ -78,21 +87,55 @@ def findings(path: Path, pages: list[PageReport], rules: Rules, shown: str | Non
     return out
 
 
-def pdfx_findings(doc: DocReport, shown: str) -> list[Finding]:
-    """What keeps a file from being PDF/X-1a:2003 at the document level."""
+#: The correctly keyed PDF/X-1a files: (GTS_PDFXVersion, GTS_PDFXConformance) → the
+#: highest PDF version allowed. ISO 15930-4 (PDF/X-1a:2003, PDF 1.4) and ISO 15930-1
+#: (PDF/X-1a:2001, PDF 1.3) both name the PDF/X-1 family in the version key and the
+#: conformance level "a" in the conformance key.
+PDFX_1A = {("PDF/X-1:2003", "PDF/X-1a:2003"): "1.4", ("PDF/X-1:2001", "PDF/X-1a:2001"): "1.3"}
+
+
+def document_findings(doc: DocReport, shown: str) -> list[Finding]:
+    """What a print shop refuses in any file: encryption, JavaScript."""
     where = Location(shown)
     out = []
-    if doc.pdfx_version != "PDF/X-1a:2003":
-        out.append(error("preflight-pdfx", "no /GTS_PDFXVersion (PDF/X-1a:2003) in the "
-                         "document information", location=where, hint="build with --pdfx"))
+    if doc.encrypted:
+        out.append(error("preflight-encrypted", "the file is encrypted", location=where,
+                         hint="save it without a password or restrictions"))
+    if doc.javascript:
+        out.append(error("preflight-javascript", f"JavaScript in the file ({doc.javascript} "
+                         "place" + "s" * (doc.javascript != 1) + ")", location=where,
+                         hint="remove the scripts: a print file carries only what prints"))
+    return out
+
+
+def pdfx_findings(doc: DocReport, shown: str) -> list[Finding]:
+    """What keeps a file from being PDF/X-1a (ISO 15930-4 or -1) at the document level."""
+    where = Location(shown)
+    out = []
+
+    def fail(message: str, hint: str | None = "build with --pdfx") -> None:
+        out.append(error("preflight-pdfx", message, location=where, hint=hint))
+
+    keys = (doc.pdfx_version, doc.pdfx_conformance)
+    if keys not in PDFX_1A:
+        fail(f"document information keys GTS_PDFXVersion ({doc.pdfx_version or 'missing'}) "
+             f"and GTS_PDFXConformance ({doc.pdfx_conformance or 'missing'}) are not PDF/X-1a: "
+             "ISO 15930-4 wants (PDF/X-1:2003) and (PDF/X-1a:2003)")
+    elif doc.pdf_version > PDFX_1A[keys]:
+        fail(f"PDF {doc.pdf_version}: {keys[1]} needs PDF {PDFX_1A[keys]} or earlier", None)
     if doc.trapped not in ("/False", "/True"):
-        out.append(error("preflight-pdfx", "/Trapped must be /True or /False", location=where))
+        fail("/Trapped must be /True or /False")
     if not doc.output_intent:
-        out.append(error("preflight-pdfx", "no GTS_PDFX OutputIntent with an ICC profile",
-                         location=where, hint="build with --pdfx"))
-    if doc.pdf_version > "1.4":
-        out.append(error("preflight-pdfx", f"PDF {doc.pdf_version}: PDF/X-1a:2003 needs 1.4 "
-                         "or earlier", location=where))
+        fail("no GTS_PDFX OutputIntent with an ICC profile")
+    elif doc.intent_space != "cmyk":
+        fail(f"the OutputIntent's profile is {(doc.intent_space or 'unknown').upper()}, not "
+             "a CMYK output profile", "build with --pdfx and a CMYK profile (--icc)")
+    if not doc.title:
+        fail("no /Title in the document information (PDF/X requires one)")
+    if not doc.dates:
+        fail("no /CreationDate and /ModDate in the document information")
+    if not doc.trailer_id:
+        fail("no /ID in the trailer")
     return out
 
 
@@ -109,20 +152,30 @@ def check_bytes(pdf: bytes, rules: Rules, shown: str, walks: WalkCache | None = 
         path.write_bytes(pdf)
         doc = read_pdf(path, walks, pdf)
         found = findings(path, page_reports(doc), rules, shown)
+        facts = document_report(doc)
+        found += document_findings(facts, shown)
         if rules.pdfx:
-            found += pdfx_findings(document_report(doc), shown)
+            found += pdfx_findings(facts, shown)
         return found
 
 
 def summary(path: Path, pages: list[PageReport]) -> str:
     """One line per page, for `cardgen preflight`."""
-    lines = [f"{path}: {len(pages)} pages"]
+    lines = [f"{path}: {len(pages)} page{'s' * (len(pages) != 1)}"]
     for p in pages:
         text = "-" if p.min_text_pt is None else f"{p.min_text_pt:.1f} pt"
         ppi = "-" if p.min_image_ppi is None else f"{p.min_image_ppi:.0f} ppi"
+        if not p.rgb and not p.lab:
+            ink = f"ink max {p.ink_max:.0f} %"
+        elif p.ink_max:
+            ink = f"ink max {p.ink_max:.0f} % where CMYK (RGB or Lab parts not measured)"
+        else:
+            ink = "ink: RGB page, not measured"
         lines.append(
-            f"  page {p.page}: ink max {p.ink_max:.0f} %, smallest text {text}, lowest image "
-            f"{ppi}, RGB {p.rgb}, transparency {p.transparency}, "
-            f"TrimBox {'yes' if p.trim_box else 'no'}, BleedBox {'yes' if p.bleed_box else 'no'}, "
+            f"  page {p.page}: {ink}, smallest text {text}, lowest image "
+            f"{ppi}, RGB {p.rgb}, Lab {p.lab}, transparency {p.transparency}, "
+            f"TrimBox {'yes' if p.trim_box else 'no'}, BleedBox {'yes' if p.bleed_box else 'no'}"
+            f"{', boxes past the page' if p.boxes_outside else ''}"
+            f"{f', annotations {p.annotations}' if p.annotations else ''}, "
             f"fonts {'embedded' if not p.fonts_not_embedded else 'NOT embedded'}")
     return "\n".join(lines)

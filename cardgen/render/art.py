@@ -11,10 +11,12 @@ import hashlib
 import io
 import math
 import warnings
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from PIL import Image, UnidentifiedImageError
+from PIL import Image, ImageCms, UnidentifiedImageError
 from reportlab.lib.colors import Color
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
@@ -48,13 +50,33 @@ _FLAT_CACHE: dict[tuple[str, tuple[int, int, int]], bytes] = {}
 _TINT_CACHE: dict[tuple[str, tuple[int, int, int], float], bytes] = {}
 
 
+def srgb(img: Image.Image) -> Image.Image:
+    """``img`` in sRGB: an image tagged with another RGB profile converted by LittleCMS
+    (mixing it with a colour of the card, an sRGB colour, needs one colour space)."""
+    icc = img.info.get("icc_profile")
+    if not icc or img.mode not in ("RGB", "RGBA"):
+        return img
+    try:
+        source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+    except (OSError, ImageCms.PyCMSError):
+        return img
+    if source.profile.xcolor_space.strip() != "RGB":
+        return img
+    mode = img.mode
+    out = ImageCms.profileToProfile(img.convert("RGB"), source, ImageCms.createProfile("sRGB"),
+                                    outputMode="RGB")
+    if mode == "RGBA":
+        out.putalpha(img.getchannel("A"))
+    return out
+
+
 def tinted(data: bytes, colour: tuple[int, int, int], alpha: float) -> bytes:
     """An (opaque) image with ``colour`` laid over it at ``alpha``: what a see-through panel
     over the picture looks like, as pixels (so the panel itself can be opaque)."""
     key = (hashlib.sha256(data).hexdigest(), colour, round(alpha, 4))
     if key not in _TINT_CACHE:
         with Image.open(io.BytesIO(data)) as src:
-            rgb = src.convert("RGB")
+            rgb = srgb(src).convert("RGB")
         mixed = Image.blend(rgb, Image.new("RGB", rgb.size, colour), alpha)
         buf = io.BytesIO()
         mixed.save(buf, "PNG", optimize=False)
@@ -71,7 +93,7 @@ def flattened(data: bytes, behind: tuple[int, int, int]) -> bytes:
             if src.mode not in ("RGBA", "LA", "PA") and "transparency" not in src.info:
                 _FLAT_CACHE[key] = data
                 return data
-            rgba = src.convert("RGBA")
+            rgba = srgb(src).convert("RGBA")
         flat = Image.alpha_composite(Image.new("RGBA", rgba.size, (*behind, 255)), rgba)
         buf = io.BytesIO()
         flat.convert("RGB").save(buf, "PNG", optimize=False)
@@ -87,6 +109,7 @@ def mirrored_bleed(art: PreparedArt, bleed_mm: tuple[float, float, float, float]
         return _BLEED_CACHE[key]
     with Image.open(io.BytesIO(art.data)) as src:
         img = src.copy()
+        icc = src.info.get("icc_profile")
     px_per_mm = img.width / art.w_mm
     left, right, top, bottom = (min(round(b * px_per_mm), n) for b, n in zip(
         bleed_mm, (img.width, img.width, img.height, img.height), strict=True))
@@ -106,10 +129,11 @@ def mirrored_bleed(art: PreparedArt, bleed_mm: tuple[float, float, float, float]
         out.paste(wide.crop((0, img.height - bottom, wide.width, img.height)).transpose(flip_tb),
                   (0, top + img.height))
     buf = io.BytesIO()
-    if out.mode == "RGBA":
-        out.save(buf, "PNG", optimize=False)
+    keep = {"icc_profile": icc} if icc else {}
+    if out.mode in ("RGBA", "LA"):
+        out.save(buf, "PNG", optimize=False, **keep)
     else:
-        out.save(buf, "JPEG", quality=92, subsampling=0, optimize=False)
+        out.save(buf, "JPEG", quality=92, subsampling=0, optimize=False, **keep)
     _BLEED_CACHE[key] = buf.getvalue()
     return _BLEED_CACHE[key]
 
@@ -139,8 +163,11 @@ def prepare_art(path: Path, box_w_mm: float, box_h_mm: float, *, ppi: int = 300,
     target = (max(1, round(w_mm / MM_PER_INCH * ppi)), max(1, round(h_mm / MM_PER_INCH * ppi)))
     source_px = (img.width, img.height)
     has_alpha = img.mode in ("RGBA", "LA", "PA") or "transparency" in img.info
+    icc = img.info.get("icc_profile") or None  # converted from it, never as if sRGB
+    grey = img.mode in _GREY_MODES
     try:
-        img = _eight_bit(img).convert("RGBA" if has_alpha else "RGB")
+        img = _eight_bit(img).convert(("LA" if has_alpha else "L") if grey
+                                      else "RGBA" if has_alpha else "RGB")
     except (ValueError, OSError) as exc:
         raise CardgenError(error(
             "art-invalid", f"image mode {img.mode} cannot be printed: {exc}",
@@ -149,13 +176,18 @@ def prepare_art(path: Path, box_w_mm: float, box_h_mm: float, *, ppi: int = 300,
     if img.width > target[0]:  # only ever scale down; upscaling invents no detail
         img = img.resize(target, Image.Resampling.LANCZOS)
     buf = io.BytesIO()
+    keep = {"icc_profile": icc} if icc and not grey else {}
     if has_alpha:
-        img.save(buf, "PNG", optimize=False)
+        img.save(buf, "PNG", optimize=False, **keep)
     else:
-        img.save(buf, "JPEG", quality=92, subsampling=0, optimize=False)
+        img.save(buf, "JPEG", quality=92, subsampling=0, optimize=False, **keep)
     art = PreparedArt(buf.getvalue(), digest, w_mm, h_mm, source_ppi, source_px)
     _CACHE[key] = art
     return art
+
+
+#: Greyscale modes: such art stays greyscale (black ink only in a CMYK file).
+_GREY_MODES = ("1", "L", "LA", "I;16", "I;16L", "I;16B", "I;16N", "I", "F")
 
 
 #: Greyscale modes wider than 8 bits. Pillow's convert("RGB") clips them at 255, so a
@@ -203,61 +235,87 @@ def _open(raw: bytes, path: Path, card: str | None) -> Image.Image:
     return img
 
 
-def resolution_findings(art: PreparedArt, min_ppi: int, path: Path, card: str | None,
-                        lang: str | None = None) -> list[Finding]:
-    """A warning when the art is below ``min_ppi`` at its printed size."""
-    if art.ppi + 0.5 >= min_ppi:
+#: How far below the wanted ppi art may fall and still count as meeting it: 744 px over the
+#: 63 mm art box is 299.96 ppi, which is 300 as anyone rounds it; 299.6 is not.
+PPI_TOLERANCE = 0.05
+
+
+def ppi_text(ppi: float) -> str:
+    """A resolution as what it is: whole when it is whole to 0.05, else with a decimal
+    (297.6 ppi is never shown as 298 or 300)."""
+    return f"{round(ppi)}" if abs(ppi - round(ppi)) < PPI_TOLERANCE else f"{ppi:.1f}"
+
+
+def resolution_findings(art: PreparedArt, min_ppi: float, path: Path, card: str | None,
+                        lang: str | None = None, scale: float = 1.0, where: str = ""
+                        ) -> list[Finding]:
+    """A warning when the art is below ``min_ppi`` at its printed size: the layout's, or
+    ``scale`` times it (a print shop's trim; ``where`` names that file)."""
+    ppi = art.ppi / scale
+    if ppi >= min_ppi - PPI_TOLERANCE:
         return []
-    need = round(art.w_mm / MM_PER_INCH * min_ppi)
+    need = math.ceil(art.w_mm * scale / MM_PER_INCH * (min_ppi - PPI_TOLERANCE))
+    size = ("print size" if scale == 1 else
+            f"{where}'s size (scaled {scale * 100:.1f} %)")
     return [warning("art-low-resolution",
-                    f"art is {art.ppi:.0f} ppi at print size ({art.pixels[0]}×{art.pixels[1]} px "
-                    f"over {art.w_mm:.1f} mm); {min_ppi} ppi wanted",
+                    f"art is {ppi_text(ppi)} ppi at {size} ({art.pixels[0]}×{art.pixels[1]} px "
+                    f"over {art.w_mm * scale:.1f} mm); {min_ppi:g} ppi wanted",
                     location=Location(str(path)), card=card, lang=lang,
                     hint=f"use an image at least {need} px wide")]
 
 
+#: Draws an emblem fitted in the box (x, y, w, h), points.
+Emblem = Callable[[Canvas, float, float, float, float], None]
+
+
+@dataclass(frozen=True)
+class PlaceholderStyle:
+    """The stand-in art's look (``art.placeholder`` in layouts/card.yaml)."""
+
+    ground_mix: float = 0.16
+    emblem_height: float = 0.42
+    emblem_centre: float = 0.53
+    name_base: float = 0.19
+    name_width: float = 0.6
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> PlaceholderStyle:
+        return cls(**{k: float(data[k]) for k in cls.__dataclass_fields__ if k in data})
+
+
 def draw_placeholder(c: Canvas, x: float, y: float, w: float, h: float, *, colour: str,
                      light: str, name: str, font: str, size: float,
+                     style: PlaceholderStyle = PlaceholderStyle(), emblem: Emblem | None = None,
                      area: tuple[float, float, float, float] | None = None,
                      tint: tuple[Color, float] | None = None) -> None:
-    """Stand-in art: diagonal bands in the side's colours with the card's name, laid out
-    for the box (x, y, w, h) and painted over ``area`` (x, y, w, h; default the box), so
-    its bleed continues the same pattern. Every colour is opaque: the faint bands and the
-    name are pre-mixed with the ground under them, and with ``tint`` (colour, alpha) when a
-    see-through panel lies over this part of the picture."""
+    """Stand-in art that helps play until there is a picture: the card's emblem large
+    (its shield, its house's arms or its kind's glyph) on a ground washed with the house
+    colour, and the card's name under it; laid out for the box (x, y, w, h) and painted
+    over ``area`` (default the box), so the bleed continues the ground.
 
-    def ink(colour: Color) -> Color:
-        return blend(tint[0], tint[1], colour) if tint else colour
+    With ``tint`` (colour, alpha: a see-through panel lies over this part) only the ground
+    is drawn, pre-mixed and opaque: the emblem and the name sit clear of the panels."""
+
+    def ink(colour_: Color) -> Color:
+        return blend(tint[0], tint[1], colour_) if tint else colour_
 
     ax, ay, aw, ah = area or (x, y, w, h)
-    ground = (lighter(light, 0.2), hex_colour(light))
+    top = blend(hex_colour(colour), style.ground_mix, lighter(light, 0.25))
+    bottom = blend(hex_colour(colour), style.ground_mix * 1.6, hex_colour(light))
     c.saveState()
     p = c.beginPath()
     p.rect(ax, ay, aw, ah)
     c.clipPath(p, stroke=0, fill=0)
-    c.linearGradient(x, y + h, x + w, y, tuple(ink(g) for g in ground), (0, 1), extend=True)
-    mid = blend(ground[0], 0.5, ground[1])
-    band = h / 5
-    # bands keep the box's phase and run on into the area's bleed on every side; one path,
-    # one opaque colour: the faint band pre-mixed with the ground's middle tone (a gradient
-    # under so complex a clip makes RIPs and Ghostscript split the shading into pieces)
-    before = max(0, math.ceil(((x - ax) + (ay + ah - y - h)) / (2 * band)))
-    k = -h - before * 2 * band
-    q = c.beginPath()
-    while k < ax + aw - x + h + (y - ay):
-        q.moveTo(x + k - (y - ay), ay)
-        q.lineTo(x + k + band - (y - ay), ay)
-        q.lineTo(x + k + band + (ay + ah - y), ay + ah)
-        q.lineTo(x + k + (ay + ah - y), ay + ah)
-        q.close()
-        k += 2 * band
-    c.setFillColor(ink(blend(colour, 0.13, mid)))
-    c.drawPath(q, fill=1, stroke=0)
-    c.setFillColor(ink(blend(colour, 0.75, mid)))
-    c.setFont(font, size)
-    text_w = c.stringWidth(name, font, size)
-    scale = min(1.0, (w * 0.86) / text_w) if text_w else 1.0
-    c.translate(x + w / 2, y + h * 0.47)
-    c.scale(scale, scale)
-    c.drawCentredString(0, 0, name)
+    c.linearGradient(x, y + h, x, y, (ink(top), ink(bottom)), (0, 1), extend=True)
+    if tint is None:
+        eh = h * style.emblem_height
+        if emblem is not None:
+            emblem(c, x + (w - eh) / 2, y + h * style.emblem_centre - eh / 2, eh, eh)
+        c.setFillColor(blend(hex_colour(colour), 0.85, bottom))
+        c.setFont(font, size)
+        text_w = c.stringWidth(name, font, size)
+        scale = min(1.0, (w * style.name_width) / text_w) if text_w else 1.0
+        c.translate(x + w / 2, y + h * style.name_base)
+        c.scale(scale, scale)
+        c.drawCentredString(0, 0, name.replace("\u00a0", " "))
     c.restoreState()

@@ -1,4 +1,4 @@
-"""Draw one card face or the shared back (rules 2.3x) from a CardFace and a Layout.
+"""Draw one card face (rules 2.3x) from a CardFace and a Layout; the back is :mod:`.back`.
 
 The origin passed in is the lower-left corner of the BLEED box, so a print sheet can place
 a card anywhere (also inside a form XObject). Every length comes from the layout.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
+from functools import partial
 
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
@@ -16,14 +17,23 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject as Path
 
-from ..data.layout import Layout, Rect
+from ..data.layout import Layout
 from ..errors import CardgenError, Finding, Location, error, warning
-from ..fonts import missing_glyphs, register_fonts, wrap_words
+from ..fonts import missing_glyphs, register_fonts
 from ..wording.face import CardFace, CurrencyStyle, ShieldStyle
-from ..wording.language import NBSP, fix_text
 from . import icons, textflow
-from .art import draw_placeholder, flattened, mirrored_bleed, prepare_art, resolution_findings, tinted
+from .art import (
+    Emblem,
+    PlaceholderStyle,
+    draw_placeholder,
+    flattened,
+    mirrored_bleed,
+    prepare_art,
+    resolution_findings,
+    tinted,
+)
 from .colour import blend, darker, hex_colour, lighter
+from .namebar import NameSetting, printable, set_name
 from .textflow import FitResult, IconSet, Para
 
 GENERIC_SHIELD = ShieldStyle("unknown", "", "#8a8a8a", "blank")
@@ -182,17 +192,26 @@ def _name_area(face: CardFace, layout: Layout) -> float:
     return layout.name_bar.area(face.political is not None or face.military is not None) * mm
 
 
-def _name_findings(face: CardFace, layout: Layout, fonts: dict[str, str]) -> list[Finding]:
-    """A name that does not fit its bar even at min_size, condensed to min_scale (2.35)."""
+def _name_setting(face: CardFace, layout: Layout, fonts: dict[str, str]
+                  ) -> NameSetting | None:
     nb = layout.name_bar
+    return set_name(face.name, fonts[nb.font], nb.size, nb.min_size, nb.min_scale,
+                    _name_area(face, layout), 1 if nb.two_line_baseline is None else 2)
+
+
+def _name_findings(face: CardFace, layout: Layout, fonts: dict[str, str]) -> list[Finding]:
+    """A name that does not fit its bar even at min_size, condensed to min_scale, on as
+    many lines as the layout allows (2.35)."""
+    nb = layout.name_bar
+    if _name_setting(face, layout, fonts) is not None:
+        return []
     area = _name_area(face, layout)
     width = stringWidth(face.name, fonts[nb.font], nb.min_size)
-    if width * nb.min_scale <= area:
-        return []
+    lines = "one line" if nb.two_line_baseline is None else "two lines"
     return [error("name-overflow", f"the name does not fit its bar: {width / mm:.0f} mm at "
-                  f"{nb.min_size:g} pt, the bar holds {area / mm:.1f} mm even condensed to "
-                  f"{nb.min_scale:.0%}", card=face.card_id, lang=face.lang, rule="2.35",
-                  hint="shorten the name")]
+                  f"{nb.min_size:g} pt, the bar holds {area / mm:.1f} mm on {lines} even "
+                  f"condensed to {nb.min_scale:.0%}", card=face.card_id, lang=face.lang,
+                  rule="2.35", hint="shorten the name")]
 
 
 def _fit_finding(face: CardFace, fit: FitResult) -> list[Finding]:
@@ -248,7 +267,7 @@ def spare_characters(face: CardFace, layout: Layout, limit: int = 600) -> tuple[
         else:
             hi = mid - 1
     nb = layout.name_bar
-    area = _name_area(face, layout)
+    area = _name_area(face, layout) * (1 if nb.two_line_baseline is None else 2)
     width = stringWidth(face.name, fonts[nb.font], nb.min_size) * nb.min_scale
     per_char = width / max(len(face.name), 1)
     name = max(0, int((area - width) / per_char)) if per_char else 0
@@ -317,7 +336,9 @@ def _draw_art(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str],
     if face.art is None:
         draw_placeholder(c, x, y, bw, bh, colour=side, light=layout.colours.placeholder_light,
                          name=face.name, font=fonts[layout.art.placeholder_font],
-                         size=layout.art.placeholder_size, area=area, tint=tint)
+                         size=layout.art.placeholder_size,
+                         style=PlaceholderStyle.of(layout.art.placeholder),
+                         emblem=_emblem(face, layout), area=area, tint=tint)
         return [warning("art-placeholder", "no art: a placeholder is printed",
                         card=face.card_id, lang=face.lang)]
     art = prepare_art(face.art, box.w, box.h, ppi=layout.art.min_ppi, card=face.card_id)
@@ -339,6 +360,22 @@ def _draw_art(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str],
     c.drawImage(ImageReader(io.BytesIO(data)), ix - left, iy - bottom,
                 aw + left + right, ah + top + bottom)
     return resolution_findings(art, layout.art.min_ppi, face.art, face.card_id, face.lang)
+
+
+def _emblem(face: CardFace, layout: Layout) -> Emblem | None:
+    """What the stand-in art shows large: the card's own shield (11.1), else its house's
+    arms, else the glyph of its kind (``art.placeholder.kind_emblems``)."""
+    if face.shield is not None:
+        return partial(icons.draw_heraldic_shield, colour=face.shield.colour,
+                       charge=face.shield.charge)
+    if face.side is not None:
+        return partial(icons.draw_house_arms, house=face.side)
+    glyph = (layout.art.placeholder.get("kind_emblems") or {}).get(face.kind)
+    if glyph == "coin" and face.yields:
+        style = _Icons(face).currency(face.yields[0])
+        return partial(icons.draw_coin, colour=style.colour, mark=style.mark)
+    return {"scroll": icons.draw_scroll, "steel_shield": icons.draw_steel_shield,
+            "crown": icons.draw_crown}.get(glyph or "")
 
 
 def _rgb(colour: Color) -> tuple[int, int, int]:
@@ -371,28 +408,26 @@ def _draw_name_bar(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, s
     c.setStrokeColor(lighter(side, 0.45))
     c.setLineWidth(0.5)
     c.line(bx, y + 0.6, bx + bbw, y + 0.6)
-    area = _name_area(face, layout)
     font = fonts[nb.font]
-    size = nb.size
-    tw = c.stringWidth(face.name, font, size)
-    if tw > area:
-        size = max(nb.min_size, size * area / tw)
-        tw = c.stringWidth(face.name, font, size)
+    setting = _name_setting(face, layout, fonts)
+    if setting is None:  # reported as name-overflow: printed condensed on one line
+        area = _name_area(face, layout)
+        width = c.stringWidth(face.name, font, nb.min_size)
+        setting = NameSetting((face.name,), nb.min_size, min(1.0, area / width))
     cx = layout.x(nb.box.x + nb.box.w / 2)
-    base = layout.y(nb.box.y + nb.baseline)
-    if tw > area + 0.01:
-        report.findings.append(warning(
-            "name-too-long", f"name is {tw / mm:.1f} mm at {size:.1f} pt, "
-            f"the name bar has {area / mm:.1f} mm: printed condensed", card=face.card_id,
-            lang=face.lang))
-    c.saveState()
-    c.translate(cx, base)
-    if tw > area:
-        c.scale(area / tw, 1)
+    if len(setting.lines) == 1:
+        bases = [layout.y(nb.box.y + nb.baseline)]
+    else:
+        first = nb.box.y + (nb.two_line_baseline or nb.baseline)
+        bases = [layout.y(first), layout.y(first) - setting.size * nb.leading]
     c.setFillColor(hex_colour(col.text_light))
-    c.setFont(font, size)
-    c.drawCentredString(0, 0, face.name)
-    c.restoreState()
+    c.setFont(font, setting.size)
+    for line, base in zip(setting.lines, bases, strict=True):
+        c.saveState()
+        c.translate(cx, base)
+        c.scale(setting.scale, 1)
+        c.drawCentredString(0, 0, printable(line))
+        c.restoreState()
 
 
 def _halo_text(c: Canvas, x: float, y: float, text: str, font: str, size: float,
@@ -537,56 +572,3 @@ def _draw_bottom_strip(c: Canvas, face: CardFace, layout: Layout, fonts: dict[st
 
 
 # --- the back ----------------------------------------------------------------------------
-
-def draw_back(c: Canvas, layout: Layout, origin: tuple[float, float] = (0, 0),
-              lang: str = "en") -> None:
-    """The one back all cards share (2.1): both houses and the title."""
-    fonts = register_fonts(layout.fonts)
-    b = layout.back
-    title = b.title.get(lang)
-    if title is None:
-        raise CardgenError(error("render-back-lang", f"layout has no back title for '{lang}'",
-                                 location=Location(layout.source), lang=lang,
-                                 hint=f"add '{lang}:' under back.title"))
-    title, subtitle = fix_text(title, lang), fix_text(b.subtitle.get(lang, ""), lang)
-    font = fonts[b.title_font]
-    for what, text in (("back title", title), ("back subtitle", subtitle)):
-        bad = missing_glyphs(font, text)
-        if bad:
-            raise CardgenError(error("missing-glyph", f"{what}: characters {sorted(bad)} are "
-                                     "missing from the font", lang=lang))
-    w, h = layout.page_size
-    card = layout.card
-    c.saveState()
-    c.translate(*origin)
-    c.setFillColor(hex_colour(b.colour))
-    c.rect(0, 0, w, h, fill=1, stroke=0)
-    inner = Rect(card.frame + 1.2, card.frame + 1.2, card.width - 2 * (card.frame + 1.2),
-                 card.height - 2 * (card.frame + 1.2))
-    x, y, iw, ih = layout.rect(inner)
-    c.setFillColor(hex_colour(b.inner))
-    c.setStrokeColor(hex_colour(icons.GOLD))
-    c.setLineWidth(1.2)
-    c.roundRect(x, y, iw, ih, 2 * mm, fill=1, stroke=1)
-    c.setLineWidth(0.4)
-    c.roundRect(x + 1.2 * mm, y + 1.2 * mm, iw - 2.4 * mm, ih - 2.4 * mm, 1.4 * mm,
-                fill=0, stroke=1)
-    cx = x + iw / 2
-    icons.draw_crown(c, cx - 7 * mm, layout.y(25), 14 * mm, 10 * mm)
-    sw, sh = 17 * mm, 20 * mm
-    icons.draw_house_arms(c, cx - sw - 2 * mm, layout.y(50), sw, sh, "luxembourg")
-    icons.draw_house_arms(c, cx + 2 * mm, layout.y(50), sw, sh, "wittelsbach")
-    c.setFillColor(hex_colour(b.colour))
-    _centred_lines(c, cx, layout.y(59), title, font, b.title_size, iw - 8 * mm)
-    c.setFont(fonts["display_italic"], b.subtitle_size)
-    c.drawCentredString(cx, layout.y(77), subtitle.replace(NBSP, " "))
-    c.restoreState()
-
-
-def _centred_lines(c: Canvas, cx: float, top_base: float, text: str, font: str, size: float,
-                   width: float) -> None:
-    """Break a title into centred lines no wider than ``width``."""
-    lines = wrap_words(text, font, size, width)
-    c.setFont(font, size)
-    for i, line in enumerate(lines):
-        c.drawCentredString(cx, top_base - i * size * 1.15, line)

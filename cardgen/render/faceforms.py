@@ -48,7 +48,8 @@ from reportlab.pdfgen.canvas import Canvas
 from ..data.layout import Layout
 from ..fonts import NBSP, register_fonts
 from ..wording.face import CardFace
-from .card import CardReport, draw_back, draw_card
+from .back import draw_back
+from .card import CardReport, draw_card
 from .cmyk import CmykCanvas, CmykConverter
 from .pdfpage import FastStream
 

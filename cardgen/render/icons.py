@@ -374,10 +374,12 @@ def draw_house_arms(c: Canvas, x: float, y: float, w: float, h: float, house: st
             c.setFillColor(hex_colour("#f4f1ea"))
             c.rect(-1, -1, 2, 2, fill=1, stroke=0)
             c.setFillColor(hex_colour("#2f6db5"))
-            step = 0.34
-            for i in range(-6, 7):
-                for j in range(-6, 7):
-                    cx, cy = (i + (j % 2) * 0.5) * step * 1.0, j * step * 0.75
+            # lozengy argent and azure: blue lozenges meet only at their points, so half
+            # the field stays white and the arms read at a vote token's size
+            step = 0.5
+            for i in range(-3, 4):
+                for j in range(-2, 3):
+                    cx, cy = i * step, j * step * 1.5
                     u.poly([(cx, cy + step * 0.75), (cx + step / 2, cy), (cx, cy - step * 0.75),
                             (cx - step / 2, cy)])
         else:

@@ -7,10 +7,13 @@ byte-identical files (ReportLab ``invariant`` mode: fixed dates and document id)
 from __future__ import annotations
 
 import io
+import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,7 +25,8 @@ from ..files.safepath import inside
 from ..files.write import atomic_move, atomic_write
 from ..fonts import register_fonts
 from ..wording.face import CardFace
-from .card import CardReport, draw_back
+from .back import draw_back
+from .card import CardReport
 from .cmyk import CmykCanvas, CmykConverter
 from .faceforms import FaceLibrary
 
@@ -111,8 +115,15 @@ def write_back_pdf(layout: Layout, path: Path | str, lang: str = "en") -> None:
 
 
 def png_name(face: CardFace) -> str:
-    """`<number>-<id>.png`, as the issue specifies; the language is the folder."""
-    return f"{face.number:03d}-{face.card_id}.png"
+    """``<deck>-<number>-<id>.png``: numbers count within a deck, so the deck comes first
+    and a folder listing keeps each deck together in printed order (the language is the
+    folder)."""
+    stem = f"{face.number:03d}-{face.card_id}.png"
+    return f"{face.deck}-{stem}" if face.deck else stem
+
+
+#: The card back's image beside the faces' in ``output/<lang>/png/``.
+BACK_PNG = "back.png"
 
 
 #: pdftoppm's options per image format: PNG is lossless; JPEG is about five times faster to
@@ -120,44 +131,74 @@ def png_name(face: CardFace) -> str:
 #: pages itself (about three times faster than pdftoppm's own PNG compression).
 IMAGE_FORMATS = {"png": ["-png"], "jpg": ["-jpeg", "-jpegopt", "quality=92"], "ppm": []}
 
+#: Pages one pdftoppm draws when a PDF's pages are drawn side by side (:func:`rasterise`).
+CHUNK = 8
+
 
 def rasterise(pdf: bytes, dpi: int, workdir: Path,
               crop: tuple[int, int, int, int] | None = None, fmt: str = "png",
-              size: tuple[int, int] | None = None) -> list[Path]:
+              size: tuple[int, int] | None = None, *, pages: int = 0,
+              done: Callable[[int], None] | None = None) -> list[Path]:
     """Pages of a PDF as image files (pdftoppm from poppler-utils), in page order.
 
     ``crop`` keeps only (x, y, width, height) pixels of each page, measured from its top left;
     ``size`` (width, height in pixels) scales every page to exactly that many pixels;
-    ``fmt`` is a key of :data:`IMAGE_FORMATS`.
+    ``fmt`` is a key of :data:`IMAGE_FORMATS`. Given the number of ``pages``, runs of
+    :data:`CHUNK` pages are drawn by one pdftoppm each, one per core at a time, and ``done``
+    is called with each page's index (from 0) as its run ends.
     """
     exe = shutil.which("pdftoppm")
     if exe is None:
         raise CardgenError(error("tool-missing", "pdftoppm is needed to write PNGs",
                                  hint="install poppler-utils (apt-get install poppler-utils)"))
+    workdir.mkdir(parents=True, exist_ok=True)
     src = workdir / "in.pdf"
     src.write_bytes(pdf)
     area = ([arg for flag, n in zip("xyWH", crop, strict=True) for arg in (f"-{flag}", str(n))]
             if crop else [])
     scale = ["-scale-to-x", str(size[0]), "-scale-to-y", str(size[1])] if size else []
-    proc = subprocess.run([exe, "-r", str(dpi), *IMAGE_FORMATS[fmt], *scale, *area, str(src),
-                           str(workdir / "page")], capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise CardgenError(error("tool-failed", f"pdftoppm failed: {proc.stderr.strip()}"))
+    command = [exe, "-r", str(dpi), *IMAGE_FORMATS[fmt], *scale, *area]
+    lock = threading.Lock()
+    runs = [(first, min(first + CHUNK - 1, pages)) for first in range(1, pages + 1, CHUNK)]
+
+    def draw(run: tuple[int, int] | None) -> None:
+        pick = ["-f", str(run[0]), "-l", str(run[1])] if run else []
+        proc = subprocess.run([*command, *pick, str(src), str(workdir / "page")],
+                              capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            raise CardgenError(error("tool-failed", f"pdftoppm failed: {proc.stderr.strip()}",
+                                     hint="check that poppler-utils works: pdftoppm -v"))
+        if run and done:
+            with lock:  # ``done`` may print: one run at a time
+                for page in range(run[0] - 1, run[1]):
+                    done(page)
+
+    if not runs:
+        draw(None)
+    else:
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            list(pool.map(draw, runs))  # re-raises a run's error
     return sorted(workdir.glob(f"page-*.{fmt}"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
 
 
-def write_pngs(faces: Iterable[CardFace], layout: Layout, folder: Path | str, dpi: int = 300
+def write_pngs(faces: Iterable[CardFace], layout: Layout, folder: Path | str, dpi: int = 300,
+               lang: str = "en", step: Callable[[str], None] = lambda _name: None
                ) -> tuple[list[Path], RenderReport]:
-    """One PNG (with bleed) per face, named ``NNN-card-lang.png``; each moved in atomically."""
+    """One PNG (with bleed) per face (:func:`png_name`) and the back (:data:`BACK_PNG`), each
+    moved in atomically; ``step`` is called with each file's name as it is placed."""
     faces = list(faces)
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     pdf, report = render_cards_pdf(faces, layout, physical=False)
     out: list[Path] = []
     with tempfile.TemporaryDirectory(dir=folder, prefix=".png-") as tmp:
-        pages = rasterise(pdf, dpi, Path(tmp))
-        for face, page in zip(faces, pages, strict=True):
-            target = inside(folder, png_name(face))
+        names = [png_name(face) for face in faces]
+        pages = rasterise(pdf, dpi, Path(tmp) / "faces", pages=len(faces),
+                          done=lambda i: step(names[i]))
+        back = rasterise(render_back_pdf(layout, lang), dpi, Path(tmp) / "back")
+        for name, page in zip([*names, BACK_PNG], [*pages, *back], strict=True):
+            target = inside(folder, name)
             atomic_move(page, target)
             out.append(target)
+    step(BACK_PNG)
     return out, report

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..board.base import make_ctx
 from ..board.tokens import token_list
 from ..data.model import GameData
+from ..render.cmyk import CmykConverter
 from . import facts
 from .content import document, label_findings
 from .html import build_html
@@ -33,9 +34,11 @@ def tables_document(data: GameData, lang: str, project: Path) -> Document:
     return document(data, lang, tokens.comp, inventory)
 
 
-def writers(doc: Document, data: GameData, project: Path) -> dict[str, Callable[[], bytes]]:
-    """The bytes of each file of ``doc``, by extension, made on demand."""
-    return {"pdf": lambda: build_pdf(doc, make_ctx(data, doc.lang, project, "board")),
+def writers(doc: Document, data: GameData, project: Path, cmyk: CmykConverter | None = None
+            ) -> dict[str, Callable[[], bytes]]:
+    """The bytes of each file of ``doc``, by extension, made on demand (the PDF in CMYK
+    through ``cmyk`` when given)."""
+    return {"pdf": lambda: build_pdf(doc, make_ctx(data, doc.lang, project, "board"), cmyk),
             "md": lambda: build_markdown(doc).encode("utf-8"),
             "html": lambda: build_html(doc).encode("utf-8")}
 

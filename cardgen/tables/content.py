@@ -18,6 +18,7 @@ from ..wording.sandbox import WordingSandbox
 from ..wording.templates import (
     TextError,
     compile_wording,
+    normalize,
     renderer,
     run_wording,
     typography,
@@ -204,13 +205,13 @@ def key_terms(w: Words) -> Table:
         texts = [(t.definition.get(w.lang) if t.definition else None) or "" for t in terms]
         definition = texts[0] if len(texts) == 1 else " ".join(
             f"{i}. {text}" for i, text in enumerate(texts, 1))
-        prototype = any(t.prototype and bool(text) for t, text in zip(terms, texts, strict=True))
         rule = ", ".join(dict.fromkeys(t.rule for t in terms if t.rule))
+        # a definition is wording, not a prototype value: no "*" (DECISIONS: key terms)
         rows.append((SORT_KEYS[w.lang](name), Row((
-            Cell(w.typo(name)), Cell(w.typo(definition), prototype),
+            Cell(w.typo(name)), Cell(w.typo(definition)),
             Cell(rule, numeric=True)))))
     return _table(w, "key_terms", [r for _k, r in sorted(rows, key=lambda r: r[0])],
-                  (0.26, 0.62, 0.12))
+                  (0.24, 0.6, 0.16))
 
 
 def _parts(w: Words, parts: tuple[f.Part, ...]) -> list[str]:
@@ -228,8 +229,9 @@ def _parts(w: Words, parts: tuple[f.Part, ...]) -> list[str]:
     out = []
     for part, name in zip(parts, names, strict=True):
         card = w.data.card(part.ref) if part.kind == "card" else None
-        if card is not None and card.side and names.count(name) > 1:
-            name = f"{name} ({w.data.sides[card.side].name.get(w.lang)})"
+        if card is not None and card.side and names.count(name) > 1:  # John's two cards
+            whose = w.raw(f"side_card.{card.side}") or w.data.sides[card.side].name.get(w.lang)
+            name = f"{name} ({whose})"
         if part.kind == "count":
             out.append(str(part.count))
         elif part.count != 1 or part.kind == "value":
@@ -269,8 +271,8 @@ def countries(w: Words) -> Table:
             Cell(w.place(c.id)),
             Cell(w.typo(w.comp.label(c.kind, w.lang)),
                  icon=Icon("mitre" if c.kind == "ecclesiastical" else "crown")),
-            Cell(str(c.stability), c.prototype, numeric=True),
-            Cell(", ".join(linked) if linked else w("none"), c.prototype))))
+            Cell(str(c.stability), c.stability_prototype, numeric=True),
+            Cell(", ".join(linked) if linked else w("none"), c.links_prototype))))
     return _table(w, "countries", rows, (0.27, 0.25, 0.13, 0.35))
 
 
@@ -279,9 +281,9 @@ def battlegrounds(w: Words) -> Table:
     for b in f.battlegrounds(w.data):
         rows.append(Row((
             Cell(w.place(b.id)),
-            Cell(w.typo(w.comp.label(f"bonus_{b.bonus}", w.lang)), b.prototype,
+            Cell(w.typo(w.comp.label(f"bonus_{b.bonus}", w.lang)), b.bonus_prototype,
                  icon=Icon(b.bonus)),
-            Cell(w.join_or([w.place(x) for x in b.links]) or w("none"), b.prototype),
+            Cell(w.join_or([w.place(x) for x in b.links]) or w("none"), b.links_prototype),
             Cell(w.card(b.battle_event) if b.battle_event else w("none")))))
     return _table(w, "battlegrounds", rows, (0.25, 0.2, 0.28, 0.27))
 
@@ -297,9 +299,12 @@ def _passive_texts(w: Words, s: f.ShieldFacts) -> tuple[str, bool]:
         line = card.line(check.line) if card else None
         if check.card == s.holder and line is not None and line.text is not None:
             text = line.text.get(w.lang) or ""
-        else:  # another card's line: only the clauses about this shield
+        else:  # another card's line: only the clauses about this shield, once (12.12)
             hooks = CardLine(check.line, check.hooks, None, w.data.shields[s.id].loc)
-            text = f"{w.card(check.card)}: {renderer(w.data, w.lang).line(hooks)}"
+            said = renderer(w.data, w.lang)
+            if any(_said(said.body(h.params.get("then")), t) for h in check.hooks for t in texts):
+                continue
+            text = f"{w.card(check.card)}: {said.line(hooks)}"
         texts.append(text.replace(f":shield-{s.id}:", inline))
         proto = proto or bool(card and card.prototype)
     if s.states:
@@ -310,6 +315,11 @@ def _passive_texts(w: Words, s: f.ShieldFacts) -> tuple[str, bool]:
         holder = w.data.card(s.holder)
         proto = proto or bool(holder and holder.prototype)
     return w.typo(" ".join(texts)), proto
+
+
+def _said(clause: str, text: str) -> bool:
+    """Whether ``text`` already states ``clause`` (typography set aside)."""
+    return bool(clause) and normalize(clause).lower() in normalize(text).lower()
 
 
 def shields(w: Words) -> Table:

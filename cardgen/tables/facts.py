@@ -49,11 +49,15 @@ class Inventory:
 
 @dataclass(frozen=True)
 class Country:
+    """A country's row; each ``*_prototype`` says whether that cell is a prototype value
+    (True) or one the rulebook fixes (card_data/rules/facts.yaml)."""
+
     id: str
     kind: str
     stability: int
     battlegrounds: tuple[str, ...]
-    prototype: bool
+    stability_prototype: bool
+    links_prototype: bool
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,8 @@ class Battleground:
     bonus: str
     links: tuple[str, ...]
     battle_event: str | None
-    prototype: bool
+    bonus_prototype: bool
+    links_prototype: bool
 
 
 @dataclass(frozen=True)
@@ -156,11 +161,14 @@ def _components(data: GameData, q: dict[str, Any]) -> tuple[Entry, ...]:
     def denominations(kind: str) -> tuple[Part, ...]:
         return tuple(Part(int(n), "value", str(v)) for v, n in sorted((q.get(kind) or {}).items()))
 
+    fixed = fixed_by_rules(data, "game", "tokens")
+    shields_fixed = "shield_markers" in fixed and "shields" in fixed_by_rules(data, "game", "counts")
     out = [Entry("board", 1),
            Entry("shield_markers", shield_each * len(data.shields),
-                 tuple(Part(shield_each, "shield", sid) for sid in data.shields), None, proto)]
+                 tuple(Part(shield_each, "shield", sid) for sid in data.shields), None,
+                 _prototype(data, shields_fixed))]
     for key in ("round_marker", "loyalty_marker", "card_play_marker"):
-        out.append(Entry(key, int(q.get(key, 1)), (), None, proto))
+        out.append(Entry(key, int(q.get(key, 1)), (), None, _prototype(data, key in fixed)))
     votes = int(q.get("vote_markers", 0))
     out.append(Entry("vote_markers", votes * sides, (Part(votes, "count", ""),), "side", proto))
     for kind in ("influence", "military"):
@@ -175,15 +183,48 @@ def _components(data: GameData, q: dict[str, Any]) -> tuple[Entry, ...]:
     return tuple(out)
 
 
+# --- what the rulebook fixes --------------------------------------------------------------
+
+def _fact_records(data: GameData) -> list[dict]:
+    raw = data.rule_facts
+    facts = raw.get("facts") if isinstance(raw, dict) else None
+    return [r for r in facts or () if isinstance(r, dict)]
+
+
+def fixed_by_rules(data: GameData, subject: str, key: str) -> set[str]:
+    """The ids of the ``subject`` ("place", "game") whose ``key`` a rule fact fixes; for
+    ``game`` facts, the names under ``key`` ("counts", "tokens")."""
+    out: set[str] = set()
+    for rec in _fact_records(data):
+        if subject == "game" and isinstance(rec.get(key), dict):
+            out |= {str(k) for k in rec[key]}
+        elif subject in rec and key in rec:
+            out.add(str(rec[subject]))
+    return out
+
+
+def _prototype(data: GameData, fixed: bool) -> bool:
+    """A value is a prototype value unless the rulebook fixes it."""
+    return data.game.prototype and not fixed
+
+
 # --- 7.2 countries, 8.0 battlegrounds ---------------------------------------------------
 
 def countries(data: GameData) -> tuple[Country, ...]:
     grounds = [p for p in data.places.values() if p.category == "battleground"]
-    return tuple(
-        Country(pid, str(p.attrs.get("kind", "")), int(p.attrs.get("stability", 0)),
-                tuple(bg.id for bg in grounds if pid in (bg.attrs.get("links") or ())),
-                data.game.prototype)
-        for pid, p in data.places.items() if p.category == "country")
+    stable = fixed_by_rules(data, "place", "stability")
+    linked = fixed_by_rules(data, "place", "links")
+    none = {str(r["place"]) for r in _fact_records(data) if r.get("supply_links") == 0}
+    out = []
+    for pid, p in data.places.items():
+        if p.category != "country":
+            continue
+        feeding = tuple(bg.id for bg in grounds if pid in (bg.attrs.get("links") or ()))
+        links_fixed = pid in none if not feeding else all(b in linked for b in feeding)
+        out.append(Country(pid, str(p.attrs.get("kind", "")), int(p.attrs.get("stability", 0)),
+                           feeding, _prototype(data, pid in stable),
+                           _prototype(data, links_fixed)))
+    return tuple(out)
 
 
 def battlegrounds(data: GameData) -> tuple[Battleground, ...]:
@@ -196,7 +237,8 @@ def battlegrounds(data: GameData) -> tuple[Battleground, ...]:
                               for ln in c.lines for e in walk(ln.effects))), None)
         out.append(Battleground(pid, str(place.attrs.get("bonus", "")),
                                 tuple(place.attrs.get("links") or ()), event,
-                                data.game.prototype))
+                                _prototype(data, pid in fixed_by_rules(data, "place", "bonus")),
+                                _prototype(data, pid in fixed_by_rules(data, "place", "links"))))
     return tuple(out)
 
 
@@ -233,6 +275,8 @@ def shields(data: GameData) -> tuple[ShieldFacts, ...]:
             rules |= {str(ops.get(e.op, {}).get("rule", "")) for e in walk(placed[0].effects)
                       if e is not placed[1]}
         rules.discard("")
+        if shield.rules:  # the rules about the shield itself, not those of what it gates
+            rules = set(shield.rules)
         out.append(ShieldFacts(sid, shield.holder,
                                str(placed[1].params.get("location")) if placed else None,
                                tuple(checks), states, tuple(sorted(rules, key=rule_key))))

@@ -91,7 +91,7 @@ SORT_KEYS: dict[str, Callable[[str], tuple]] = {"cs": czech_key, "en": english_k
 LABELS = ("glossary_title", "glossary_terms", "glossary_names", "glossary_head",
           "glossary_places", "glossary_shields", "glossary_currencies", "glossary_deeds",
           "glossary_nouns", "glossary_forbidden", "glossary_forms", "glossary_use",
-          "glossary_card")
+          "glossary_card", "glossary_not_deed")
 
 
 def styles(fonts: dict[str, str]) -> dict[str, ParagraphStyle]:
@@ -99,7 +99,7 @@ def styles(fonts: dict[str, str]) -> dict[str, ParagraphStyle]:
         "title": ParagraphStyle("title", fontName=fonts["bold"], fontSize=16, leading=20,
                                 spaceAfter=6),
         "h": ParagraphStyle("h", fontName=fonts["bold"], fontSize=12, leading=15, spaceBefore=8,
-                            spaceAfter=4),
+                            spaceAfter=4, keepWithNext=1),  # a heading never ends a page
         "body": ParagraphStyle("body", fontName=fonts["body"], fontSize=9, leading=11.5),
         "small": ParagraphStyle("small", fontName=fonts["body"], fontSize=8, leading=10),
         "italic": ParagraphStyle("italic", fontName=fonts["italic"], fontSize=8, leading=10),
@@ -187,8 +187,10 @@ def _sample(category: str, lang: str) -> str:
 
 
 def counted(forms: Mapping[str, str], lang: str) -> str:
-    """The noun after a number in each plural category: "1 vliv · 2 vlivu · 1,5 vlivu …"."""
-    return " · ".join(f"{_sample(cat, lang)}\u00a0{form}" for cat, form in forms.items())
+    """The noun after a whole number in each plural category: "1 vliv · 2 vlivy · 5 vlivů"
+    (the game counts no fractions, so Czech's 1,5 category is left out)."""
+    samples = ((_sample(cat, lang), form) for cat, form in forms.items())
+    return " · ".join(f"{n}\u00a0{form}" for n, form in samples if n.isdigit())
 
 
 def currency_rows(data: GameData, lang: str) -> list[tuple[str, ...]]:
@@ -217,11 +219,13 @@ def glossary_card_inputs(data: GameData) -> list[str]:
             for c in data.cards]
 
 
-def deed_rows(data: GameData, lang: str) -> list[tuple[str, ...]]:
-    """(Deed name, the other language's, the card's name) of every named line."""
+def deed_rows(data: GameData, lang: str, not_deed: str = "") -> list[tuple[str, ...]]:
+    """(Deed name, the other language's, the card's name) of every named line; a named line
+    that is not a Deed (Writing History, 2.36, 6.46) says so after the card's name."""
     other = _other(lang)
     return _sorted(((line.name.get(lang) or "", line.name.get(other) or "",
-                     card.name.get(lang) or card.id)
+                     (card.name.get(lang) or card.id)
+                     + (f" ({not_deed})" if line.kind != "deed" and not_deed else ""))
                     for card in data.cards for line in card.lines
                     if line.name is not None and line.name.get(lang)), lang)
 
@@ -406,23 +410,43 @@ def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Pat
     head = tuple(text["head"])
     three = (*head, text["forms"])
     wide = (0.3, 0.3, 0.4)
-    sections: list[tuple[str, Sequence[str], list[tuple[str, ...]], Sequence[float]]] = [
-        (text["terms"], three, term_rows(data, lang), wide),
-        (text["forbidden"], (head[0], text["use"], ""), forbidden_rows(data, lang), wide),
-        (text["places"], three, place_rows(data, lang), (0.2, 0.2, 0.6)),
-        (text["shields"], three, shield_rows(data, lang), wide),
-        (text["currencies"], three, currency_rows(data, lang), (0.15, 0.15, 0.7)),
-        (text["nouns"], head, noun_rows(data, lang), (0.5, 0.5)),
-        (text["deeds"], (*head, text["card"]), deed_rows(data, lang), (0.35, 0.35, 0.3)),
-        (text["names"], head, name_pairs(data, lang), (0.5, 0.5)),
+    other = _other(lang)
+    pair, same = (lang, other, lang), (lang, lang, lang)  # each column's language
+    sections: list[tuple[str, Sequence[str], list[tuple[str, ...]], Sequence[float],
+                         tuple[str, ...]]] = [
+        (text["terms"], three, term_rows(data, lang), wide, pair),
+        (text["forbidden"], (head[0], text["use"], ""), forbidden_rows(data, lang), wide, same),
+        (text["places"], three, place_rows(data, lang), (0.2, 0.2, 0.6), pair),
+        (text["shields"], three, shield_rows(data, lang), wide, pair),
+        (text["currencies"], three, currency_rows(data, lang), (0.15, 0.15, 0.7), pair),
+        (text["nouns"], head, noun_rows(data, lang), (0.5, 0.5), pair),
+        (text["deeds"], (*head, text["card"]), deed_rows(data, lang, text["not_deed"]),
+         (0.35, 0.35, 0.3), pair),
+        (text["names"], head, name_pairs(data, lang), (0.5, 0.5), pair),
     ]
-    # each text typeset once: a name recurs (a card's beside each of its Deeds)
-    typeset = {c: fix_text(c, lang) for _, _, rows, _ in sections for row in rows for c in row}
+    # each text typeset once in its column's language (a name recurs beside each Deed):
+    # the other language's column keeps its own quotes ("Margaret “Maultasch”")
+    typeset: dict[tuple[str, str], str] = {}
     story: list[Flowable] = [Paragraph(escape(text["title"]), st["title"])]
-    for title, columns, rows, shares in sections:
+    for title, columns, rows, shares, langs in sections:
+        rows, columns, shares = _drop_empty_columns(rows, columns, shares)
         if rows:
+            cells = [tuple(typeset.setdefault((c, lg), fix_text(c, lg))
+                           for c, lg in zip(row, langs, strict=False)) for row in rows]
             story += [Paragraph(escape(title), st["h"]),
-                      sheet_table([tuple(typeset[c] for c in row) for row in rows],
-                                  columns, st, width, shares), Spacer(1, 4 * mm)]
+                      sheet_table(cells, columns, st, width, shares), Spacer(1, 4 * mm)]
     doc.build(story, canvasmaker=canvas_maker(cmyk))
     return buf.getvalue()
+
+
+def _drop_empty_columns(rows: list[tuple[str, ...]], columns: Sequence[str],
+                        shares: Sequence[float]
+                        ) -> tuple[list[tuple[str, ...]], Sequence[str], Sequence[float]]:
+    """Without the columns past the second that are empty in every row (shields have no
+    other forms today): an empty column looks unfinished. Their width goes to the last."""
+    keep = [i for i in range(len(columns)) if i < 2 or any(row[i] for row in rows)]
+    if len(keep) == len(columns):
+        return rows, columns, shares
+    kept = [shares[i] for i in keep]
+    kept[-1] += 1 - sum(kept)
+    return ([tuple(row[i] for i in keep) for row in rows], [columns[i] for i in keep], kept)

@@ -15,6 +15,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, SimpleDocTempl
 
 from ..board import glyphs
 from ..board.base import Ctx
+from ..render.cmyk import CmykConverter, canvas_maker
 from .glossary import ruled_table, styles
 from .table import Cell, Document, Icon, Row
 from .table import Table as RulesTable
@@ -87,8 +88,9 @@ def _row(row: Row, st, right, mark: str, ctx: Ctx, widths: list[float]) -> list:
             for c, w in zip(row.cells, widths, strict=True)]
 
 
-def build_pdf(doc: Document, ctx: Ctx) -> bytes:
-    """The tables of ``doc`` as PDF bytes (deterministic: same document, same bytes)."""
+def build_pdf(doc: Document, ctx: Ctx, cmyk: CmykConverter | None = None) -> bytes:
+    """The tables of ``doc`` as PDF bytes (deterministic: same document, same bytes); in
+    CMYK through ``cmyk`` when given, like every other file of a CMYK build."""
     fonts = ctx.layout.fonts
     st = styles(fonts) | {"bold": ParagraphStyle("bold", fontName=fonts["bold"], fontSize=9,
                                                  leading=11.5)}
@@ -106,5 +108,5 @@ def build_pdf(doc: Document, ctx: Ctx) -> bytes:
         story += [Spacer(1, 3 * mm),
                   KeepTogether([Paragraph(escape(t.heading), st["h"]),
                                 _table(t, st, doc.mark, ctx, width)])]
-    pdf.build(story)
+    pdf.build(story, canvasmaker=canvas_maker(cmyk))
     return buf.getvalue()

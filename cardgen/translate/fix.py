@@ -13,7 +13,7 @@ from ..check.components import component_fixes
 from ..check.lang import all_texts
 from ..data.load import load
 from ..data.yamledit import TextEdit, edit_files
-from ..errors import Finding
+from ..errors import Finding, quoted
 from ..wording.language import fix_text
 
 # --------------------------------------------------------------------------------------
@@ -37,9 +37,10 @@ def fix_project(project: Path) -> tuple[list[str], list[Finding]]:
             fixed = fix_text(value, lang)
             if fixed != value:
                 loc = t.text.at(lang)
-                lines[TextEdit(loc, fixed)] = f"{loc}: {t.card.id} {t.key} ({lang}): {value!r} -> {fixed!r}"
+                lines[TextEdit(loc, fixed)] = (f"{loc}: {t.card.id} {t.key} ({lang}): "
+                                               f"{quoted(value)} -> {quoted(fixed)}")
     for loc, path, lang, fixed in component_fixes(project):  # board, token and aid texts
-        lines[TextEdit(loc, fixed)] = f"{loc}: {path} ({lang}): -> {fixed!r}"
+        lines[TextEdit(loc, fixed)] = f"{loc}: {path} ({lang}): -> {quoted(fixed)}"
     outcome = edit_files(project, lines)
     done = set(outcome.applied)
     return [line for edit, line in lines.items() if edit in done], outcome.findings

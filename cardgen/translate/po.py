@@ -412,11 +412,11 @@ def import_po(project: Path, file: Path, check: Check | None = None) -> ImportRe
     report = ImportReport()
     plan = _plan(project, data, parsed.entries, str(file), report)
     if has_errors(report.findings):
-        raise CardgenError([*report.findings, _nothing_written(file)])
+        raise CardgenError([*report.findings, _nothing_written(file, report.findings)])
     if check is not None and plan.edits:
         new = _stage(project, plan, check)
         if new:
-            raise CardgenError([*new, _nothing_written(file)])
+            raise CardgenError([*new, _nothing_written(file, new)])
     outcome = edit_files(project, plan.edits)  # a file that cannot be edited leaves the others
     done = {id(e) for e in outcome.applied}
     report.applied = [plan.lines[id(e)] for e in plan.edits if id(e) in done]
@@ -434,6 +434,10 @@ def import_po(project: Path, file: Path, check: Check | None = None) -> ImportRe
     return report
 
 
-def _nothing_written(file: Path) -> Finding:
-    return error("po-refused", "nothing was written: fix the errors above and import again",
-                 location=Location(str(file)))
+def _nothing_written(file: Path, problems: list[Finding]) -> Finding:
+    """Said beside the import's errors: findings are printed sorted by card and file, so it
+    counts them instead of pointing "above" or "below"."""
+    n = sum(1 for f in problems if f.severity is Severity.ERROR)
+    return error("po-refused", f"nothing was written because of the {n} other "
+                 f"error{'s' * (n != 1)} listed here", location=Location(str(file)),
+                 hint="fix them (in the PO file, or in card_data/) and run po import again")

@@ -38,23 +38,13 @@ from ..data.model import LINE_KINDS, Card, GameData
 from ..errors import Finding, Severity
 from ..fonts import register_fonts
 from ..render.card import inline_icons
+from ..render.cmyk import canvas_maker
 from ..render.textflow import IconSet
 from ..tables.glossary import headword, pair_table, styles
 from ..wording.face import CardFace
 from ..wording.templates import TextError, canonical_text, normalize, typography
 from .proof_cells import CardPair, DrawCard, MarkedText
-from .review import (
-    Change,
-    Earlier,
-    Run,
-    changes,
-    keys_in_order,
-    plain,
-    removed,
-    texts_of,
-    translation_state,
-    word_diff,
-)
+from .review import Change, Earlier, Run, changes, keys_in_order, plain, removed, texts_of, word_diff
 
 _ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 PAGE = landscape(A4)
@@ -104,8 +94,9 @@ class _Sheet:
 
     def __init__(self, data: GameData, faces: Mapping[str, Sequence[CardFace]],
                  draw_card: DrawCard, layout: Any, fonts: dict[str, str],
-                 earlier: Earlier | None):
+                 earlier: Earlier | None, states: Mapping[str, str]):
         self.data, self.draw_card, self.layout, self.fonts = data, draw_card, layout, fonts
+        self.states = states
         self.st = styles(fonts)
         self.faces = {lang: {f.card_id: f for f in fs} for lang, fs in faces.items()}
         self.texts = {lang: texts_of(fs) for lang, fs in faces.items()}
@@ -156,7 +147,9 @@ class _Sheet:
         keys = keys_in_order([self.texts[lang].get(card.id, {}) for lang in ("en", "cs")])
         rows: list[list[Any]] = [[Paragraph(escape(h), self.st["italic"]) for h in HEAD]]
         for key in keys:
-            state = translation_state(card, key)
+            # a card text's translation state, as `cardgen check` counts it; a printed
+            # label (the deck's name, a kind) is no text of the card: its template's
+            state = self.states.get(f"{card.id}:{key}", "template")
             rows.append([Paragraph(escape(key), self.st["italic"]),
                          self.cell(card.id, key, "en", change),
                          self.cell(card.id, key, "cs", change),
@@ -234,15 +227,19 @@ def _glossary(data: GameData, st: dict[str, Any]) -> Table:
 
 
 def build_proof(data: GameData, faces_en: Sequence[CardFace], faces_cs: Sequence[CardFace],
-                findings: Sequence[Finding], draw_card: DrawCard, layout: Any,
+                findings: Sequence[Finding], draw_card: DrawCard, layout: Any, *,
                 only_problems: bool = False, earlier: Earlier | None = None,
-                hashes: Mapping[str, Mapping[str, str]] | None = None) -> bytes:
+                states: Mapping[str, str], hashes: Mapping[str, Mapping[str, str]] | None = None
+                ) -> bytes:
     """The proof PDF as bytes (deterministic: same input, same bytes).
+
+    ``states``: PO context → translation state (:func:`~.translation.text_states`).
 
     With ``earlier`` only the cards changed since then are shown (``hashes``: the current
     content hashes by language, to find cards whose drawing alone changed)."""
     fonts = register_fonts(layout.fonts)
-    sheet = _Sheet(data, {"en": faces_en, "cs": faces_cs}, draw_card, layout, fonts, earlier)
+    sheet = _Sheet(data, {"en": faces_en, "cs": faces_cs}, draw_card, layout, fonts, earlier,
+                   states)
     st = sheet.st
     by_card: dict[str | None, list[Finding]] = {}
     for f in findings:
@@ -300,6 +297,6 @@ def build_proof(data: GameData, faces_en: Sequence[CardFace], faces_cs: Sequence
                             initialFontName=fonts["body"], initialFontSize=9,
                             title="cardgen proof cs-en", author="cardgen", creator="cardgen",
                             subject="", keywords="")
-    doc.build(story)
+    doc.build(story, canvasmaker=canvas_maker(None))  # a /ID of its own (render.pdfid)
     return buf.getvalue()
 

@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..check.lang import card_texts
-from ..data.model import Card
 from ..errors import CardgenError, Location, error
 from ..wording.face import CardFace, printed_texts
 
@@ -139,18 +137,6 @@ def plain(text: str) -> list[Run]:
 
 
 # --- translation state ----------------------------------------------------------------
-
-def translation_state(card: Card, key: str, lang: str = "cs") -> str:
-    """The state of a card text's translation: ``translated`` or ``missing``, derived from
-    what the data holds; ``template`` for a printed label that is no text of the card.
-
-    The one place the proof asks; it is to read the recorded state (source hash, reviewed
-    flag) once the data keeps one."""
-    for text in card_texts(card):
-        if text.key == key:
-            return "translated" if text.text.get(lang) else "missing"
-    return "template"
-
 
 # --- an earlier card_data/ from git ---------------------------------------------------
 

@@ -4,7 +4,9 @@ face at 300 dpi and a CSV) for virtual tables that import images by hand.
 
 :func:`vtt_files` lists every file of ``output/<lang>/vtt/`` with what its bytes depend on
 and how to make them; the caller (``outputs.py``) turns them into build targets, so only
-files whose inputs changed are made again.
+files whose inputs changed are made again. :mod:`.geometry` lays the table out from the
+measured constants of ``layouts/vtt.yaml``; :mod:`.links` checks ``--vtt-base-url`` and
+points each language's save at its own images.
 """
 
 from .files import VttFile, vtt_files

@@ -16,6 +16,8 @@ from ..render.pdf import png_name
 from ..wording.face import CardFace
 from . import raster
 from .generic import generic_csv
+from .geometry import TableGeometry
+from .links import image_links
 from .pieces import distinct_tokens, table_tokens, token_stem
 from .plan import load_config, plan_piles, plan_sheets
 from .tts import saved_object
@@ -32,15 +34,14 @@ class VttFile:
 def vtt_files(data: GameData, lang: str, faces: Sequence[CardFace], layout: Layout,
               project: Path, face_hashes: Mapping[str, str], folder: Path, base_url: str = ""
               ) -> list[VttFile]:
-    """Every file of ``folder`` (``output/<lang>/vtt/``, where local image links point);
-    raises one CardgenError for a bad vtt.yaml."""
+    """Every file of ``folder`` (``output/<lang>/vtt/``, where local image links point;
+    ``base_url``: the web folder holding each language's copy, see :mod:`.links`); raises
+    one CardgenError for a bad vtt.yaml."""
     config = load_config(project)
     piles = plan_piles(config, faces, data)
     sheets = plan_sheets(piles)
     cell = config.cell
-
-    def url(name: str) -> str:
-        return f"{base_url.rstrip('/')}/{name}" if base_url else (folder / name).resolve().as_uri()
+    url = image_links(base_url, lang, folder)
 
     out: list[VttFile] = []
     for sheet in sheets:
@@ -59,25 +60,27 @@ def vtt_files(data: GameData, lang: str, faces: Sequence[CardFace], layout: Layo
     px = config.data["board"]["pixels_wide"]
     out.append(VttFile("board.png", ("board", lang, str(px)), True,
                        lambda: raster.board_image(board_ctx, px)))
-    dpi = config.data["tokens"]["dpi"]
+    dpi, round_kinds = config.data["tokens"]["dpi"], config.data["tokens"]["round"]
     for token in tokens:
-        stem = token_stem(token)
+        stem, coin = token_stem(token), token.kind in round_kinds
         for side in ("front", "back"):
-            out.append(VttFile(f"{stem}-{side}.png", ("token", lang, stem, side, str(dpi)), True,
-                               lambda token=token, side=side: raster.token_image(
-                                   ctx, token, dpi, side == "back")))
+            out.append(VttFile(f"{stem}-{side}.png",
+                               ("token", lang, stem, side, str(dpi), "coin" if coin else ""),
+                               True, lambda token=token, side=side, coin=coin: raster.token_image(
+                                   ctx, token, dpi, side == "back", coin)))
 
     title = board_ctx.label("title")
     w, h, _b = board_sheet(board_ctx)
 
     def save() -> bytes:
+        table = TableGeometry(config.data["tts"], (w, h))
         objects = saved_object(title, (title, board_ctx.label("subtitle")), piles, sheets,
-                               table_tokens(board_ctx, config, tokens), url, config, (w, h))
+                               table_tokens(board_ctx, config, tokens, table), url, table)
         return (json.dumps(objects, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode()
 
     out.append(VttFile(f"{config.data['save_file']}.json",
-                       ("save", lang, base_url or folder.resolve().as_uri(),
-                        *(face_hashes[f.card_id] for f in faces)), True, save))
+                       ("save", lang, url(""), *(face_hashes[f.card_id] for f in faces)),
+                       True, save))
 
     gdpi = config.data["generic"]["dpi"]
     gpx = raster.card_pixels(layout, gdpi)

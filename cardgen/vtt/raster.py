@@ -13,15 +13,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PIL import Image
+from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from ..board import glyphs
 from ..board.base import Ctx
 from ..board.board import draw_board, sheet
 from ..board.tokens import Faces, Token
 from ..data.layout import Layout
 from ..fonts import register_fonts
-from ..render.card import draw_back, draw_card
+from ..render.back import draw_back
+from ..render.card import draw_card
 from ..render.pdf import rasterise
 from ..wording.face import CardFace
 from .plan import Sheet
@@ -93,9 +96,25 @@ def board_image(ctx: Ctx, pixels_wide: int) -> bytes:
     return png_bytes(_pages((w, h), [lambda c: draw_board(ctx, c)], pixels)[0])
 
 
-def token_image(ctx: Ctx, token: Token, dpi: int, back: bool) -> bytes:
-    """A token's front, or its back as seen when turned over, at ``dpi``."""
+def token_image(ctx: Ctx, token: Token, dpi: int, back: bool, coin: bool = False) -> bytes:
+    """A token's front, or its back as seen when turned over, at ``dpi``. A ``coin`` (a round
+    tile on the table) is the currency's coin filling the image, so the circle shows all
+    of it: its value on the front, its mark on the back."""
     s = token.size
     px = round(s / 25.4 * dpi)
-    image = _pages((s, s), [lambda c: Faces(ctx, c).draw(token, 0, 0, back)], (px, px))[0]
-    return png_bytes(image, dpi)
+    draw: Draw = _coin(ctx, token, back) if coin else \
+        (lambda c: Faces(ctx, c).draw(token, 0, 0, back))
+    return png_bytes(_pages((s, s), [draw], (px, px))[0], dpi)
+
+
+def _coin(ctx: Ctx, token: Token, back: bool) -> Draw:
+    cu = ctx.data.currencies[token.key]
+    s = token.size
+
+    def draw(c: Canvas) -> None:
+        c.setFillColor(HexColor(ctx.layout.data["colours"]["paper"]))
+        c.rect(0, 0, s * mm, s * mm, 0, 1)
+        label = None if back else str(token.value)
+        glyphs.coin(c, s / 2, s / 2, s, cu.colour, cu.mark, label, ctx.font("bold"))
+
+    return draw

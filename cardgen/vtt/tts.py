@@ -1,10 +1,11 @@
-"""The Tabletop Simulator saved object: board, the setup piles face down, the markers on
-their starting spaces and the supply beside the board (rule 3).
+"""The Tabletop Simulator save: the board, the setup piles face down, the markers on their
+starting spaces and the supply beside the board (rule 3), laid out by :mod:`.geometry`.
 
-Positions are worked out in board millimetres (``layouts/vtt.yaml``, y down from the top
-edge) and turned into table units with the board centred on the table's origin: x to the
-right, z towards the Wittelsbach edge (the top of the board, 2.24). GUIDs are derived from
-each object's id, so the same table gives the same file.
+The structure follows saves Tabletop Simulator itself writes (``ObjectStates``, one
+``Transform`` per object, a deck's cards in ``ContainedObjects`` with ``CardID`` = deck
+number × 100 + cell, an endless bag holding the one object it hands out; the test compares
+with such a save in ``tests/fixtures/``). GUIDs are derived from each object's id, so the
+same table gives the same file.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .plan import Pile, Sheet, VttConfig, sheet_of
+from .geometry import TILE_TYPES, TableGeometry
+from .plan import Pile, Sheet, sheet_of
 
 Url = Callable[[str], str]
 
@@ -26,10 +28,12 @@ class TokenObject:
     id: str
     name: str
     note: str
-    size: float  # mm
+    size: float  # mm, the printed token's side (a round one's diameter)
     front: str  # file under vtt/
     back: str
     at: tuple[float, float]  # board mm
+    shape: str = "square"  # a key of TILE_TYPES
+    stackable: bool = False
     bag: bool = False
 
 
@@ -37,23 +41,13 @@ def guid(*parts: str) -> str:
     return hashlib.sha1("/".join(parts).encode()).hexdigest()[:6]
 
 
-class Table:
-    def __init__(self, config: VttConfig, board_mm: tuple[float, float]):
-        self.tts = config.data["tts"]
-        self.board_mm = board_mm
-
-    def position(self, at: Sequence[float], height: float = 0.0) -> dict[str, float]:
-        w, h = self.board_mm
-        unit = self.tts["unit_mm"]
-        return {"posX": round((at[0] - w / 2) / unit, 4),
-                "posY": round(self.tts["lift"] + height, 4),
-                "posZ": round((h / 2 - at[1]) / unit, 4)}
-
-    def transform(self, at: Sequence[float], *, face_down: bool = False, rotate: float = 0,
-                  scale: float = 1.0, height: float = 0.0) -> dict[str, float]:
-        return {**self.position(at, height), "rotX": 0, "rotY": rotate,
-                "rotZ": 180 if face_down else 0,
-                "scaleX": round(scale, 4), "scaleY": 1, "scaleZ": round(scale, 4)}
+def transform(xz: tuple[float, float], y: float, *, face_down: bool = False, rotate: float = 0,
+              scale: float = 1.0) -> dict[str, float]:
+    """Position, rotation and scale as the saves write them: every value a float."""
+    values = {"posX": xz[0], "posY": y, "posZ": xz[1], "rotX": 0, "rotY": rotate,
+              "rotZ": 180 if face_down else 0,
+              "scaleX": round(scale, 4), "scaleY": 1, "scaleZ": round(scale, 4)}
+    return {k: float(v) for k, v in values.items()}
 
 
 def custom_deck(sheet: Sheet, url: Url) -> dict[str, Any]:
@@ -63,7 +57,7 @@ def custom_deck(sheet: Sheet, url: Url) -> dict[str, Any]:
                                  "UniqueBack": False, "Type": 0}}
 
 
-def _card(pile: Pile, sheets: Sequence[Sheet], index: int, url: Url, table: Table
+def _card(pile: Pile, sheets: Sequence[Sheet], index: int, url: Url, place: dict[str, float]
           ) -> dict[str, Any]:
     face = pile.cards[index]
     sheet = sheet_of(sheets, face)
@@ -71,13 +65,16 @@ def _card(pile: Pile, sheets: Sequence[Sheet], index: int, url: Url, table: Tabl
             "Nickname": face.name,
             "Description": f"{face.kind_label or face.deck_label} · {face.number}",
             "CardID": sheet.card_id(face), "CustomDeck": custom_deck(sheet, url),
-            "Transform": table.transform(pile.at, face_down=True, rotate=pile.rotate),
-            "Hands": True, "HideWhenFaceDown": True}
+            "Transform": place, "Hands": True, "HideWhenFaceDown": True}
 
 
-def pile_object(pile: Pile, sheets: Sequence[Sheet], url: Url, table: Table) -> dict[str, Any]:
+def pile_object(pile: Pile, sheets: Sequence[Sheet], url: Url, table: TableGeometry
+                ) -> dict[str, Any]:
     """A face-down deck, or a single face-down card for a pile of one."""
-    cards = [_card(pile, sheets, i, url, table) for i in range(len(pile.cards))]
+    xz = table.xz(pile.at)
+    place = transform(xz, table.deck_y(table.rests_on(*xz), len(pile.cards)), face_down=True,
+                      rotate=pile.rotate)
+    cards = [_card(pile, sheets, i, url, place) for i in range(len(pile.cards))]
     if len(cards) == 1:
         return {**cards[0], "GUID": guid("pile", pile.id), "Nickname": pile.name,
                 "Description": pile.note}
@@ -86,45 +83,58 @@ def pile_object(pile: Pile, sheets: Sequence[Sheet], url: Url, table: Table) -> 
         decks.update(card["CustomDeck"])
     return {"Name": "Deck", "GUID": guid("pile", pile.id), "Nickname": pile.name,
             "Description": pile.note, "DeckIDs": [c["CardID"] for c in cards],
-            "CustomDeck": decks, "ContainedObjects": cards,
-            "Transform": table.transform(pile.at, face_down=True, rotate=pile.rotate),
+            "CustomDeck": decks, "ContainedObjects": cards, "Transform": place,
             "Hands": False, "HideWhenFaceDown": True}
 
 
-def board_object(name: str, note: str, url: Url, table: Table) -> dict[str, Any]:
-    w, _h = table.board_mm
-    scale = w / table.tts["unit_mm"] / table.tts["board_units_at_scale_1"]
-    return {"Name": "Custom_Board", "GUID": guid("board"), "Nickname": name,
+def _image(front: str, back: str, tile: dict[str, Any]) -> dict[str, Any]:
+    """A CustomImage as the saves write it: ImageScalar 1 and WidthScale 0 (Tabletop Simulator
+    fills in the image's aspect when it loads the image)."""
+    return {"ImageURL": front, "ImageSecondaryURL": back, "ImageScalar": 1.0,
+            "WidthScale": 0.0, "CustomTile": tile}
+
+
+def board_object(name: str, note: str, url: Url, table: TableGeometry) -> dict[str, Any]:
+    """The board: a locked Custom_Tile that keeps its image's aspect (``Stretch`` off), its
+    bottom on the table's surface."""
+    scale = table.tile_scale(table.board_size()[1])
+    tile = {"Type": TILE_TYPES["square"], "Thickness": table.tts["board"]["thickness"],
+            "Stackable": False, "Stretch": False}
+    return {"Name": "Custom_Tile", "GUID": guid("board"), "Nickname": name,
             "Description": note, "Locked": True,
-            "Transform": table.transform((w / 2, table.board_mm[1] / 2), scale=scale, height=-0.9),
-            "CustomImage": {"ImageURL": url("board.png"), "ImageSecondaryURL": "",
-                            "ImageScalar": 1.0, "WidthScale": 0.0}}
+            "Transform": transform((0.0, 0.0), table.board_y(), scale=scale),
+            "CustomImage": _image(url("board.png"), url("board.png"), tile)}
 
 
-def token_object(token: TokenObject, url: Url, table: Table) -> dict[str, Any]:
-    scale = token.size / table.tts["unit_mm"] / table.tts["tile_units_at_scale_1"]
+def token_object(token: TokenObject, url: Url, table: TableGeometry) -> dict[str, Any]:
+    """A token as a Custom_Tile of its shape lying on the board or the table, or an endless
+    bag (resting beside the board) that hands out copies of it."""
+    xz = table.xz(token.at)
+    support = table.rests_on(*xz)
+    thickness = table.tts["tile"]["thickness"]
+    place = transform(xz, table.tile_y(support, thickness),
+                      scale=table.tile_scale(table.units(token.size)))
     tile = {"Name": "Custom_Tile", "GUID": guid("token", token.id), "Nickname": token.name,
-            "Description": token.note, "Transform": table.transform(token.at, scale=scale),
-            "CustomImage": {"ImageURL": url(token.front), "ImageSecondaryURL": url(token.back),
-                            "ImageScalar": 1.0, "WidthScale": 0.0,
-                            "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": True,
-                                           "Stretch": True}}}
+            "Description": token.note, "Transform": place,
+            "CustomImage": _image(url(token.front), url(token.back),
+                                  {"Type": TILE_TYPES[token.shape], "Thickness": thickness,
+                                   "Stackable": token.stackable, "Stretch": True})}
     if not token.bag:
         return tile
     return {"Name": "Infinite_Bag", "GUID": guid("bag", token.id), "Nickname": token.name,
-            "Description": token.note, "Transform": table.transform(token.at),
+            "Description": token.note, "Transform": transform(xz, table.bag_y(support)),
             "ContainedObjects": [tile]}
 
 
 def saved_object(title: str, board: tuple[str, str], piles: Sequence[Pile],
                  sheets: Sequence[Sheet], tokens: Sequence[TokenObject], url: Url,
-                 config: VttConfig, board_mm: tuple[float, float]) -> dict[str, Any]:
-    """The whole table as Tabletop Simulator's save structure (``ObjectStates``)."""
-    table = Table(config, board_mm)
+                 table: TableGeometry) -> dict[str, Any]:
+    """The whole table as Tabletop Simulator's save structure (``ObjectStates``) on the
+    default table named in vtt.yaml."""
     objects = [board_object(board[0], board[1], url, table)]
     objects += [pile_object(p, sheets, url, table) for p in piles]
     objects += [token_object(t, url, table) for t in tokens]
     note = "\n".join(f"{p.name}: {p.note}" for p in piles)
     return {"SaveName": title, "GameMode": title, "Date": "", "VersionNumber": "",
-            "Table": "", "Sky": "", "Note": note, "Rules": "", "LuaScript": "",
-            "LuaScriptState": "", "XmlUI": "", "ObjectStates": objects}
+            "Table": table.tts["table"], "Sky": "", "Note": note, "Rules": "",
+            "LuaScript": "", "LuaScriptState": "", "XmlUI": "", "ObjectStates": objects}

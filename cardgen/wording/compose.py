@@ -106,6 +106,7 @@ def _face(data: GameData, card: Card, lang: str, project: Path,
         deck_label=r.labels["deck_set_aside" if card.id in data.game.set_aside else
                             "deck_market" if card.deck == "market" else "deck_starter"],
         number=card.number,
+        deck=card.deck,
         version=data.game.data_version,
         art=_art(project, card, art_names),
         currencies=_currency_styles(data, lang, shown),

@@ -67,6 +67,7 @@ class CardFace:
     kind_label: str | None = None  # e.g. "Event" / "Událost" for event cards
     copies: int = 1
     shields: tuple[ShieldStyle, ...] = ()  # styles of every shield the text shows inline
+    deck: str = ""  # luxembourg | wittelsbach | market: where ``number`` counts
 
 
 def printed_texts(face: CardFace) -> dict[str, str]:

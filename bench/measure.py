@@ -1,0 +1,75 @@
+"""Measuring a command as the benchmarks report it: wall time, CPU time of its whole
+process tree, and the peak memory of that tree (RSS and PSS sums, sampled)."""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+
+
+def tree_memory(pid: int) -> tuple[int, int]:
+    """(RSS, PSS) in bytes, summed over pid and all its descendants. RSS counts a page
+    shared by forked workers once in each of them; PSS splits it between them, so the PSS
+    sum is the memory the tree really holds."""
+    rss = pss = 0
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/smaps_rollup") as fh:
+                for line in fh:
+                    if line.startswith(("Rss:", "Pss:")):
+                        kb = int(line.split()[1]) * 1024
+                        if line.startswith("Rss:"):
+                            rss += kb
+                        else:
+                            pss += kb
+            with open(f"/proc/{p}/task/{p}/children") as fh:
+                todo += [int(c) for c in fh.read().split()]
+        except (OSError, ValueError):
+            continue
+    return rss, pss
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + system) of every finished child process of this one and of
+    their own waited-for children: a command's whole process tree once it has ended."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float  # wall
+    cpu: float  # user + system of the whole tree
+    peak_rss: int  # bytes, summed over the tree
+    peak_pss: int
+    code: int
+    out: bytes
+    err: bytes
+
+
+def run_measured(cmd: list[str], env: dict[str, str], every: float = 0.02) -> Run:
+    """Run ``cmd`` to its end, sampling its tree's memory every ``every`` seconds."""
+    peak = [0, 0]
+    cpu = children_cpu()
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            rss, pss = tree_memory(proc.pid)
+            peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
+            done.wait(every)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, err = proc.communicate()
+    seconds = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    return Run(seconds, children_cpu() - cpu, peak[0], peak[1], proc.returncode, out, err)

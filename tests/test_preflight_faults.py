@@ -1,0 +1,141 @@
+"""Issue 30: preflight catches each fault a print shop sends a file back for. Every test
+file is written here object by object: a clean PDF/X-1a:2003 file, then the same file with
+one fault planted, so each finding is the planted fault and nothing else."""
+
+from __future__ import annotations
+
+import subprocess
+import zlib
+from pathlib import Path
+
+import pytest
+from PIL import ImageCms
+
+from cardgen.cli import main
+from cardgen.render.cmyk import DEFAULT_ICC
+
+CMYK_ICC = DEFAULT_ICC.read_bytes()
+SRGB_ICC = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+CLEAN_INFO = ("/Title (test) /CreationDate (D:20000101000000Z) /ModDate (D:20000101000000Z) "
+              "/GTS_PDFXVersion (PDF/X-1:2003) /GTS_PDFXConformance (PDF/X-1a:2003) "
+              "/Trapped /False")
+
+
+def stream(head: str, data: bytes) -> bytes:
+    body = zlib.compress(data)
+    return (f"<< {head} /Filter /FlateDecode /Length {len(body)} >>\nstream\n".encode()
+            + body + b"\nendstream")
+
+
+def write_pdf(path: Path, *, content: bytes = b"0 0 0 1 k 20 20 50 50 re f",
+              resources: str = "", page_extra: str = "", catalog_extra: str = "",
+              info: str = CLEAN_INFO, intent_icc: bytes = CMYK_ICC, intent_n: int = 4,
+              trim: str = "[9 9 189 261]", extra: tuple[bytes, ...] = ()) -> Path:
+    """A one-page PDF 1.4; object 6 is the OutputIntent's profile, 7 on are ``extra``."""
+    objects = [
+        f"<< /Type /Catalog /Pages 2 0 R /OutputIntents [<< /Type /OutputIntent /S /GTS_PDFX "
+        f"/OutputConditionIdentifier (FOGRA39) /RegistryName (http://www.color.org) "
+        f"/Info (test) /DestOutputProfile 6 0 R >>] {catalog_extra} >>".encode(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 198 270] /TrimBox {trim} "
+         f"/BleedBox [0 0 198 270] /Resources << {resources} >> /Contents 4 0 R "
+         f"{page_extra} >>").encode(),
+        stream("", content),
+        f"<< {info} >>".encode(),
+        stream(f"/N {intent_n}", intent_icc),
+        *extra,
+    ]
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
+    out += (f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R /Info 5 0 R "
+            f"/ID [<{'ab' * 16}><{'ab' * 16}>] >>\nstartxref\n{xref}\n%%EOF\n").encode()
+    path.write_bytes(bytes(out))
+    return path
+
+
+def preflight(path: Path, capsys, *options: str) -> tuple[int, str]:
+    capsys.readouterr()
+    code = main(["preflight", str(path), "--pdfx", "--ink-limit", "240", *options])
+    return code, capsys.readouterr().out
+
+
+def test_the_clean_file_passes(tmp_path, capsys):
+    code, out = preflight(write_pdf(tmp_path / "clean.pdf"), capsys)
+    assert code == 0, out
+    assert "error" not in out and "warning" not in out
+    assert ": 1 page\n" in out  # one page, not "1 pages"
+
+
+ICC_RGB = stream("/N 3", SRGB_ICC)
+FAULTS = {
+    "encryption": ({}, "preflight-encrypted"),
+    "javascript": ({"catalog_extra": "/OpenAction << /S /JavaScript /JS (app.alert\\(1\\)) >>"},
+                   "preflight-javascript"),
+    "annotation": ({"page_extra": "/Annots [<< /Type /Annot /Subtype /Text "
+                                  "/Rect [10 10 20 20] /Contents (note) >>]"},
+                   "preflight-annotations"),
+    "page transparency group": ({"page_extra": "/Group << /S /Transparency /CS /DeviceCMYK >>"},
+                                "preflight-transparency"),
+    "ICC-based RGB fill": ({"resources": "/ColorSpace << /C0 [/ICCBased 7 0 R] >>",
+                            "content": b"/C0 cs 0.8 0.2 0.1 sc 20 20 50 50 re f",
+                            "extra": (ICC_RGB,)}, "preflight-rgb"),
+    "Lab fill": ({"resources": "/ColorSpace << /L0 [/Lab << /WhitePoint [0.9505 1 1.089] >>] >>",
+                  "content": b"/L0 cs 50 20 10 sc 20 20 50 50 re f"}, "preflight-lab"),
+    "TrimBox larger than the page": ({"trim": "[0 0 300 300]"}, "preflight-boxes"),
+    "RGB output intent": ({"intent_icc": SRGB_ICC, "intent_n": 3}, "preflight-pdfx"),
+    "missing Title": ({"info": CLEAN_INFO.replace("/Title (test) ", "")}, "preflight-pdfx"),
+}
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_each_planted_fault_is_an_error(tmp_path, capsys, fault):
+    options, code = FAULTS[fault]
+    path = write_pdf(tmp_path / "f.pdf", **options)
+    if fault == "encryption":  # opens without a password, but is encrypted all the same
+        locked = tmp_path / "locked.pdf"
+        subprocess.run(["qpdf", "--encrypt", "", "owner", "256", "--", str(path), str(locked)],
+                       check=True)
+        path = locked
+    status, out = preflight(path, capsys)
+    assert status == 1, out
+    assert f"error[{code}]" in out, out
+    if fault == "missing Title":
+        assert "no /Title" in out
+    if fault == "RGB output intent":
+        assert "OutputIntent's profile is RGB" in out
+
+
+def test_both_correctly_keyed_pdfx_1a_forms_pass_and_the_old_keying_does_not(tmp_path, capsys):
+    x2001 = CLEAN_INFO.replace("1:2003", "1:2001").replace("1a:2003", "1a:2001")
+    old = CLEAN_INFO.replace("/GTS_PDFXVersion (PDF/X-1:2003) /GTS_PDFXConformance "
+                             "(PDF/X-1a:2003)", "/GTS_PDFXVersion (PDF/X-1a:2003)")
+    code, out = preflight(write_pdf(tmp_path / "a.pdf"), capsys)
+    assert code == 0, out
+    code, out = preflight(write_pdf(tmp_path / "b.pdf", info=x2001), capsys)
+    assert "error[preflight-pdfx]" in out and "1.3 or earlier" in out  # 2001 is PDF 1.3
+    code, out = preflight(write_pdf(tmp_path / "c.pdf", info=old), capsys)
+    assert code == 1 and "GTS_PDFXConformance (missing)" in out
+
+
+def test_images_below_the_shops_300_ppi_are_reported(tmp_path, capsys):
+    """A 280 ppi image: under what the shops ask (300), above the old 250 threshold."""
+    pixels = bytes(280 * 280 * 4)
+    image = stream("/Type /XObject /Subtype /Image /Width 280 /Height 280 "
+                   "/ColorSpace /DeviceCMYK /BitsPerComponent 8", pixels)
+    path = write_pdf(tmp_path / "i.pdf", resources="/XObject << /Im0 7 0 R >>",
+                     content=b"q 72 0 0 72 20 20 cm /Im0 Do Q", extra=(image,))
+    code, out = preflight(path, capsys)
+    assert "warning[preflight-image]" in out and "below 300 ppi" in out
+    assert code == 0  # a warning: the shop may take it
+
+
+def test_an_rgb_page_says_its_ink_was_not_measured(tmp_path, capsys):
+    path = write_pdf(tmp_path / "rgb.pdf", content=b"0.2 0.4 0.6 rg 20 20 50 50 re f")
+    _code, out = preflight(path, capsys)
+    assert "ink: RGB page, not measured" in out and "ink max 0 %" not in out

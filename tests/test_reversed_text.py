@@ -1,0 +1,34 @@
+"""Issue 30: reversed type (light on a dark ground) is at least 6 pt bold, a `cardgen check`
+rule on the layouts, so a layout change cannot bring back 5.6 pt italic footers or 4.5 pt
+token labels."""
+
+from __future__ import annotations
+
+from conftest import replace_in
+
+from cardgen.check.reversed import card_findings, token_findings
+from cardgen.cli import main
+from cardgen.data.layout import load_layout
+
+
+def test_the_shipped_layouts_keep_reversed_type_at_6_pt_bold(project):
+    assert card_findings(load_layout(project / "layouts" / "card.yaml")) == []
+    assert token_findings(project) == []
+
+
+def test_a_small_italic_card_footer_is_an_error_at_its_line(project, capsys):
+    line = replace_in(project / "layouts" / "card.yaml", "  font: bold\n  size: 6\n",
+                      "  font: italic\n  size: 5.6\n")
+    assert main(["check", "--project", str(project)]) == 1
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "error[reversed-text]" in text and "bottom_strip.size: 5.6 pt italic" in text
+    assert f"layouts/card.yaml:{line + 1}:" in text  # the size's own line
+
+
+def test_a_small_token_label_is_an_error_at_its_line(project):
+    replace_in(project / "layouts" / "tokens.yaml", "side_name: {font: bold, size: 6,",
+               "side_name: {font: body, size: 4.5,")
+    (found,) = token_findings(project)
+    assert found.code == "reversed-text" and "4.5 pt body" in found.message
+    assert found.location.file.endswith("tokens.yaml") and found.location.line
