@@ -26,29 +26,21 @@ of a statement may not.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from itertools import pairwise, permutations
+from itertools import permutations
 
 from ..data.model import LANGS, Card, CardLine, Effect, GameData
-from ..data.patterns import BoundedPattern, PatternError, bounded
+from ..data.patterns import PatternError, bounded
 from ..errors import Finding, Location, error
 from ..files.incremental import digest
 from ..wording.templates import TextError, canonical_text, normalize, renderer
 from .cache import CheckCache, card_key, text_key
 from .facts import rulebook_data, rulebook_line
 from .opfacts import describe, line_facts, unstated
-from .wordindex import WordIndex
+from .textfacts import TextFacts, describe_delta, fact_delta, text_facts
 
-_NUMBER = re.compile(r"(?<![\w-])\d+")
-_SHIELD = re.compile(r":shield-([a-z0-9-]+):")
-_TOKEN = re.compile(r":([a-z]+):")
-_ROMAN = re.compile(r"(?<!\w)[IVX]+\.")
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
-#: Never a boundary: inline tokens (":shield-x:") and Roman ordinals ("Jan IV.").
-_UNSPLIT = re.compile(r":[a-z][a-z0-9-]*:|(?<!\w)[IVX]+\.")
 #: The head of the description of facts that stand in other clauses or branches.
 _MOVED = "a fact stands in another clause than in the canonical text"
 #: The head of the description of the effects' parameters a text does not state.
@@ -58,218 +50,14 @@ _BRANCHES = "the branches of the condition say different things"
 _MOST_REORDERED = 6
 
 
-def _pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:
-    words = sorted({p.strip() for p in phrases if p and p.strip()}, key=len, reverse=True)
-    if not words:
-        return None
-    alts = "|".join(r"\s+".join(map(re.escape, w.split())) for w in words)
-    return re.compile(rf"(?<!\w)(?:{alts})(?!\w)", re.IGNORECASE)
-
-
-def _vocabulary(patterns: Iterable[str]) -> BoundedPattern | None:
-    """A meaning class's regular expressions, as whole words in any case, matched with
-    bounded cost (a broken or unbounded one is left out and reported by
-    :func:`check_vocabulary`)."""
-    alts = [r"\s+".join(p.split()) for p in patterns
-            if isinstance(p, str) and p.strip() and _regex(p) is not None]
-    if not alts:
-        return None
-    where = getattr(patterns, "loc", None)
-    joined = rf"(?<!\w)(?:{'|'.join(alts)})(?!\w)"
-    return bounded(joined, where, check="|".join(alts))
-
-
-#: Fact kinds in the order a message lists them.
-KINDS = ("numbers", "card names", "shields", "places", "currencies", "glossary terms",
-         "meaning", "sentences")
-
-
-class _Facts:
-    """The checkable facts of a text in one language: numbers, places, names, meaning …"""
-
-    def __init__(self, data: GameData, lang: str):
-        self.lang = lang
-        tables = renderer(data, lang).tables
-        names = {c.id: [c.name.get(lang) or "", *c.name_forms.get(lang, {}).values()]
-                 for c in data.cards}  # the name and its case forms
-        self.cards = WordIndex(((c.id, p), names[c.id]) for c in data.cards
-                               if (p := _pattern(names[c.id])) is not None)
-        places: list[tuple[tuple[str, re.Pattern[str]], list[str]]] = []
-        self.foreign_places: list[tuple[str, str, re.Pattern[str]]] = []
-        own_names: set[str] = set()
-        for pid, place in data.places.items():
-            phrases = self._place_phrases(place, lang)  # every form: in, into, elector, acc …
-            own_names |= {p.lower() for p in phrases if p}
-            pat = _pattern(phrases)
-            if pat:
-                places.append(((pid, pat), phrases))
-        self.places = WordIndex(places)
-        for other in LANGS:
-            if other == lang:
-                continue
-            for pid, place in data.places.items():
-                name = place.name.get(other) or ""
-                bare = re.sub(r"^the\s+", "", name)
-                if bare and bare.lower() not in own_names and not any(
-                        bare.lower() in n for n in own_names):
-                    pat = _pattern([bare])
-                    if pat:
-                        self.foreign_places.append((pid, bare, pat))
-        self.currencies: list[tuple[str, re.Pattern[str]]] = []
-        for cid, cur in data.currencies.items():
-            forms = list((data.nouns.get(f"currency:{cid}") or {}).get(lang, {}).values())
-            forms.append(cur.name.get(lang) or "")
-            type_forms = dict(tables.get("types") or {}).get(cid)
-            if isinstance(type_forms, dict):  # a damaged table is reported by the loader
-                forms += [str(v) for v in type_forms.values()]
-            pat = _pattern(forms)
-            if pat:
-                self.currencies.append((cid, pat))
-        self.terms = WordIndex(((t.id, p), t.forms.get(lang, ())) for t in data.glossary
-                               if (p := _pattern(t.forms.get(lang, ()))) is not None)
-        vocabulary = tables.get("meaning")
-        self.meaning = [(str(k), p) for k, v in (vocabulary or {}).items()
-                        if isinstance(v, list) and (p := _vocabulary(v)) is not None]
-        self.otherwise = next((p for k, p in self.meaning if k == "otherwise"), None)
-        self.boundaries = [p for v in (tables.get("clauses") or ())
-                           if isinstance(v, str) and (p := _regex(v)) is not None]
-
-    @staticmethod
-    def _place_phrases(place, lang: str) -> list[str]:
-        out = [place.name.get(lang) or ""]
-        for phrase in place.forms.get(lang, {}).values():
-            out.append(phrase)
-            first, _, rest = phrase.partition(" ")
-            if rest and first.islower() and len(first) <= 4:  # after a preposition
-                out.append(rest)  # the bare case form: "Čech", "Mohuče"
-        return out
-
-    def of(self, text: str) -> Counter[tuple[str, str]]:
-        """Every fact of ``text`` as (kind, item) with its count."""
-        text = normalize(text)
-        found: Counter[tuple[str, str]] = Counter()
-        for cid, pat in self.cards.candidates(text):  # in card order, as a sequence of subs
-            for _ in pat.finditer(text):
-                found["card names", cid] += 1
-            text = pat.sub(" ", text)
-        found.update(("shields", s) for s in _SHIELD.findall(text))
-        found.update(("numbers", n) for n in _NUMBER.findall(_SHIELD.sub(" ", text)))
-        plain = text
-        for pid, pat in self.places.candidates(text):
-            if pat.search(text):
-                found["places", pid] += 1
-            plain = pat.sub(" ", plain)
-        for cid, pat in self.currencies:
-            if pat.search(text):
-                found["currencies", cid] += 1
-        found.update(("currencies", t) for t in _TOKEN.findall(text)
-                     if t in dict(self.currencies))
-        for tid, pat in self.terms.candidates(text):
-            if pat.search(text):
-                found["glossary terms", tid] += 1
-        for kind, pat in self.meaning:
-            found["meaning", kind] += len(pat.findall(plain))
-        found["sentences", ""] = len(_SENTENCE_END.findall(_ROMAN.sub(" ", text)))
-        return +found
-
-    def branches(self, clauses: list[str]) -> list[list[str]]:
-        """A statement's clauses cut before each "otherwise": the branches of its condition."""
-        out: list[list[str]] = [[]]
-        for clause in clauses:
-            if out[-1] and self.otherwise and self.otherwise.match(clause):
-                out.append([])
-            out[-1].append(clause)
-        return out
-
-    def clause_facts(self, text: str) -> Counter[tuple[str, str]]:
-        """The facts of a clause: those of :meth:`of` but the sentence count."""
-        return Counter({k: n for k, n in self.of(text).items() if k[0] != "sentences"})
-
-    def statements(self, text: str) -> list[list[str]]:
-        """``text`` as statements, each a list of clauses (see the module docstring)."""
-        text = normalize(text)
-        masked = _UNSPLIT.sub(lambda m: "x" * len(m.group()), text)
-        out: list[list[str]] = []
-        for start, end in _pieces(masked, [m.end() for m in _SENTENCE_END.finditer(masked)]):
-            clauses = self._clauses(text[start:end], masked[start:end])
-            if not clauses:
-                continue
-            if out and self.otherwise and self.otherwise.match(clauses[0]):
-                out[-1].extend(clauses)  # "Otherwise: …" is the other branch of the one before
-            else:
-                out.append(clauses)
-        return out
-
-    def _clauses(self, text: str, masked: str) -> list[str]:
-        spans = [(0, len(text))]
-        cutters = [(p, False) for p in self.boundaries]
-        if self.otherwise:
-            cutters.append((self.otherwise, True))
-        for pattern, before in cutters:
-            spans = [(start + a, start + b) for start, end in spans
-                     for a, b in _pieces(masked[start:end], [
-                         m.start() if before else m.end()
-                         for m in pattern.finditer(masked[start:end])])]
-        return [c for a, b in spans if re.search(r"\w", c := text[a:b].strip())]
-
-
-def _regex(source: str) -> BoundedPattern | None:
-    """A clause boundary of the language file, in any case, matched with bounded cost (a
-    broken or unbounded one is reported by :func:`check_vocabulary`)."""
-    try:
-        return bounded(source)
-    except PatternError:
-        return None
-
-
-def _pieces(text: str, cuts: Iterable[int]) -> list[tuple[int, int]]:
-    """The spans of ``text`` between the ``cuts`` (positions), empty ones left out."""
-    edges = [0, *sorted({c for c in cuts if 0 < c < len(text)}), len(text)]
-    return [(a, b) for a, b in pairwise(edges) if a < b]
-
-
-_FACTS: dict[tuple[int, str], tuple[GameData, _Facts]] = {}
-
-
-def _facts(data: GameData, lang: str) -> _Facts:
-    key = (id(data), lang)
-    hit = _FACTS.get(key)
-    if hit is None or hit[0] is not data:
-        hit = _FACTS[key] = (data, _Facts(data, lang))
-    return hit[1]
-
-
-def _delta(have: Counter, want: Counter) -> Counter[tuple[str, str]]:
-    return (have - want) + (want - have)
-
-
-def _spoken(kind: str, have: Counter, want: Counter, items: list[str]) -> str:
-    if kind == "sentences":
-        return f"written {have[kind, '']}, canonical {want[kind, '']}"
-    if kind == "meaning":
-        return "; ".join(f"'{i}' written {have[kind, i]}\u00d7, canonical {want[kind, i]}\u00d7"
-                         for i in items)
-
-    def listed(c: Counter) -> str:
-        return ", ".join(sorted(i for (k, i), n in c.items() if k == kind
-                                for _ in range(n))) or "none"
-    return f"written {listed(have)}, canonical {listed(want)}"
-
-
-def _describe(have: Counter, want: Counter) -> list[str]:
-    diff = _delta(have, want)
-    return [f"{kind}: {_spoken(kind, have, want, items)}" for kind in KINDS
-            if (items := sorted({i for k, i in diff if k == kind}))]
-
-
-def _differences(facts: _Facts, written: str, canonical: str
+def _differences(facts: TextFacts, written: str, canonical: str
                  ) -> tuple[Counter[tuple[str, str]], list[str], bool]:
     """The differing facts, their description, and whether they lie in the branches of a
     condition: over the whole line first, then statement by statement, clause by clause."""
     have, want = facts.of(written), facts.of(canonical)
-    diff = _delta(have, want)
+    diff = fact_delta(have, want)
     if diff:
-        return diff, _describe(have, want), False
+        return diff, describe_delta(have, want), False
     mine, theirs = facts.statements(written), facts.statements(canonical)
     if len(mine) != len(theirs):  # as many sentences, but another one opens with "otherwise"
         return (Counter({("meaning", "otherwise"): 1}),
@@ -292,10 +80,10 @@ def _differences(facts: _Facts, written: str, canonical: str
             before = len(said)
             for a, b in pairs:
                 have, want = facts.clause_facts(a), facts.clause_facts(b)
-                if _delta(have, want):
-                    diff += _delta(have, want)
+                if fact_delta(have, want):
+                    diff += fact_delta(have, want)
                     said.append(f"\u201c{a}\u201d where the canonical text has \u201c{b}\u201d: "
-                                + ", ".join(_describe(have, want)))
+                                + ", ".join(describe_delta(have, want)))
             differing += len(said) > before
         branches |= differing > 1
     if said:
@@ -303,7 +91,7 @@ def _differences(facts: _Facts, written: str, canonical: str
     return diff, said, branches
 
 
-def _aligned(facts: _Facts, mine: list[list[str]], theirs: list[list[str]]
+def _aligned(facts: TextFacts, mine: list[list[str]], theirs: list[list[str]]
              ) -> list[list[str]]:
     """The written statements in the order that pairs each with the canonical statement it
     matches best (names, numbers, places … first, then every fact; ties keep the order)."""
@@ -313,7 +101,7 @@ def _aligned(facts: _Facts, mine: list[list[str]], theirs: list[list[str]]
     wanted = [facts.clause_facts(" ".join(s)) for s in theirs]
 
     def cost(order: tuple[int, ...]) -> tuple[int, int]:
-        deltas = [_delta(counts[j], wanted[i]) for i, j in enumerate(order)]
+        deltas = [fact_delta(counts[j], wanted[i]) for i, j in enumerate(order)]
         return (sum(n for d in deltas for (kind, _), n in d.items() if kind != "meaning"),
                 sum(sum(d.values()) for d in deltas))
     best = min(permutations(range(len(mine))), key=cost)
@@ -343,7 +131,7 @@ def _clause_effect(data: GameData, line: CardLine, lang: str, diff: Counter,
     ops = data.schema.get("ops") or {}
     if branches:
         diff = Counter({("meaning", "otherwise"): 1})
-    facts, r = _facts(data, lang), renderer(data, lang)
+    facts, r = text_facts(data, lang), renderer(data, lang)
     wanted = {key for key in diff if key[0] != "sentences"}
     for effect in _deepest_first(line.effects):
         try:
@@ -430,10 +218,10 @@ def _as_the_rules_fix(data: GameData, fixed: tuple[GameData, list[str], list[str
     ruled = rulebook_line(base, card, line)
     if ruled is not None:
         keys, rules = [f"{card.id}:{line.kind}", *keys], [*ruled.rules, *rules]
-    facts, mine = _facts(base, lang), _facts(data, lang)
+    facts, mine = text_facts(base, lang), text_facts(data, lang)
     have = facts.of(written)
     follows = replace(found, extra={**found.extra, FOLLOWS_FACT: " ".join(keys)})
-    off = [(sum(_delta(have, facts.of(t)).values()), option, t)
+    off = [(sum(fact_delta(have, facts.of(t)).values()), option, t)
            for option in (ruled.lines if ruled is not None else [line])
            if (t := _rendered(base, lang, option)) is not None
            and normalize(t) != normalize(canonical)]
@@ -441,7 +229,7 @@ def _as_the_rules_fix(data: GameData, fixed: tuple[GameData, list[str], list[str
         added = ruled is not None and ruled.added
         return follows if added and not mine.of(canonical) - mine.of(written) else found
     miss, option, as_ruled = min(off, key=lambda o: (o[0], normalize(o[2]) != normalize(written)))
-    if miss > sum(_delta(mine.of(written), mine.of(canonical)).values()):
+    if miss > sum(fact_delta(mine.of(written), mine.of(canonical)).values()):
         return found  # the facts would not bring the text closer: an edit of its own
     separate = _against(base, option, lang=lang, written=written, canonical=as_ruled,
                         card=card, ruled_by=rules)
@@ -464,7 +252,7 @@ def _against(data: GameData, line: CardLine, lang: str, written: str, canonical:
     of the effects as the rules ``ruled_by`` fix them): ``text-differs``, or under a wording
     exception ``text-meaning`` for a differing fact (None when there is none)."""
     where = line.text.at(lang) if line.text else line.loc
-    facts = _facts(data, lang)
+    facts = text_facts(data, lang)
     diff, diffs, branches = _differences(facts, written, canonical)
     foreign = [name for pid, name, pat in facts.foreign_places if pat.search(written)]
     if foreign:
@@ -565,7 +353,7 @@ def _card_texts(data: GameData, card: Card, fixed: tuple[GameData, list[str], li
 def _shifts(data: GameData, lang: str, written: str, canonical: str) -> dict:
     """How many more (+) or fewer (-) of each fact the written text states than the
     canonical text, for the facts named alike in every language."""
-    facts = _facts(data, lang)
+    facts = text_facts(data, lang)
     have, want = facts.of(written), facts.of(canonical)
     return {k: have[k] - want[k] for k in have | want
             if have[k] != want[k] and k[0] not in ("glossary terms", "sentences")}
@@ -597,7 +385,7 @@ def _one_for_both(data: GameData, card: Card, line: CardLine, found: dict[str, l
         return None
     diff = Counter({k: abs(n) for k, n in shifts[0].items()})
     effect = _clause_effect(data, line, LANGS[0], diff)
-    described = _describe(*(_facts(data, LANGS[0]).of(t) for t in (
+    described = describe_delta(*(text_facts(data, LANGS[0]).of(t) for t in (
         line.text.get(LANGS[0]) or "", canonical[LANGS[0]] or "")))
     if unsaid[0]:
         described.append(f"{EFFECT_FACTS}: {describe(unsaid[0])}")
