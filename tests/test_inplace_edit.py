@@ -112,7 +112,7 @@ def test_a_partly_applied_import_reports_what_it_wrote(tmp_path, capsys, monkeyp
     project = make_project(tmp_path, head)
     (project / "card_data" / "cards" / "z.yaml").write_text("cards:\n" + SPLIT + tail,
                                                              encoding="utf-8")
-    po = _po(project, tmp_path, (OLD, NEW), ('msgstr "Filip VI."', 'msgstr "Filip Šestý"'),
+    po = _po(project, tmp_path, (OLD, NEW), ('msgstr "Filip\u00a0VI."', 'msgstr "Filip Šestý"'),
              ('msgstr "Blanka z Valois"', 'msgstr "Blanka Valoisová"'))
     _fail_rewrites_of(monkeypatch, "z.yaml", errno.ENOSPC, "No space left on device")
     code = main(["--project", str(project), "po", "import", str(po)])
