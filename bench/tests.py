@@ -44,6 +44,7 @@ def main() -> None:
     if tail:
         start = next((i for i, line in enumerate(tail) if "slowest" in line), len(tail))
         print("\n".join(tail[start:start + 17]))
+        print("\n".join(line for line in tail if line.startswith(("FAILED", "ERROR"))))
     figures = {"runs": len(runs),
                "wall_s": round(statistics.median(r.seconds for r in runs), 1),
                "cpu_s": round(statistics.median(r.cpu for r in runs), 1),

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..data.memo import Memo
 from ..data.model import Card, CardLine, GameData
 from ..errors import Finding, Location, Severity
 from ..files.incremental import code_digest, digest, file_digest
@@ -139,14 +140,12 @@ def _played(value: Any) -> Any:
     return value
 
 
-_MEMO: dict[tuple[int, str], tuple[GameData, str]] = {}
+_MEMO: Memo[tuple[int, str], tuple[GameData, str]] = Memo(16)
 
 
 def _memo(data: GameData, what: str, make: Callable[[], str]) -> str:
     """``make()`` once per loaded data (keys are read by several checks)."""
     hit = _MEMO.get((id(data), what))
     if hit is None or hit[0] is not data:
-        if len(_MEMO) > 16:
-            _MEMO.clear()
         hit = _MEMO[(id(data), what)] = (data, make())
     return hit[1]

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Iterable
 from itertools import pairwise
 
+from ..data.memo import Memo
 from ..data.model import LANGS, GameData
 from ..data.patterns import BoundedPattern, PatternError, bounded
 from ..wording.templates import normalize, renderer
@@ -22,7 +23,7 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 #: Never a boundary: inline tokens (":shield-x:") and Roman ordinals ("Jan IV.").
 _UNSPLIT = re.compile(r":[a-z][a-z0-9-]*:|(?<!\w)[IVX]+\.")
 #: (id of the data, language) -> the facts counted for it, kept while the data lives
-_FACTS: dict[tuple[int, str], tuple[GameData, TextFacts]] = {}
+_FACTS: Memo[tuple[int, str], tuple[GameData, TextFacts]] = Memo(8)
 
 
 def _pattern(phrases: Iterable[str]) -> re.Pattern[str] | None:

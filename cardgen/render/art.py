@@ -21,6 +21,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
+from ..data.memo import Memo
 from ..errors import CardgenError, Finding, Location, error, warning
 from .colour import blend, hex_colour, lighter
 
@@ -42,12 +43,14 @@ class PreparedArt:
         return ImageReader(io.BytesIO(self.data))
 
 
-_CACHE: dict[tuple[str, float, float, int], PreparedArt] = {}
-_BLEED_CACHE: dict[tuple[str, float, float, tuple[float, ...]], bytes] = {}
+#: Prepared art and its derived images kept per process: a deck's art several times over.
+ART_MEMO = 1024
+_CACHE: Memo[tuple[str, float, float, int], PreparedArt] = Memo(ART_MEMO)
+_BLEED_CACHE: Memo[tuple[str, float, float, tuple[float, ...]], bytes] = Memo(ART_MEMO)
 
 
-_FLAT_CACHE: dict[tuple[str, tuple[int, int, int]], bytes] = {}
-_TINT_CACHE: dict[tuple[str, tuple[int, int, int], float], bytes] = {}
+_FLAT_CACHE: Memo[tuple[str, tuple[int, int, int]], bytes] = Memo(ART_MEMO)
+_TINT_CACHE: Memo[tuple[str, tuple[int, int, int], float], bytes] = Memo(ART_MEMO)
 
 
 def srgb(img: Image.Image) -> Image.Image:

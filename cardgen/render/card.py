@@ -18,6 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject as Path
 
 from ..data.layout import Layout
+from ..data.memo import Memo
 from ..errors import CardgenError, Finding, Location, error, warning
 from ..fonts import missing_glyphs, register_fonts
 from ..wording.face import CardFace, CurrencyStyle, ShieldStyle
@@ -160,7 +161,7 @@ def _glyph_findings(face: CardFace, layout: Layout, fonts: dict[str, str],
 #: In-process memo of fitted text: (face, id(layout)) -> (layout, result). A FitResult is
 #: immutable and depends only on the face, the layout and its fonts, so every copy of a card
 #: on every sheet reuses the one fit instead of setting the text again.
-_FIT_MEMO: dict[tuple[CardFace, int], tuple[Layout, FitResult]] = {}
+_FIT_MEMO: Memo[tuple[CardFace, int], tuple[Layout, FitResult]] = Memo(1024)
 
 
 def _fit(face: CardFace, layout: Layout, fonts: dict[str, str], paras: list[Para],
@@ -170,8 +171,6 @@ def _fit(face: CardFace, layout: Layout, fonts: dict[str, str], paras: list[Para
     if hit is not None and hit[0] is layout:
         return hit[1]
     result = _fit_uncached(face, layout, fonts, paras, iconset)
-    if len(_FIT_MEMO) > 4096:
-        _FIT_MEMO.clear()
     _FIT_MEMO[key] = (layout, result)
     return result
 

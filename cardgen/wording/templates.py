@@ -15,6 +15,7 @@ from typing import Any
 from jinja2 import TemplateError
 from jinja2.sandbox import SecurityError
 
+from ..data.memo import Memo
 from ..data.model import Card, CardLine, Effect, GameData
 from ..errors import Finding, Location, error
 from .language import NBSP, fix_text, plural_category
@@ -445,7 +446,7 @@ class _Plain:
         return self.text.removesuffix("\n")  # as Jinja (keep_trailing_newline=False)
 
 
-_RENDERERS: dict[tuple[int, str], Renderer] = {}
+_RENDERERS: Memo[tuple[int, str], Renderer] = Memo(8)  # a few projects × languages
 
 
 def renderer(data: GameData, lang: str) -> Renderer:
