@@ -5,7 +5,7 @@ proposal into card_data/."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ STUDY_FILE = OUT / "study.journal"
 
 @dataclass(frozen=True)
 class BalanceOptions:
-    search: SearchOptions = SearchOptions()
+    search: SearchOptions = field(default_factory=SearchOptions)
     jobs: int = 0                 # local worker processes (0: one per core)
     scheduler: Any = None         # a Dask scheduler address: the games run there
     confirm_games: int = 2000     # the fresh playtest of the proposal (seed + 1)

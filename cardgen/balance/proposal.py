@@ -21,6 +21,7 @@ from ..playtest import CARD_LAYOUT
 from ..playtest.pdf import build_pdf
 from ..playtest.report import aggregate, compare, to_json
 from ..playtest.run import play_many
+from ..translate.translation import STATE_FILE, Record, read_state, state_bytes, text_hash
 from ..wording.templates import TextError, canonical_text, normalize
 from .paths import PathError, coins, patched, read_slot
 from .spec import Spec
@@ -101,10 +102,13 @@ def _read_proposal(project: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def _text_edits(old: GameData, new: GameData, problems: list[Finding]) -> list[TextEdit]:
-    """The written texts whose canonical wording changes with the new numbers; a text
-    written otherwise than canonically (a reviewed exception) is a problem for the designer."""
+def _text_edits(old: GameData, new: GameData, problems: list[Finding]
+                ) -> tuple[list[TextEdit], dict[str, tuple[str, str]]]:
+    """The written texts whose canonical wording changes with the new numbers, and per
+    translation context the English before and after; a text written otherwise than
+    canonically (a reviewed exception) is a problem for the designer."""
     edits = []
+    english: dict[str, tuple[str, str]] = {}
     for card_old, card_new in zip(old.cards, new.cards, strict=True):
         for line_old, line_new in zip(card_old.lines, card_new.lines, strict=True):
             if line_old.effects == line_new.effects or line_old.text is None:
@@ -126,7 +130,24 @@ def _text_edits(old: GameData, new: GameData, problems: list[Finding]) -> list[T
                         hint="write the new text by hand, then apply again"))
                     continue
                 edits.append(TextEdit(line_old.text.at(lang), after))
-    return edits
+                if lang == "en":
+                    english[f"{card_old.id}:{line_old.kind}"] = (written, after)
+    return edits, english
+
+
+def _restamp(project: Path, english: dict[str, tuple[str, str]]) -> None:
+    """The Czech of a re-rendered text is the canonical rendering of the new English: a text
+    that was in step with its English stays so (not fuzzy); a review mark stays on the old
+    Czech, so the new one reads as translated, not reviewed."""
+    state = read_state(project)
+    changed = False
+    for context, (before, after) in english.items():
+        rec = state.get(context)
+        if rec is not None and rec.source == text_hash(before):
+            state[context] = Record(text_hash(after), rec.reviewed)
+            changed = True
+    if changed:
+        atomic_write(project / STATE_FILE, state_bytes(state))
 
 
 def apply_proposal(project: Path) -> list[str]:
@@ -153,8 +174,9 @@ def apply_proposal(project: Path) -> list[str]:
         new = coins(slot.coins, row["new"]) if slot.coins is not None else row["new"]
         edits.append(TextEdit(slot.loc, new))
         lines.append(f"{slot.loc.file}:{slot.loc.line}: {slot.path} {row['old']} → {row['new']}")
+    english: dict[str, tuple[str, str]] = {}
     if not problems:
-        text_edits = _text_edits(data, patched(data, values), problems)
+        text_edits, english = _text_edits(data, patched(data, values), problems)
         edits += text_edits
         lines += [f"{e.loc.file}:{e.loc.line}: text now \"{e.value}\"" for e in text_edits]
     if problems:
@@ -162,6 +184,7 @@ def apply_proposal(project: Path) -> list[str]:
     outcome = edit_files(project, edits)
     if outcome.findings:
         raise CardgenError(outcome.findings)
+    _restamp(project, english)
     return lines
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CardgenError, Location, error
+from ..playtest import PlaytestOptions
 from .games import Runner
 from .measure import in_band, measures, objective
 from .spec import Spec
@@ -32,7 +33,7 @@ class SearchOptions:
     trials: int = 40           # the budget: trials in the study (a resumed run counts the old ones)
     games: int = 400           # games per trial, the same seeds for every trial
     seed: int = 1
-    players: tuple[str, str] = ("greedy", "greedy")
+    players: tuple[str, str] = field(default_factory=lambda: PlaytestOptions().players)
     timeout: float | None = None  # seconds; no new trial starts after it (not reproducible)
 
 
