@@ -22,7 +22,7 @@ from ..playtest.pdf import build_pdf
 from ..playtest.report import aggregate, compare, to_json
 from ..playtest.run import play_many
 from ..translate.translation import STATE_FILE, Record, read_state, state_bytes, text_hash
-from ..wording.templates import TextError, canonical_text, normalize
+from ..wording.templates import TextError, canonical_text, normalize, typography
 from .paths import PathError, coins, patched, read_slot
 from .spec import Spec
 
@@ -117,10 +117,10 @@ def _text_edits(old: GameData, new: GameData, problems: list[Finding]
                 written = line_old.text.get(lang)
                 try:
                     before = canonical_text(old, card_old, line_old, lang)
-                    after = canonical_text(new, card_new, line_new, lang)
+                    after = typography(canonical_text(new, card_new, line_new, lang), lang)
                 except TextError:
                     continue
-                if written is None or before == after:
+                if written is None or normalize(before) == normalize(after):
                     continue
                 if normalize(written) != normalize(before):
                     problems.append(error(
