@@ -113,11 +113,11 @@ def test_ctrl_c_keeps_the_best_so_far_and_the_study_resumes(small, monkeypatch, 
     real = games.LocalRunner.play
     calls = [0]
 
-    def interrupted(self, values, seed, n):
+    def interrupted(self, values, seed, n, start=0):
         calls[0] += 1
-        if calls[0] == 3:
+        if calls[0] == 5:  # trial 2 starts its first half of games
             raise KeyboardInterrupt
-        return real(self, values, seed, n)
+        return real(self, values, seed, n, start)
 
     monkeypatch.setattr(games.LocalRunner, "play", interrupted)
     assert balance(small, *TINY, "--jobs", "1") == 130

@@ -67,8 +67,9 @@ def _local_chunk(args: tuple[Patch, int, int, int, tuple[str, str]]) -> list[Gam
     return play_chunk(_BASE, *args)
 
 
-def chunks(games: int) -> list[tuple[int, int]]:
-    return [(a, min(games, a + CHUNK)) for a in range(0, games, CHUNK)]
+def chunks(games: int, start: int = 0) -> list[tuple[int, int]]:
+    """Games ``start..games-1`` in fixed chunks (a trial's second half continues its first)."""
+    return [(a, min(games, a + CHUNK)) for a in range(start, games, CHUNK)]
 
 
 def as_patch(values: Mapping[str, int]) -> Patch:
@@ -76,7 +77,8 @@ def as_patch(values: Mapping[str, int]) -> Patch:
 
 
 class Runner(Protocol):
-    def play(self, values: Mapping[str, int], seed: int, games: int) -> list[GameResult]: ...
+    def play(self, values: Mapping[str, int], seed: int, games: int, start: int = 0
+             ) -> list[GameResult]: ...
 
     def close(self) -> None: ...
 
@@ -101,11 +103,13 @@ class LocalRunner:
                                               else "spawn")
             self._pool = ctx.Pool(self.jobs, initializer=_init, initargs=(data,))
 
-    def play(self, values: Mapping[str, int], seed: int, games: int) -> list[GameResult]:
+    def play(self, values: Mapping[str, int], seed: int, games: int, start: int = 0
+             ) -> list[GameResult]:
         patch = as_patch(values)
-        tasks = [(patch, seed, a, b, self.kinds) for a, b in chunks(games)]
+        spans = chunks(games, start)
+        tasks = [(patch, seed, a, b, self.kinds) for a, b in spans]
         if self._pool is None:
-            return [r for a, b in chunks(games) for r in play_chunk(self.data, patch, seed, a, b, self.kinds)]
+            return [r for a, b in spans for r in play_chunk(self.data, patch, seed, a, b, self.kinds)]
         return [r for part in self._pool.imap(_local_chunk, tasks) for r in part]
 
     def close(self) -> None:
@@ -127,9 +131,10 @@ class DaskRunner:
         self.client = Client(scheduler) if self._own else scheduler
         self._data = self.client.scatter(data, broadcast=True)
 
-    def play(self, values: Mapping[str, int], seed: int, games: int) -> list[GameResult]:
+    def play(self, values: Mapping[str, int], seed: int, games: int, start: int = 0
+             ) -> list[GameResult]:
         patch = as_patch(values)
-        spans = chunks(games)
+        spans = chunks(games, start)
         futures = self.client.map(play_chunk, [self._data] * len(spans), [patch] * len(spans),
                                   [seed] * len(spans), [a for a, _ in spans], [b for _, b in spans],
                                   [self.kinds] * len(spans), pure=False)

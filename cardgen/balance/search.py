@@ -26,6 +26,8 @@ from .spec import Spec
 
 #: Trials of random values before the sampler models the results (Optuna's own default).
 STARTUP_TRIALS = 10
+#: Trials played in full before the pruner may stop one at half its games.
+PRUNE_AFTER = 5
 
 
 @dataclass(frozen=True)
@@ -83,8 +85,11 @@ def _study(optuna: Any, spec: Spec, options: SearchOptions, file: Path) -> Any:
     from optuna.storages.journal import JournalFileBackend
     file.parent.mkdir(parents=True, exist_ok=True)
     storage = JournalStorage(JournalFileBackend(str(file)))
+    # a trial whose first half of games scores worse than the median of the trials before
+    # at that point is stopped there (hopeless): half the cost
+    pruner = optuna.pruners.MedianPruner(n_startup_trials=PRUNE_AFTER, n_warmup_steps=0)
     study = optuna.create_study(storage=storage, study_name=study_name(spec, options),
-                                direction="minimize", load_if_exists=True)
+                                direction="minimize", load_if_exists=True, pruner=pruner)
     for t in study.get_trials(deepcopy=False):
         if t.state == optuna.trial.TrialState.RUNNING:  # left by an interrupted run
             study.tell(t.number, state=optuna.trial.TrialState.FAIL)
@@ -100,6 +105,10 @@ def _study(optuna: Any, spec: Spec, options: SearchOptions, file: Path) -> Any:
 def _finished(optuna: Any, study: Any) -> list[Any]:
     return sorted((t for t in study.get_trials(deepcopy=False)
                    if t.state == optuna.trial.TrialState.COMPLETE), key=lambda t: t.number)
+
+
+def _pruned(optuna: Any, study: Any) -> int:
+    return sum(1 for t in study.get_trials(deepcopy=False) if t.state == optuna.trial.TrialState.PRUNED)
 
 
 def _evaluated(t: Any) -> Evaluated:
@@ -130,13 +139,15 @@ def run_study(spec: Spec, runner: Runner, options: SearchOptions, file: Path,
         study = _study(optuna, spec, options, file)
     dists = {t.path: optuna.distributions.IntDistribution(t.low, t.high) for t in spec.tunables}
     done = [_evaluated(t) for t in _finished(optuna, study)]
-    if done:
-        report(f"resuming the study in {file}: {len(done)} trials done")
+    pruned = _pruned(optuna, study)
+    if done or pruned:
+        report(f"resuming the study in {file}: {len(done) + pruned} trials done")
     start = time.monotonic()
     interrupted = False
     trial = None
+    half = options.games // 2
     try:
-        while len(done) < options.trials:
+        while len(done) + pruned < options.trials:
             if options.timeout is not None and time.monotonic() - start > options.timeout:
                 report("time is up: no new trial")
                 break
@@ -144,13 +155,23 @@ def run_study(spec: Spec, runner: Runner, options: SearchOptions, file: Path,
                 warnings.simplefilter("ignore")
                 trial = study.ask(dists)
             values = {p: int(v) for p, v in trial.params.items()}
-            measured = measures(runner.play(values, options.seed, options.games))
+            first = runner.play(values, options.seed, half) if half else []
+            if first:
+                trial.report(objective(measures(first), values, spec), half)
+                if trial.should_prune():
+                    study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+                    trial = None
+                    pruned += 1
+                    report(f"trial {len(done) + pruned}/{options.trials}: stopped after {half} "
+                           f"games, Luxembourg {measures(first)['win_rate']:.1%} (hopeless)")
+                    continue
+            measured = measures(first + runner.play(values, options.seed, options.games, half))
             score = objective(measured, values, spec)
             trial.set_user_attr("measured", measured)
             study.tell(trial, score)
             done.append(Evaluated(values, measured, score, trial.number))
             trial = None
-            report(_line(f"trial {len(done)}/{options.trials}", done[-1], _best(done), spec))
+            report(_line(f"trial {len(done) + pruned}/{options.trials}", done[-1], _best(done), spec))
     except KeyboardInterrupt:
         interrupted = True
         if trial is not None:
@@ -161,7 +182,7 @@ def run_study(spec: Spec, runner: Runner, options: SearchOptions, file: Path,
                                  location=Location(str(file))))
     baseline = next((e for e in done if all(e.values.get(t.path) == t.slot.value
                                              for t in spec.tunables)), done[0])
-    return Outcome(baseline, _best(done), len(done), interrupted)
+    return Outcome(baseline, _best(done), len(done) + pruned, interrupted)
 
 
 def reduce_changes(outcome: Outcome, spec: Spec, runner: Runner, options: SearchOptions,
