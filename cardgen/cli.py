@@ -281,9 +281,11 @@ def _balance(args: argparse.Namespace) -> int:
     from .engine.players import PLAYERS
     from .playtest import PlaytestOptions
     if args.apply:
-        for line in balance.apply_proposal(args.project):
+        lines = balance.apply_proposal(args.project)
+        for line in lines:
             print(f"changed: {line}")
-        print("run `cardgen check` and `cardgen build` to see the cards")
+        print("run `cardgen check` and `cardgen build` to see the cards" if lines
+              else "the proposal changes nothing")
         return 0
     players = _ids(args.players) if args.players else PlaytestOptions().players
     if len(players) != 2 or not set(players) <= set(PLAYERS):
