@@ -106,6 +106,7 @@ def has_errors(findings: list[Finding]) -> bool:
 SETUP_CODES = frozenset({
     "usage", "unknown-lang", "unknown-card", "unknown-profile", "manifest-read", "manifest-shape", "po-read",
     "build-running", "font-missing", "font-invalid", "art-read", "not-a-file",
+    "balance-setup", "balance-scheduler",
 })
 
 #: Exit codes: 1 when the data has errors, 2 when the command line or the machine must be

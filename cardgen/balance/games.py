@@ -18,10 +18,12 @@ from typing import Any, NamedTuple, Protocol
 from ..data.model import GameData
 from ..engine import Rules
 from ..engine.players import PLAYERS, play_game
+from ..errors import CardgenError, Location, error
 from ..playtest.run import game_seed
 from .paths import patched
 
 CHUNK = 25  # games per task: fixed, so results never depend on the workers
+CONNECT_TIMEOUT = "20s"
 Patch = tuple[tuple[str, int], ...]
 
 
@@ -125,10 +127,21 @@ class DaskRunner:
 
     def __init__(self, data: GameData, kinds: tuple[str, str], scheduler: Any):
         _check_players(kinds)
-        from distributed import Client  # the optional extra [cluster]
+        try:
+            from distributed import Client  # the optional extra [cluster]
+        except ImportError:
+            raise CardgenError(error("balance-setup", "--scheduler needs Dask distributed",
+                                     location=Location("cardgen"),
+                                     hint="pip install -e .[cluster]")) from None
         self.kinds = kinds
         self._own = not isinstance(scheduler, Client)
-        self.client = Client(scheduler) if self._own else scheduler
+        try:
+            self.client = Client(scheduler, timeout=CONNECT_TIMEOUT) if self._own else scheduler
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise CardgenError(error("balance-scheduler", f"cannot reach the Dask scheduler "
+                                     f"{scheduler}: {exc}", location=Location(str(scheduler)),
+                                     hint="start `dask scheduler` there, or check the address "
+                                     "(tcp://HOST:8786)")) from None
         self._data = self.client.scatter(data, broadcast=True)
 
     def play(self, values: Mapping[str, int], seed: int, games: int, start: int = 0
