@@ -5,6 +5,7 @@ LocalCluster as locally."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -71,8 +72,12 @@ def test_tiny_search_writes_a_proposal_apply_and_check_pass(small, capsys):
         written = (small / file).read_text(encoding="utf-8").splitlines()[int(line) - 1]
         assert str(row["old"]) in written and row["old"] != row["new"]
         assert ranges[row["path"]][0] <= row["new"] <= ranges[row["path"]][1]
-    for name in ("current", "proposed"):
-        assert (small / "output/balance" / name / "report.pdf").is_file()
+    for name in ("current", "proposed"):  # `cardgen playtest`'s files of each
+        assert (small / "output/balance" / name / "report.json").is_file()
+        assert list((small / "output/balance" / name).rglob("report.pdf"))
+    report = json.loads((small / "output/balance/proposed/report.json").read_text(encoding="utf-8"))
+    assert report["houses"]["luxembourg"]["ci95"] == conf["proposed"]["ci95"]
+    assert "compare" in report  # against today's data
     assert balance(small, "--apply") == 0
     assert main(["--project", str(small), "check"]) == 0
 

@@ -71,14 +71,15 @@ def balance(project: Path, options: BalanceOptions, progress: Progress | None = 
         games.close()
         progress.finish()
     name = study_name(spec, search)
-    path = write_proposal(project, proposal_body(spec, search, name, outcome, data, None))
+    body = proposal_body(spec, search, name, outcome, data, None)
+    path = write_proposal(project, body)
     values = changed(outcome.best.values, spec)
     confirmation = None
     if not outcome.interrupted:
         try:
             progress.stage(f"confirming: {options.confirm_games} fresh games of today's and the "
-                           f"proposed data (seed {search.seed + 1})")
-            reports = playtest_reports(project, data, values, options.confirm_games, search.seed + 1,
+                           f"applied proposal (seed {search.seed + 1})")
+            reports = playtest_reports(project, body, options.confirm_games, search.seed + 1,
                                        search.players, options.jobs)
             confirmation = _confirmation(spec, reports, search.seed + 1, options.confirm_games)
             write_proposal(project, proposal_body(spec, search, name, outcome, data, confirmation))

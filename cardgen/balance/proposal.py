@@ -5,28 +5,26 @@ writes the values into card_data/ through the identity-keeping editor of `check 
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from ..data.layout import load_layout
 from ..data.load import load_or_raise
 from ..data.model import LANGS, GameData
 from ..data.yamledit import TextEdit, edit_files
-from ..engine import Rules
 from ..errors import CardgenError, Finding, Location, error
 from ..files.write import atomic_write
-from ..playtest import CARD_LAYOUT
-from ..playtest.pdf import build_pdf
-from ..playtest.report import aggregate, compare, to_json
-from ..playtest.run import play_many
+from ..playtest import PlaytestOptions, playtest
 from ..translate.translation import STATE_FILE, Record, read_state, state_bytes, text_hash
 from ..wording.templates import TextError, canonical_text, normalize, typography
 from .paths import PathError, coins, patched, read_slot
 from .spec import Spec
 
 OUT = Path("output") / "balance"
+PLAY_PARTS = ("card_data", "layouts", "fonts")  # what `cardgen playtest` reads
 PROPOSAL = OUT / "proposal.yaml"
 HEADER = ("# cardgen balance: values that bring the game to its targets. Take them with\n"
           "# `cardgen balance --apply`; the playtest of the proposed data against today's:\n"
@@ -59,25 +57,42 @@ def write_proposal(project: Path, body: dict[str, Any]) -> Path:
     return path
 
 
-def playtest_reports(project: Path, data: GameData, values: dict[str, int], games: int, seed: int,
+def _copy(project: Path, dest: Path) -> Path:
+    for part in PLAY_PARTS:
+        if (project / part).is_dir():
+            shutil.copytree(project / part, dest / part)
+    return dest
+
+
+def _keep(copy: Path, project: Path, name: str) -> None:
+    """The copy's playtest outputs, as output/balance/<name>/…"""
+    out = copy / "output" / "playtest"
+    for src in sorted(out.rglob("*")):
+        if src.is_file():
+            dest = project / OUT / name / src.relative_to(out)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(dest, src.read_bytes())
+
+
+def playtest_reports(project: Path, body: dict[str, Any], games: int, seed: int,
                      kinds: tuple[str, str], jobs: int) -> dict[str, dict[str, Any]]:
-    """The playtest report of today's data and of the proposed data (same seeded games),
-    written to output/balance/current/ and proposed/ (with the comparison)."""
-    layout = load_layout(project / CARD_LAYOUT)
+    """`cardgen playtest` of today's data and of the data with the proposal applied (by
+    :func:`apply_proposal`, as the designer would), the same seeded games, each in a copy of
+    the project; the reports go to output/balance/current/ and proposed/ (with the
+    comparison against today's)."""
     reports: dict[str, dict[str, Any]] = {}
-    for name, d in (("current", data), ("proposed", patched(data, values))):
-        rules = Rules.from_data(d)
-        meta = {"seed": seed, "players": ",".join(kinds), "rules_version": d.game.rules_version,
-                "data_version": d.game.data_version}
-        report = aggregate(play_many(rules, games, seed, kinds, jobs), rules, meta)
-        diff = compare(report, reports["current"]) if name == "proposed" else None
-        if diff is not None:
-            report["compare"] = diff
-        out = project / OUT / name
-        out.mkdir(parents=True, exist_ok=True)
-        atomic_write(out / "report.json", to_json(report))
-        atomic_write(out / "report.pdf", build_pdf(report, layout.fonts, diff))
-        reports[name] = report
+    with tempfile.TemporaryDirectory(prefix="cardgen-balance-") as tmp:
+        for name in ("current", "proposed"):
+            copy = _copy(project, Path(tmp) / name)
+            compare = None
+            if name == "proposed":
+                (copy / PROPOSAL).parent.mkdir(parents=True, exist_ok=True)
+                write_proposal(copy, body)
+                apply_proposal(copy)
+                compare = Path(tmp) / "current" / "output" / "playtest" / "report.json"
+            result = playtest(copy, PlaytestOptions(games, seed, kinds, jobs, compare))
+            _keep(copy, project, name)
+            reports[name] = result.report
     return reports
 
 
