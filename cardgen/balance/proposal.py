@@ -27,8 +27,8 @@ OUT = Path("output") / "balance"
 PLAY_PARTS = ("card_data", "layouts", "fonts")  # what `cardgen playtest` reads
 PROPOSAL = OUT / "proposal.yaml"
 HEADER = ("# cardgen balance: values that bring the game to its targets. Take them with\n"
-          "# `cardgen balance --apply`; the playtest of the proposed data against today's:\n"
-          "# output/balance/proposed/report.pdf (and current/report.pdf).\n")
+          "# `cardgen balance --apply`; the playtest of the applied proposal against today's\n"
+          "# data: output/balance/proposed/ (and current/).\n")
 
 
 def change_rows(data: GameData, values: dict[str, int]) -> list[dict[str, Any]]:
