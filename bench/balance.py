@@ -52,6 +52,8 @@ def main() -> None:
     ap.add_argument("--trials", type=int, default=50)
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--confirm-games", type=int, default=2000)
+    ap.add_argument("--fresh-games", type=int, default=4000,
+                    help="games of the fresh playtest of the applied data")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     load_before = os.getloadavg()
@@ -67,7 +69,7 @@ def main() -> None:
         proposal = yaml.safe_load((project / "output/balance/proposal.yaml").read_text("utf-8"))
         _aw, _ac, applied = _cardgen(project, "balance", "--apply")
         print(applied, end="", file=sys.stderr)
-        pw, pc, _ = _cardgen(project, "playtest", "--games", str(args.confirm_games), "--seed",
+        pw, pc, _ = _cardgen(project, "playtest", "--games", str(args.fresh_games), "--seed",
                              str(FRESH_SEED), "--jobs", str(args.jobs), "--quiet")
         fresh = json.loads((project / "output/playtest/report.json").read_text("utf-8"))
         _cw, _cc, _ = _cardgen(project, "check")
@@ -83,9 +85,10 @@ def main() -> None:
         "values_changed": len(proposal["changes"]),
         "win_rate_today": proposal["search_result"]["today"]["win_rate"],
         "win_rate_found": proposal["search_result"]["proposed"]["win_rate"],
-        "fresh_playtest_games": args.confirm_games, "fresh_playtest_seed": FRESH_SEED,
+        "fresh_playtest_games": args.fresh_games, "fresh_playtest_seed": FRESH_SEED,
         "fresh_win_rate": lux["rate"], "fresh_ci95": lux["ci95"],
         "fresh_interval_inside_band": band[0] <= lux["ci95"][0] and lux["ci95"][1] <= band[1],
+        "confirmation_in_balance": proposal["confirmation"],
         "fresh_playtest_wall_s": pw, "fresh_playtest_cpu_s": pc,
         "check_after_apply": "passed",
         "load_before": [round(x, 2) for x in load_before],

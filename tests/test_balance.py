@@ -47,11 +47,13 @@ def test_rule_fixed_value_refused_at_its_line(project, capsys):
         "tunable:\n"
         "  - {path: cards.louis-iv.political, range: [2, 5]}\n"
         "  - {path: cards.tyrol-marriage.event.effects.1.steps, range: [0, 3]}\n"
-        "  - {path: cards.louis-iv.politcal, range: [1, 3]}\n", encoding="utf-8")
+        "  - {path: cards.louis-iv.politcal, range: [1, 3]}\n"
+        "  - {path: cards.charles-iv.deed.effects.0.amount, range: [0, 3]}\n", encoding="utf-8")
     assert balance(project, *TINY) == 1
     err = capsys.readouterr().err
     assert "card_data/balance.yaml:3:5" in err and "rule 10.32" in err and "cannot be tuned" in err
     assert "card_data/balance.yaml:4:" in err and "not a path to a number" in err
+    assert "card_data/balance.yaml:5:5: error[balance-range]" in err and "at least 1" in err
     assert not (project / PROPOSAL).exists()
 
 

@@ -3,9 +3,10 @@ the search aims for.
 
 A value the rulebook fixes (card_data/rules/facts.yaml) or that the counts of game.yaml tie
 to others (a market card's copies) is refused: the spec's line gets an error naming the
-rule it would break. That is found by trying the range's ends on a copy of the data and
-running the same fact and count checks as `cardgen check`, so the refusal follows the facts
-file and never a list kept here.
+rule it would break; so is a range the rule schema does not allow (an amount of 0). That
+is found by trying the range's ends on a copy of the data and running the same fact, count
+and schema checks as `cardgen check`, so the refusal follows the facts file and the schema,
+never a list kept here.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..check.effects import check_effects
 from ..check.facts import check_rule_facts
 from ..check.invariants import check_invariants
 from ..data.model import GameData
@@ -22,6 +24,8 @@ from ..errors import CardgenError, Finding, Location, Severity, error
 from .paths import PathError, Slot, patched, read_slot
 
 SPEC_FILE = Path("card_data") / "balance.yaml"
+#: Findings that say the rulebook (facts.yaml) or game.yaml's counts fix a value.
+FIXED_CODES = ("rule-fact", "inventory-count")
 #: The house whose win rate the default target names (the other's is its complement).
 DEFAULT_TARGETS = {"win_rate": (0.5, 0.03)}
 #: What a target may name: measures of a set of games (see :mod:`.measure`).
@@ -61,8 +65,8 @@ class Spec:
 
 
 def _findings(data: GameData) -> set[tuple[str, str]]:
-    return {(f.code, f.message) for f in check_rule_facts(data) + check_invariants(data)
-            if f.severity is Severity.ERROR}
+    found = check_rule_facts(data) + check_invariants(data) + check_effects(data)
+    return {(f.code, f.message) for f in found if f.severity is Severity.ERROR}
 
 
 def _refusal(data: GameData, slot: Slot, low: int, high: int, before: set[tuple[str, str]],
@@ -71,10 +75,15 @@ def _refusal(data: GameData, slot: Slot, low: int, high: int, before: set[tuple[
     for probe in dict.fromkeys(v for v in (low, high, slot.value + 1) if v != slot.value):
         new = _findings(patched(data, {slot.path: probe})) - before
         if new:
-            code, message = sorted(new)[0]
-            return error("balance-fixed", f"{slot.path} (at {slot.loc}) cannot be tuned: set to "
-                         f"{probe} it breaks {code}: {message}", location=at,
-                         hint="remove it from balance.yaml; the rulebook or game.yaml counts fix it")
+            # what the rulebook fixes first: it says more than the schema's bounds
+            code, message = min(new, key=lambda f: (f[0] not in FIXED_CODES, f))
+            fixed = code in FIXED_CODES
+            return error("balance-fixed" if fixed else "balance-range",
+                         f"{slot.path} (at {slot.loc}) cannot be tuned"
+                         f"{'' if fixed else ' over this range'}: set to {probe} it breaks "
+                         f"{code}: {message}", location=at,
+                         hint="remove it from balance.yaml; the rulebook or game.yaml counts fix it"
+                         if fixed else "narrow the range to values the rule schema allows")
     return None
 
 
