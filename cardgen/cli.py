@@ -123,10 +123,10 @@ def _parser() -> argparse.ArgumentParser:
     bl = sub.add_parser("balance", parents=[where],
                         help="search card_data/balance.yaml's values for a fair game; "
                         "output/balance/proposal.yaml (--apply writes it into card_data/)")
-    bl.add_argument("--trials", type=int, default=40,
-                    help="trials in the study, a resumed run's included (default 40)")
-    bl.add_argument("--games", type=int, default=400,
-                    help="games per trial, the same seeds for every trial (default 400)")
+    bl.add_argument("--trials", type=int, default=50,
+                    help="trials in the study, a resumed run's included (default 50)")
+    bl.add_argument("--games", type=int, default=300,
+                    help="games per trial, the same seeds for every trial (default 300)")
     bl.add_argument("--seed", type=int, default=1, help="seed of the search (default 1)")
     bl.add_argument("--players", default=None,
                     help="Luxembourg,Wittelsbach players (default: the playtest's default)")

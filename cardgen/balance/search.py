@@ -32,8 +32,8 @@ PRUNE_AFTER = 5
 
 @dataclass(frozen=True)
 class SearchOptions:
-    trials: int = 40           # the budget: trials in the study (a resumed run counts the old ones)
-    games: int = 400           # games per trial, the same seeds for every trial
+    trials: int = 50           # the budget: trials in the study (a resumed run counts the old ones)
+    games: int = 300           # games per trial, the same seeds for every trial
     seed: int = 1
     players: tuple[str, str] = field(default_factory=lambda: PlaytestOptions().players)
     timeout: float | None = None  # seconds; no new trial starts after it (not reproducible)
