@@ -127,6 +127,8 @@ def _parser() -> argparse.ArgumentParser:
                     help="trials in the study, a resumed run's included (default 50)")
     bl.add_argument("--games", type=int, default=300,
                     help="games per trial, the same seeds for every trial (default 300)")
+    bl.add_argument("--validate-games", type=int, default=900,
+                    help="further games for the best 5 trials and the reduction (default 900)")
     bl.add_argument("--seed", type=int, default=1, help="seed of the search (default 1)")
     bl.add_argument("--players", default=None,
                     help="Luxembourg,Wittelsbach players (default: the playtest's default)")
@@ -292,8 +294,8 @@ def _balance(args: argparse.Namespace) -> int:
         print(f"--players needs two of {','.join(sorted(PLAYERS))} (Luxembourg,Wittelsbach)",
               file=sys.stderr)
         return 2
-    search = balance.SearchOptions(args.trials, args.games, args.seed, (players[0], players[1]),
-                                   args.timeout * 60 if args.timeout else None)
+    search = balance.SearchOptions(args.trials, args.games, args.validate_games, args.seed,
+                                   (players[0], players[1]), args.timeout * 60 if args.timeout else None)
     options = balance.BalanceOptions(search, args.jobs, args.scheduler, args.confirm_games)
     result = balance.balance(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet))
     best = result.outcome.best.measured

@@ -28,8 +28,8 @@ tunable:
   - {path: cards.elizabeth-of-bohemia.deed.effects.0.amount, range: [1, 4]}
   - {path: places.saxony.stability, range: [1, 4]}
 """
-TINY = ("--trials", "3", "--games", "6", "--confirm-games", "6", "--players", "random,random",
-        "--quiet")
+TINY = ("--trials", "3", "--games", "6", "--validate-games", "4", "--confirm-games", "6",
+        "--players", "random,random", "--quiet")
 
 
 def balance(project: Path, *args: str) -> int:
@@ -63,6 +63,7 @@ def test_tiny_search_writes_a_proposal_apply_and_check_pass(small, capsys):
     assert "3 trials of 6 games" in out and "fresh playtest (6 games, seed 2)" in out
     proposal = yaml.safe_load((small / PROPOSAL).read_text(encoding="utf-8"))
     assert proposal["search"]["trials"] == 3 and proposal["search"]["players"] == ["random", "random"]
+    assert proposal["search_result"]["proposed_on_games"] == 10  # the best 3 on 4 more games
     assert proposal["targets"] == [{"measure": "win_rate", "value": 0.5, "tolerance": 0.03}]
     conf = proposal["confirmation"]
     lo, hi = conf["proposed"]["ci95"]
@@ -143,8 +144,8 @@ def test_same_seed_same_proposal_locally_and_on_a_local_cluster(small, tmp_path)
     distributed = pytest.importorskip("distributed")
     other = copy_project(tmp_path / "other")
     shutil.copy(small / BALANCE, other / BALANCE)
-    args = ("--trials", "3", "--games", "30", "--confirm-games", "4", "--players",
-            "random,random", "--quiet")
+    args = ("--trials", "3", "--games", "20", "--validate-games", "10", "--confirm-games", "4",
+            "--players", "random,random", "--quiet")
     assert balance(small, *args, "--jobs", "2") == 0
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:

@@ -14,7 +14,7 @@ from ..playtest import playable_rules
 from ..progress import Progress
 from .games import runner
 from .proposal import OUT, apply_proposal, playtest_reports, proposal_body, write_proposal
-from .search import Outcome, SearchOptions, changed, reduce_changes, run_study, study_name
+from .search import Outcome, SearchOptions, changed, reduce_changes, run_study, study_name, validate
 from .spec import Spec, read_spec
 
 __all__ = ["BalanceOptions", "BalanceResult", "SearchOptions", "apply_proposal", "balance"]
@@ -56,14 +56,18 @@ def balance(project: Path, options: BalanceOptions, progress: Progress | None = 
     data = playable_rules(project).data  # the data `cardgen playtest` would play
     spec = read_spec(project, data)
     search = options.search
-    if search.trials < 1 or search.games < 1 or options.confirm_games < 1:
-        raise CardgenError(error("usage", "--trials, --games and --confirm-games must be at least 1",
+    if search.trials < 1 or search.games < 2 or options.confirm_games < 1 or search.validate < 0:
+        raise CardgenError(error("usage", "--trials and --confirm-games must be at least 1, "
+                                 "--games at least 2, --validate-games at least 0",
                                  location=Location("cardgen balance")))
     file = project / STUDY_FILE
     games = runner(data, search.players, options.jobs, options.scheduler)
     progress.start(search.trials, "balance")
     try:
         outcome = run_study(spec, games, search, file, progress.step)
+        if not outcome.interrupted and search.validate:
+            progress.stage(f"the best {len(outcome.top)} trials on {search.validate} more games")
+            outcome = validate(outcome, spec, games, search, progress.stage)
         if not outcome.interrupted:
             progress.stage("taking back the changes that are not needed")
             outcome = reduce_changes(outcome, spec, games, search, progress.stage)

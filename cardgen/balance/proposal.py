@@ -215,6 +215,7 @@ def proposal_body(spec: Spec, options: Any, study: str, outcome: Any, data: Game
         "targets": [{"measure": t.measure, "value": t.value, "tolerance": t.tolerance}
                     for t in spec.targets],
         "search_result": {"today": outcome.baseline.measured, "proposed": outcome.best.measured,
+                          "proposed_on_games": outcome.games or options.games,
                           "score": outcome.best.score},
         "changes": change_rows(data, values),
         "confirmation": confirmation,

@@ -28,12 +28,15 @@ from .spec import Spec
 STARTUP_TRIALS = 10
 #: Trials played in full before the pruner may stop one at half its games.
 PRUNE_AFTER = 5
+#: The best trials played again on the validation games.
+TOP = 5
 
 
 @dataclass(frozen=True)
 class SearchOptions:
     trials: int = 50           # the budget: trials in the study (a resumed run counts the old ones)
     games: int = 300           # games per trial, the same seeds for every trial
+    validate: int = 900        # more games for the best few trials and the reduction
     seed: int = 1
     players: tuple[str, str] = field(default_factory=lambda: PlaytestOptions().players)
     timeout: float | None = None  # seconds; no new trial starts after it (not reproducible)
@@ -56,6 +59,8 @@ class Outcome:
     trials: int                 # finished trials in the study
     interrupted: bool = False
     reverted: list[str] = field(default_factory=list)  # changes the reduction took back
+    top: list[Evaluated] = field(default_factory=list)  # the best trials of the study
+    games: int = 0              # the games the best was measured on
 
 
 def study_name(spec: Spec, options: SearchOptions) -> str:
@@ -182,7 +187,37 @@ def run_study(spec: Spec, runner: Runner, options: SearchOptions, file: Path,
                                  location=Location(str(file))))
     baseline = next((e for e in done if all(e.values.get(t.path) == t.slot.value
                                              for t in spec.tunables)), done[0])
-    return Outcome(baseline, _best(done), len(done) + pruned, interrupted)
+    top = sorted(done, key=lambda e: (e.score, e.trial))[:TOP]
+    return Outcome(baseline, _best(done), len(done) + pruned, interrupted, top=top,
+                   games=options.games)
+
+
+def _combined(a: Mapping[str, float], n: int, b: Mapping[str, float], m: int) -> dict[str, float]:
+    return {k: round((a[k] * n + b[k] * m) / (n + m), 6) for k in a}
+
+
+def validate(outcome: Outcome, spec: Spec, runner: Runner, options: SearchOptions,
+             report: Report = lambda _s: None) -> Outcome:
+    """The best few trials again on ``options.validate`` further games of the seed (the same
+    for each); the best on all its games is kept. The best of many trials on the same games
+    is partly the luckiest (the winner's curse); more games shrink the luck."""
+    if not options.validate or not outcome.top:
+        return outcome
+    total = options.games + options.validate
+    checked = []
+    try:
+        for e in outcome.top:
+            extra = measures(runner.play(e.values, options.seed, total, options.games))
+            measured = _combined(e.measured, options.games, extra, options.validate)
+            checked.append(Evaluated(e.values, measured, objective(measured, e.values, spec), e.trial))
+            report(f"trial #{e.trial} on {total} games: Luxembourg {measured['win_rate']:.1%} "
+                   f"(score {checked[-1].score:.3f})")
+    except KeyboardInterrupt:
+        outcome.interrupted = True
+        report("interrupted: keeping the best trial so far")
+    if len(checked) == len(outcome.top):
+        outcome.best, outcome.games = _best(checked), total
+    return outcome
 
 
 def reduce_changes(outcome: Outcome, spec: Spec, runner: Runner, options: SearchOptions,
@@ -190,13 +225,14 @@ def reduce_changes(outcome: Outcome, spec: Spec, runner: Runner, options: Search
     """Take back the best trial's changes one at a time, smallest first, wherever the games
     (the same seeds) score no worse without it: the fewest changes that do the job."""
     best = outcome.best
+    games = outcome.games or options.games  # the games the best was measured on
     current = {t.path: t.slot.value for t in spec.tunables}
     order = sorted((t for t in spec.tunables if best.values[t.path] != current[t.path]),
                    key=lambda t: (abs(best.values[t.path] - current[t.path]) / t.width, t.path))
     try:
         for t in order:
             values = {**best.values, t.path: current[t.path]}
-            measured = measures(runner.play(values, options.seed, options.games))
+            measured = measures(runner.play(values, options.seed, games))
             score = objective(measured, values, spec)
             kept = score <= best.score
             report(f"without {t.path} {best.values[t.path]} → {current[t.path]}: Luxembourg "
