@@ -203,6 +203,30 @@ def _parser() -> argparse.ArgumentParser:
                     help="languages of report.pdf, comma-separated (default: en,cs)")
     pt.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    bl = sub.add_parser("balance", parents=[where],
+                        help="search card_data/balance.yaml's values for a fair game; "
+                        "output/balance/proposal.yaml (--apply writes it into card_data/)")
+    bl.add_argument("--trials", type=int, default=50,
+                    help="trials in the study, a resumed run's included (default 50)")
+    bl.add_argument("--games", type=int, default=300,
+                    help="games per trial, the same seeds for every trial (default 300)")
+    bl.add_argument("--validate-games", type=int, default=900,
+                    help="further games for the best 5 trials and the reduction (default 900)")
+    bl.add_argument("--seed", type=int, default=1, help="seed of the search (default 1)")
+    bl.add_argument("--players", default=None,
+                    help="Luxembourg,Wittelsbach players (default: the playtest's default)")
+    bl.add_argument("--jobs", type=int, default=0, help="local worker processes (default 0: one per core)")
+    bl.add_argument("--scheduler", metavar="ADDRESS",
+                    help="a Dask scheduler (tcp://host:8786): the games run on its workers "
+                    "(needs pip install -e .[cluster])")
+    bl.add_argument("--confirm-games", type=int, default=2000,
+                    help="games of the fresh playtest of today's and the proposed data (default 2000)")
+    bl.add_argument("--timeout", type=float, metavar="MINUTES",
+                    help="start no trial after this long (the result then depends on the machine)")
+    bl.add_argument("--apply", action="store_true",
+                    help="write output/balance/proposal.yaml into card_data/ (no search)")
+    bl.add_argument("--quiet", action="store_true", help="no progress")
+
     po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
     po_sub = po.add_subparsers(dest="po_command", required=True, metavar="{export,import}",
                                title="what to do")
@@ -332,6 +356,44 @@ def _playtest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _balance(args: argparse.Namespace) -> int:
+    from . import balance  # the optimiser and the engine: not loaded by the other commands
+    from .engine.players import PLAYERS
+    from .playtest import PlaytestOptions
+    if args.apply:
+        lines = balance.apply_proposal(args.project)
+        for line in lines:
+            print(f"changed: {line}")
+        print("run `cardgen check` and `cardgen build` to see the cards" if lines
+              else "the proposal changes nothing")
+        return 0
+    players = _ids(args.players) if args.players else PlaytestOptions().players
+    if len(players) != 2 or not set(players) <= set(PLAYERS):
+        print(f"--players needs two of {','.join(sorted(PLAYERS))} (Luxembourg,Wittelsbach)",
+              file=sys.stderr)
+        return 2
+    search = balance.SearchOptions(args.trials, args.games, args.validate_games, args.seed,
+                                   (players[0], players[1]), args.timeout * 60 if args.timeout else None)
+    options = balance.BalanceOptions(search, args.jobs, args.scheduler, args.confirm_games)
+    result = balance.balance(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet))
+    best = result.outcome.best.measured
+    print(f"{result.outcome.trials} trials of {args.games} games: Luxembourg "
+          f"{result.outcome.baseline.measured['win_rate']:.1%} today, {best['win_rate']:.1%} with "
+          f"{len(result.changes)} value{'s' * (len(result.changes) != 1)} changed")
+    conf = result.confirmation
+    if conf:
+        lo, hi = conf["proposed"]["ci95"]
+        print(f"fresh playtest ({conf['games']} games, seed {conf['seed']}): Luxembourg "
+              f"{conf['proposed']['win_rate']:.1%} (95% {lo:.1%}-{hi:.1%}), today "
+              f"{conf['current']['win_rate']:.1%}; interval inside the band: "
+              f"{'yes' if conf['interval_inside_band'] else 'no'}")
+    elif result.outcome.interrupted:
+        print("interrupted: the proposal holds the best trial so far, unconfirmed; run again "
+              "to resume the study")
+    print(f"wrote {result.proposal}")
+    return 130 if result.outcome.interrupted else 0
+
+
 def _tables(args: argparse.Namespace) -> int:
     report = tables(args.project, _ids(args.lang))
     if report.findings:
@@ -382,7 +444,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch,
-            "playtest": _playtest, "serve": _serve, "preflight": _preflight, "tables": _tables}
+            "playtest": _playtest, "balance": _balance, "serve": _serve, "preflight": _preflight,
+            "tables": _tables}
 
 
 def _project(path: Path) -> Path:

@@ -119,6 +119,7 @@ SETUP_CODES = frozenset({
     "build-running", "font-missing", "font-invalid", "art-read", "not-a-file", "tool-missing",
     "tool-failed",
     "unsafe-path", "file-too-large", "compare-unreadable",
+    "balance-setup", "balance-scheduler",
 })
 
 #: Exit codes: 1 when the data has errors, 2 when the command line or the machine must be

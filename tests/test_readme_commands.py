@@ -14,8 +14,9 @@ from cardgen.cli import _parser, main
 from cardgen.render import pdf as render_pdf
 from tests.conftest import ROOT
 
-#: Commands that run until interrupted: tests/test_watch.py and tests/test_serve.py drive them.
-LONG_RUNNING = {"watch", "serve"}
+#: Commands that run until interrupted (tests/test_watch.py and tests/test_serve.py drive
+#: them) or for a quarter of an hour by default (tests/test_balance.py runs a tiny budget).
+LONG_RUNNING = {"watch", "serve", "balance"}
 #: What a run on the shipped data exits with (README "Exit codes"): 0, except where the
 #: README line itself says the command refuses the shipped data (it has no art yet).
 EXPECTED = {"check --strict": 1, "build --strict": 1}
@@ -39,7 +40,7 @@ def test_the_readme_lists_the_commands_this_test_runs():
     commands = readme_commands()
     assert len(commands) >= 20
     assert {c[0] for c in commands} >= {"check", "build", "proof", "tables", "preflight", "po",
-                                        "watch", "playtest", "serve"}
+                                        "watch", "playtest", "serve", "balance"}
 
 
 @pytest.fixture(scope="module")

@@ -31,6 +31,7 @@ LEVELS: tuple[tuple[str, ...], ...] = (
     ("translate",),
     ("build",),
     ("serve", "playtest"),
+    ("balance",),
     ("cli",),
 )
 RANK = {name: i for i, level in enumerate(LEVELS) for name in level}

@@ -1,4 +1,5 @@
-"""Surgical YAML editing: change the card files' text scalars and nothing else.
+"""Surgical YAML editing: change the card files' text scalars (and the numbers `cardgen
+balance --apply` proposes) and nothing else.
 
 :func:`edit_yaml` replaces only the characters of the scalars it is asked to change (found
 by their file:line:col) and can add a missing key to a mapping, with a scalar or a mapping of
@@ -28,11 +29,13 @@ from ..files.safepath import in_project
 from ..files.write import rewrite_file
 
 STR_TAG = "tag:yaml.org,2002:str"
+INT_TAG = "tag:yaml.org,2002:int"
 
 
 @dataclass(frozen=True)
 class TextEdit:
-    """Set the string at ``loc`` to ``value``.
+    """Set the string at ``loc`` to ``value`` (an int sets an integer scalar; a tuple of
+    strings replaces a flow sequence of strings, e.g. a cost ``[church, german]``).
 
     ``loc`` is the location of the scalar to replace; with ``key`` set, it is the location
     of a mapping that gets ``key: value`` added (a language missing so far, or a whole
@@ -41,7 +44,7 @@ class TextEdit:
     """
 
     loc: Location
-    value: str | Mapping[str, str]
+    value: str | int | tuple[str, ...] | Mapping[str, str]
     key: str | None = None
     style: str | None = None
 
@@ -177,8 +180,15 @@ def edit_yaml(text: str, edits: Iterable[TextEdit], file: str) -> str:
     before = _scalars(text, file)
     patches: list[tuple[int, int, str]] = []  # (start, end, new source)
     changes: list[tuple[str, str]] = []  # (old value or "" for a new key, new value)
+    tagged: list[tuple[list[tuple[str, str]], list[tuple[str, str]]]] = []  # (removed, added)
     for edit in edits:
         pos = (edit.loc.line, edit.loc.col)
+        if edit.key is None and not isinstance(edit.value, str | Mapping):
+            patch = _number_or_list(text, nodes, edit)
+            if patch is not None:
+                patches.append(patch[0])
+                tagged.append(patch[1])
+            continue
         if edit.key is None:
             if not isinstance(edit.value, str):
                 raise CardgenError(error("yaml-edit", "only a new key can take a mapping",
@@ -209,8 +219,36 @@ def edit_yaml(text: str, edits: Iterable[TextEdit], file: str) -> str:
         return text
     for start, end, new in sorted(patches, reverse=True):
         text = text[:start] + new + text[end:]
-    _verify(before, _scalars(text, file), changes, file)
+    _verify(before, _scalars(text, file), changes, file, tagged)
     return text
+
+
+def _number_or_list(text: str, nodes: dict, edit: TextEdit
+                    ) -> tuple[tuple[int, int, str], tuple[list, list]] | None:
+    """The patch of an integer scalar or a flow sequence of strings, with the tagged
+    scalars it removes and adds; None when the value is already there."""
+    found = nodes.get(((edit.loc.line, edit.loc.col), False))
+    node = found[0] if found else None
+    if isinstance(edit.value, int) and not isinstance(edit.value, bool):
+        if not isinstance(node, ScalarNode) or node.tag != INT_TAG:
+            raise CardgenError(error("yaml-edit", "no whole number to replace here",
+                                     location=edit.loc))
+        if int(node.value) == edit.value:
+            return None
+        new = str(edit.value)
+        return ((node.start_mark.index, node.end_mark.index, new),
+                ([(INT_TAG, node.value)], [(INT_TAG, new)]))
+    if not isinstance(node, SequenceNode) or not node.flow_style or not all(
+            isinstance(n, ScalarNode) and n.tag == STR_TAG for n in node.value):
+        raise CardgenError(error("yaml-edit", "no list of words written [a, b] to replace here",
+                                 location=edit.loc))
+    old = [n.value for n in node.value]
+    values = [str(v) for v in edit.value]
+    if old == values:
+        return None
+    new = "[" + ", ".join(render_scalar(v, None, "", True) for v in values) + "]"
+    return ((node.start_mark.index, node.end_mark.index, new),
+            ([(STR_TAG, v) for v in old], [(STR_TAG, v) for v in values]))
 
 
 def _insertion(text: str, mapping: MappingNode, edit: TextEdit) -> tuple[int, int, str]:
@@ -246,13 +284,18 @@ def _insertion(text: str, mapping: MappingNode, edit: TextEdit) -> tuple[int, in
 
 
 def _verify(before: list[tuple[str, str]], after: list[tuple[str, str]],
-            changes: list[tuple[str, str]], file: str) -> None:
-    """``after`` must hold ``before``'s values with exactly ``changes`` (old → new) made."""
+            changes: list[tuple[str, str]], file: str,
+            tagged: Iterable[tuple[list[tuple[str, str]], list[tuple[str, str]]]] = ()) -> None:
+    """``after`` must hold ``before``'s values with exactly ``changes`` (old → new) made,
+    and the ``tagged`` scalars (removed, added) of numbers and lists."""
     want = Counter(before)
     for old, new in changes:
         if old:
             want[(STR_TAG, old)] -= 1
         want[(STR_TAG, new)] += 1
+    for removed, added in tagged:
+        want.subtract(removed)
+        want.update(added)
     if +want != Counter(after) or len(after) != sum(want.values()):
         raise CardgenError(error("yaml-edit", "editing this file would change other values; "
                                  "nothing was written", location=Location(file),

@@ -1,0 +1,252 @@
+"""The search: an Optuna study over the tunable values, one seeded set of games per trial,
+then the fewest changes that still do the job.
+
+Trials run one after another and each trial's games run in parallel (locally or on a
+cluster), so the sampler sees the same history whatever the number of workers: the same
+seed gives the same proposal anywhere. The study lives in a journal file; a run stopped by
+Ctrl-C (or a crash) goes on from its finished trials when started again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import CardgenError, Location, error
+from ..playtest import PlaytestOptions
+from .games import Runner
+from .measure import in_band, measures, objective
+from .spec import Spec
+
+#: Trials of random values before the sampler models the results (Optuna's own default).
+STARTUP_TRIALS = 10
+#: Trials played in full before the pruner may stop one at half its games.
+PRUNE_AFTER = 5
+#: The best trials played again on the validation games.
+TOP = 5
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    trials: int = 50           # the budget: trials in the study (a resumed run counts the old ones)
+    games: int = 300           # games per trial, the same seeds for every trial
+    validate: int = 900        # more games for the best few trials and the reduction
+    seed: int = 1
+    players: tuple[str, str] = field(default_factory=lambda: PlaytestOptions().players)
+    timeout: float | None = None  # seconds; no new trial starts after it (not reproducible)
+
+
+@dataclass(frozen=True)
+class Evaluated:
+    """One set of values and what its games measured."""
+
+    values: dict[str, int]
+    measured: dict[str, float]
+    score: float
+    trial: int | None = None  # the study's trial number; None for the reduction's checks
+
+
+@dataclass
+class Outcome:
+    baseline: Evaluated
+    best: Evaluated
+    trials: int                 # finished trials in the study
+    interrupted: bool = False
+    reverted: list[str] = field(default_factory=list)  # changes the reduction took back
+    top: list[Evaluated] = field(default_factory=list)  # the best trials of the study
+    games: int = 0              # the games the best was measured on
+
+
+def study_name(spec: Spec, options: SearchOptions) -> str:
+    """A name per question asked: the tunables (with today's values), targets, penalty,
+    games, seed and players. A changed question starts a new study in the same file."""
+    what = {"tunables": [(t.path, t.slot.value, t.low, t.high) for t in spec.tunables],
+            "targets": [(t.measure, t.value, t.tolerance) for t in spec.targets],
+            "penalty": spec.penalty, "games": options.games, "seed": options.seed,
+            "players": list(options.players)}
+    digest = hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()[:16]
+    return f"balance-{digest}"
+
+
+def _optuna() -> Any:
+    try:
+        import optuna
+    except ImportError:
+        raise CardgenError(error("balance-setup", "cardgen balance needs Optuna",
+                                 location=Location("cardgen"),
+                                 hint="pip install -e .[balance]")) from None
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    return optuna
+
+
+def _study(optuna: Any, spec: Spec, options: SearchOptions, file: Path) -> Any:
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+    file.parent.mkdir(parents=True, exist_ok=True)
+    storage = JournalStorage(JournalFileBackend(str(file)))
+    # a trial whose first half of games scores worse than the median of the trials before
+    # at that point is stopped there (hopeless): half the cost
+    pruner = optuna.pruners.MedianPruner(n_startup_trials=PRUNE_AFTER, n_warmup_steps=0)
+    study = optuna.create_study(storage=storage, study_name=study_name(spec, options),
+                                direction="minimize", load_if_exists=True, pruner=pruner)
+    for t in study.get_trials(deepcopy=False):
+        if t.state == optuna.trial.TrialState.RUNNING:  # left by an interrupted run
+            study.tell(t.number, state=optuna.trial.TrialState.FAIL)
+    done = _finished(optuna, study)
+    if not study.get_trials(deepcopy=False):
+        study.enqueue_trial({t.path: t.slot.value for t in spec.tunables})  # today's data first
+    # a resumed run draws from a generator seeded by the seed and the trials already done
+    study.sampler = optuna.samplers.TPESampler(seed=options.seed * 1_000_003 + len(done),
+                                               n_startup_trials=STARTUP_TRIALS)
+    return study
+
+
+def _finished(optuna: Any, study: Any) -> list[Any]:
+    return sorted((t for t in study.get_trials(deepcopy=False)
+                   if t.state == optuna.trial.TrialState.COMPLETE), key=lambda t: t.number)
+
+
+def _pruned(optuna: Any, study: Any) -> int:
+    return sum(1 for t in study.get_trials(deepcopy=False) if t.state == optuna.trial.TrialState.PRUNED)
+
+
+def _evaluated(t: Any) -> Evaluated:
+    return Evaluated(dict(t.params), dict(t.user_attrs["measured"]), float(t.value), t.number)
+
+
+def _best(trials: list[Evaluated]) -> Evaluated:
+    return min(trials, key=lambda e: (e.score, e.trial if e.trial is not None else 1 << 30))
+
+
+Report = Callable[[str], None]
+
+
+def _line(label: str, e: Evaluated, best: Evaluated, spec: Spec) -> str:
+    changed = sum(1 for t in spec.tunables if best.values.get(t.path, t.slot.value) != t.slot.value)
+    return (f"{label}: Luxembourg {e.measured['win_rate']:.1%} (score {e.score:.3f}); best so far "
+            f"#{best.trial} Luxembourg {best.measured['win_rate']:.1%}, {changed} value"
+            f"{'s' * (changed != 1)} changed{' — in the band' if in_band(best.measured, spec) else ''}")
+
+
+def run_study(spec: Spec, runner: Runner, options: SearchOptions, file: Path,
+              report: Report = lambda _s: None) -> Outcome:
+    """Trials until the study holds ``options.trials`` finished ones (or the timeout, or
+    Ctrl-C); the best trial and the baseline (trial 0, today's values)."""
+    optuna = _optuna()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Optuna's experimental-feature notes
+        study = _study(optuna, spec, options, file)
+    dists = {t.path: optuna.distributions.IntDistribution(t.low, t.high) for t in spec.tunables}
+    done = [_evaluated(t) for t in _finished(optuna, study)]
+    pruned = _pruned(optuna, study)
+    if done or pruned:
+        report(f"resuming the study in {file}: {len(done) + pruned} trials done")
+    start = time.monotonic()
+    interrupted = False
+    trial = None
+    half = options.games // 2
+    try:
+        while len(done) + pruned < options.trials:
+            if options.timeout is not None and time.monotonic() - start > options.timeout:
+                report("time is up: no new trial")
+                break
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                trial = study.ask(dists)
+            values = {p: int(v) for p, v in trial.params.items()}
+            first = runner.play(values, options.seed, half) if half else []
+            if first:
+                trial.report(objective(measures(first), values, spec), half)
+                if trial.should_prune():
+                    study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+                    trial = None
+                    pruned += 1
+                    report(f"trial {len(done) + pruned}/{options.trials}: stopped after {half} "
+                           f"games, Luxembourg {measures(first)['win_rate']:.1%} (hopeless)")
+                    continue
+            measured = measures(first + runner.play(values, options.seed, options.games, half))
+            score = objective(measured, values, spec)
+            trial.set_user_attr("measured", measured)
+            study.tell(trial, score)
+            done.append(Evaluated(values, measured, score, trial.number))
+            trial = None
+            report(_line(f"trial {len(done) + pruned}/{options.trials}", done[-1], _best(done), spec))
+    except KeyboardInterrupt:
+        interrupted = True
+        if trial is not None:
+            study.tell(trial, state=optuna.trial.TrialState.FAIL)
+        report("interrupted: keeping the best trial so far")
+    if not done:
+        raise CardgenError(error("balance-interrupted", "no trial finished; nothing to propose",
+                                 location=Location(str(file))))
+    baseline = next((e for e in done if all(e.values.get(t.path) == t.slot.value
+                                             for t in spec.tunables)), done[0])
+    top = sorted(done, key=lambda e: (e.score, e.trial))[:TOP]
+    return Outcome(baseline, _best(done), len(done) + pruned, interrupted, top=top,
+                   games=options.games)
+
+
+def _combined(a: Mapping[str, float], n: int, b: Mapping[str, float], m: int) -> dict[str, float]:
+    return {k: round((a[k] * n + b[k] * m) / (n + m), 6) for k in a}
+
+
+def validate(outcome: Outcome, spec: Spec, runner: Runner, options: SearchOptions,
+             report: Report = lambda _s: None) -> Outcome:
+    """The best few trials again on ``options.validate`` further games of the seed (the same
+    for each); the best on all its games is kept. The best of many trials on the same games
+    is partly the luckiest (the winner's curse); more games shrink the luck."""
+    if not options.validate or not outcome.top:
+        return outcome
+    total = options.games + options.validate
+    checked = []
+    try:
+        for e in outcome.top:
+            extra = measures(runner.play(e.values, options.seed, total, options.games))
+            measured = _combined(e.measured, options.games, extra, options.validate)
+            checked.append(Evaluated(e.values, measured, objective(measured, e.values, spec), e.trial))
+            report(f"trial #{e.trial} on {total} games: Luxembourg {measured['win_rate']:.1%} "
+                   f"(score {checked[-1].score:.3f})")
+    except KeyboardInterrupt:
+        outcome.interrupted = True
+        report("interrupted: keeping the best trial so far")
+    if len(checked) == len(outcome.top):
+        outcome.best, outcome.games = _best(checked), total
+    return outcome
+
+
+def reduce_changes(outcome: Outcome, spec: Spec, runner: Runner, options: SearchOptions,
+                   report: Report = lambda _s: None) -> Outcome:
+    """Take back the best trial's changes one at a time, smallest first, wherever the games
+    (the same seeds) score no worse without it: the fewest changes that do the job."""
+    best = outcome.best
+    games = outcome.games or options.games  # the games the best was measured on
+    current = {t.path: t.slot.value for t in spec.tunables}
+    order = sorted((t for t in spec.tunables if best.values[t.path] != current[t.path]),
+                   key=lambda t: (abs(best.values[t.path] - current[t.path]) / t.width, t.path))
+    try:
+        for t in order:
+            values = {**best.values, t.path: current[t.path]}
+            measured = measures(runner.play(values, options.seed, games))
+            score = objective(measured, values, spec)
+            kept = score <= best.score
+            report(f"without {t.path} {best.values[t.path]} → {current[t.path]}: Luxembourg "
+                   f"{measured['win_rate']:.1%} (score {score:.3f}): "
+                   f"{'taken back' if kept else 'kept'}")
+            if kept:
+                best = Evaluated(values, measured, score)
+                outcome.reverted.append(t.path)
+    except KeyboardInterrupt:
+        outcome.interrupted = True
+        report("interrupted: keeping the changes taken back so far")
+    outcome.best = best
+    return outcome
+
+
+def changed(values: Mapping[str, int], spec: Spec) -> dict[str, int]:
+    return {t.path: values[t.path] for t in spec.tunables if values[t.path] != t.slot.value}
