@@ -26,7 +26,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import PARTS  # noqa: E402  (the repository root is on the path now)
+from bench.measure import print_result  # noqa: E402  (the repository root is on the path now)
+from bench.run import PARTS  # noqa: E402
 
 FRESH_SEED = 101  # the fresh playtest: never a seed of the search (1) or its confirmation (2)
 
@@ -94,10 +95,7 @@ def main() -> None:
         "load_before": [round(x, 2) for x in load_before],
         "load_after": [round(x, 2) for x in os.getloadavg()],
     }
-    print("| measure | value |\n|---|---|")
-    for k, v in result.items():
-        print(f"| {k} | {v} |")
-    print(json.dumps(result, sort_keys=True))
+    print_result(result)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ process tree, and the peak memory of that tree (RSS and PSS sums, sampled)."""
 
 from __future__ import annotations
 
+import json
 import resource
 import subprocess
 import threading
@@ -73,3 +74,11 @@ def run_measured(cmd: list[str], env: dict[str, str], every: float = 0.02) -> Ru
     done.set()
     sampler.join()
     return Run(seconds, children_cpu() - cpu, peak[0], peak[1], proc.returncode, out, err)
+
+
+def print_result(result: dict[str, object]) -> None:
+    """A benchmark's figures as a Markdown table (for the README), then as one JSON line."""
+    print("| measure | value |\n|---|---|")
+    for k, v in result.items():
+        print(f"| {k} | {v} |")
+    print(json.dumps(result, sort_keys=True))

@@ -13,7 +13,6 @@ Goal (issue 11): 2,000 greedy games in under 60 s on 2 cores, under 300 MB.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import shutil
@@ -27,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.measure import tree_memory  # noqa: E402
+from bench.measure import print_result, tree_memory  # noqa: E402
 from bench.run import PARTS  # noqa: E402  (the repository root is on the path now)
 from cardgen.data.load import load_or_raise  # noqa: E402
 from cardgen.engine import Rules  # noqa: E402
@@ -98,10 +97,7 @@ def main() -> None:
         "load_before": [round(x, 2) for x in load_before],
         "load_after": [round(x, 2) for x in os.getloadavg()],
     }
-    print("| measure | value |\n|---|---|")
-    for k, v in result.items():
-        print(f"| {k} | {v} |")
-    print(json.dumps(result, sort_keys=True))
+    print_result(result)
 
 
 if __name__ == "__main__":
