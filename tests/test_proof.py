@@ -58,12 +58,14 @@ def test_proof_pages_and_text(tmp_path):
     project = small_project(tmp_path, CARDS.replace("Lízni 2 karty", "Lízni 3 karty"))
     pdf, _ = proof_of(project)
     pages = pdf_text(tmp_path, pdf, "proof.pdf")
-    assert len(pages) == 2  # the summary, then both cards on one page
-    first = " ".join(pages[0].split())
+    # the summary with its glossary (two pages since the key terms grew), then both cards
+    # on one page
+    assert len(pages) == 3 and "(philip-vi)" in pages[2] and "(blanche-de-valois)" in pages[2]
+    first = " ".join(" ".join(pages[:2]).split())  # the summary's pages
     assert "Cards / Karty 2" in first
     assert "Errors / Chyby 1" in first
     assert "Deed čin" in first and "counter zrušit kontrou" in first
-    cards = " ".join(pdf_text(tmp_path, pdf, "proof.pdf", "-raw")[1].split())
+    cards = " ".join(pdf_text(tmp_path, pdf, "proof.pdf", "-raw")[-1].split())
     assert "market 20: Philip VI / Filip VI. (philip-vi)" in cards
     assert "luxembourg 3: Blanche de Valois / Blanka z Valois (blanche-de-valois)" in cards
     assert "Draw 2 cards. Move John 1 step toward Charles." in cards
@@ -82,7 +84,7 @@ def test_proof_shows_the_canonical_czech_and_the_state(tmp_path):
         "      text:\n        en: \"Place 2")
     project = small_project(tmp_path, cards)
     pdf, _ = proof_of(project)
-    (_, cards) = pdf_text(tmp_path, pdf, "proof.pdf")
+    cards = pdf_text(tmp_path, pdf, "proof.pdf")[-1]  # after the summary
     rows = [" ".join(ln.split()) for ln in cards.splitlines()]
     # Blanche's Czech deed is missing: the canonical text stands beside it, the state says so
     deed = next(r for r in rows if "Place 2 influence in Mainz." in r)
@@ -94,8 +96,8 @@ def test_proof_only_problems(tmp_path):
     project = small_project(tmp_path, CLEAN.replace(f"Lízni 2{NB}karty", f"Lízni 3{NB}karty"))
     pdf, _ = proof_of(project, only_problems=True)
     pages = pdf_text(tmp_path, pdf, "proof.pdf")
-    assert len(pages) == 2
-    assert "philip-vi" in pages[1] and "blanche-de-valois" not in pages[1]
+    assert len(pages) == 3  # the summary's two pages, then the one card with a problem
+    assert "philip-vi" in pages[2] and "blanche-de-valois" not in pages[2]
 
 
 def test_czech_collation():
