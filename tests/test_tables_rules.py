@@ -17,7 +17,8 @@ from cardgen.tables.table import Table
 from tests.conftest import ROOT, copy_project, replace_in
 
 LANGS = ("en", "cs")
-RULES = Path("/work/shared/rules/rules-v0.27.4-en.txt")
+#: the rulebook, in shared/ beside the repository (as CI lays it out too)
+RULES = Path(__file__).resolve().parents[2] / "shared" / "rules" / "rules-v0.27.4-en.txt"
 
 
 def _yaml(name: str) -> dict:
