@@ -496,10 +496,14 @@ def _uncollected() -> Iterator[None]:
     The model is a tree of many small objects with no reference cycle; the collector would
     walk all of them ever more often while they pile up (a third of a large deck's check)
     and at every full collection after. Frozen (:func:`gc.freeze`), they are still freed by
-    reference counting when the model is dropped; what an earlier load froze goes back to
-    the collector first, so a long-running watch or serve keeps no garbage frozen for long.
+    reference counting when the model is dropped. What an earlier load froze goes back to the
+    collector and is collected first: the cycles made since (a template renderer and its
+    sandbox refer to each other) would otherwise be frozen again here, and a long-running
+    watch, serve or test run would keep every earlier project's garbage.
     """
-    gc.unfreeze()
+    if gc.get_freeze_count():
+        gc.unfreeze()
+        gc.collect()
     enabled = gc.isenabled()
     gc.disable()
     try:
