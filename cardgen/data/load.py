@@ -497,12 +497,14 @@ def _uncollected() -> Iterator[None]:
     walk all of them ever more often while they pile up (a third of a large deck's check)
     and at every full collection after. Frozen (:func:`gc.freeze`), they are still freed by
     reference counting when the model is dropped. What an earlier load froze goes back to the
-    collector and is collected first: the cycles made since (a template renderer and its
-    sandbox refer to each other) would otherwise be frozen again here, and a long-running
-    watch, serve or test run would keep every earlier project's garbage.
+    collector, and is collected once it has doubled since the last collection here: the
+    cycles made since (a template renderer and its sandbox refer to each other) would
+    otherwise be frozen again, and a long-running watch, serve or test run would keep every
+    earlier project's garbage.
     """
-    if gc.get_freeze_count():
-        gc.unfreeze()
+    frozen = gc.get_freeze_count()
+    gc.unfreeze()
+    if frozen > 2 * _FROZEN_AFTER_COLLECTION[0]:  # the garbage has grown as large as the rest
         gc.collect()
     enabled = gc.isenabled()
     gc.disable()
@@ -510,8 +512,16 @@ def _uncollected() -> Iterator[None]:
         yield
     finally:
         gc.freeze()
+        if frozen > 2 * _FROZEN_AFTER_COLLECTION[0]:
+            _FROZEN_AFTER_COLLECTION[0] = gc.get_freeze_count()
         if enabled:
             gc.enable()
+
+
+#: How many objects the last load that collected left frozen: a later load collects again
+#: once twice as many are frozen, so earlier projects' garbage stays at most as large as what
+#: lives, at the cost of a rare full collection rather than one at every load.
+_FROZEN_AFTER_COLLECTION = [0]
 
 
 def load(project: Path, cache: CardFileCache | None = None) -> tuple[m.GameData, list[Finding]]:
