@@ -21,6 +21,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas as rl_canvas
 
 from .. import fonts as shared_fonts
+from ..data.layout import FONT_ROLES
 from ..data.model import LANGS, GameData
 from ..data.shape import check_shape
 from ..data.sidefiles import Source, read_yaml, shape_of
@@ -28,8 +29,6 @@ from ..errors import CardgenError, Finding, error, has_errors
 from ..render.cmyk import CmykCanvas, CmykConverter
 from ..wording.components import Components, load_components
 from ..wording.language import NBSP
-
-FONT_ROLES = ("body", "bold", "italic", "bold_italic", "display", "display_italic")
 
 PAPERS: dict[str, tuple[float, float]] = {  # portrait, mm
     "a4": (210.0, 297.0),

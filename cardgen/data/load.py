@@ -502,9 +502,9 @@ def _uncollected() -> Iterator[None]:
     otherwise be frozen again, and a long-running watch, serve or test run would keep every
     earlier project's garbage.
     """
-    frozen = gc.get_freeze_count()
+    collect = gc.get_freeze_count() > 2 * _FROZEN_AFTER_COLLECTION[0]  # garbage as large as the rest
     gc.unfreeze()
-    if frozen > 2 * _FROZEN_AFTER_COLLECTION[0]:  # the garbage has grown as large as the rest
+    if collect:
         gc.collect()
     enabled = gc.isenabled()
     gc.disable()
@@ -512,7 +512,7 @@ def _uncollected() -> Iterator[None]:
         yield
     finally:
         gc.freeze()
-        if frozen > 2 * _FROZEN_AFTER_COLLECTION[0]:
+        if collect:
             _FROZEN_AFTER_COLLECTION[0] = gc.get_freeze_count()
         if enabled:
             gc.enable()
