@@ -15,11 +15,18 @@ def tree_memory(pid: int) -> tuple[int, int]:
     """(RSS, PSS) in bytes, summed over pid and all its descendants. RSS counts a page
     shared by forked workers once in each of them; PSS splits it between them, so the PSS
     sum is the memory the tree really holds."""
-    rss = pss = 0
+    parts = tree_parts(pid)
+    return sum(p[1] for p in parts), sum(p[2] for p in parts)
+
+
+def tree_parts(pid: int) -> list[tuple[str, int, int]]:
+    """(command line, RSS, PSS) of pid and of each of its descendants, in bytes."""
+    parts = []
     todo = [pid]
     while todo:
         p = todo.pop()
         try:
+            rss = pss = 0
             with open(f"/proc/{p}/smaps_rollup") as fh:
                 for line in fh:
                     if line.startswith(("Rss:", "Pss:")):
@@ -28,11 +35,14 @@ def tree_memory(pid: int) -> tuple[int, int]:
                             rss += kb
                         else:
                             pss += kb
+            with open(f"/proc/{p}/cmdline", "rb") as fh:
+                cmd = fh.read().replace(b"\0", b" ").decode(errors="replace").strip()
+            parts.append((cmd, rss, pss))
             with open(f"/proc/{p}/task/{p}/children") as fh:
                 todo += [int(c) for c in fh.read().split()]
         except (OSError, ValueError):
             continue
-    return rss, pss
+    return parts
 
 
 def children_cpu() -> float:
@@ -51,11 +61,13 @@ class Run:
     code: int
     out: bytes
     err: bytes
+    peak_parts: tuple[tuple[str, int, int], ...] = ()  # the tree at its PSS peak
 
 
 def run_measured(cmd: list[str], env: dict[str, str], every: float = 0.02) -> Run:
     """Run ``cmd`` to its end, sampling its tree's memory every ``every`` seconds."""
     peak = [0, 0]
+    at_peak: list[tuple[str, int, int]] = []
     cpu = children_cpu()
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
@@ -63,7 +75,10 @@ def run_measured(cmd: list[str], env: dict[str, str], every: float = 0.02) -> Ru
 
     def sample() -> None:
         while not done.is_set():
-            rss, pss = tree_memory(proc.pid)
+            parts = tree_parts(proc.pid)
+            rss, pss = sum(p[1] for p in parts), sum(p[2] for p in parts)
+            if pss > peak[1]:
+                at_peak[:] = parts
             peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
             done.wait(every)
 
@@ -73,7 +88,8 @@ def run_measured(cmd: list[str], env: dict[str, str], every: float = 0.02) -> Ru
     seconds = time.perf_counter() - start
     done.set()
     sampler.join()
-    return Run(seconds, children_cpu() - cpu, peak[0], peak[1], proc.returncode, out, err)
+    return Run(seconds, children_cpu() - cpu, peak[0], peak[1], proc.returncode, out, err,
+               tuple(at_peak))
 
 
 def print_result(result: dict[str, object]) -> None:

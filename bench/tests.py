@@ -41,6 +41,8 @@ def main() -> None:
               f"peak {run.peak_pss / 2**20:.0f} MB PSS / {run.peak_rss / 2**20:.0f} MB RSS, "
               f"exit {run.code}: {tail[-1] if tail else ''}", flush=True)
         runs.append(run)
+        for cmd, _rss, pss in sorted(run.peak_parts, key=lambda p: -p[2])[:8]:
+            print(f"  at the peak: {pss / 2**20:5.0f} MB PSS  {cmd[:110]}")
     if tail:
         start = next((i for i, line in enumerate(tail) if "slowest" in line), len(tail))
         print("\n".join(tail[start:start + 17]))

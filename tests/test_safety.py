@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -103,12 +105,25 @@ def test_bad_art_is_an_error_naming_the_file_and_build_writes_nothing(tmp_path, 
     elif kind == "not-an-image":
         path.write_text("hello", encoding="utf-8")
     else:  # a decompression bomb: tiny file, enormous pixel count
-        Image.new("1", (20000, 20000)).save(path)
+        path.write_bytes(_blank_png(20000, 20000))
     errors = _errors(project)
     assert any(f.code == "art-invalid" and "charles-iv.png" in str(f.location) for f in errors)
     with pytest.raises(CardgenError):
         build(project, BuildOptions(langs=("en",)))
     assert not list((project / "output").rglob("*.pdf"))
+
+
+def _blank_png(width: int, height: int) -> bytes:
+    """A black 1-bit PNG of that size, written row by row: Pillow would hold a byte per
+    pixel (400 MB for 20000 × 20000) to make it."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (struct.pack(">I", len(body)) + kind + body
+                + struct.pack(">I", zlib.crc32(kind + body)))
+    packer = zlib.compressobj(9)
+    row = bytes(1 + (width + 7) // 8)  # filter byte 0, then the packed pixels
+    data = b"".join(packer.compress(row) for _ in range(height)) + packer.flush()
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0))
+            + chunk(b"IDAT", data) + chunk(b"IEND", b""))
 
 
 def test_missing_font_is_a_clear_error(tmp_path):
