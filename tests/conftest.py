@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections import Counter
@@ -63,15 +64,37 @@ def allow_czech_rewording(project: Path) -> None:
 
 
 def pytest_configure(config):
-    """Hypothesis keeps caches in .hypothesis/ of the working folder; the suite's go to a
-    temporary folder removed at the end, so no test leaves files behind."""
+    """Hypothesis keeps caches in .hypothesis/ of the working folder; the suite's go to one
+    temporary folder, removed at the end, so no test leaves files behind. The controller
+    makes it and fills Hypothesis's table of the characters UTF-8 encodes before the test
+    processes start: each process would otherwise build it anew, holding about 200 MB
+    while it does (the suite's peak memory)."""
     from hypothesis.configuration import set_hypothesis_home_dir
 
-    config._cardgen_hypothesis = tempfile.mkdtemp(prefix="cardgen-hypothesis-")
-    set_hypothesis_home_dir(config._cardgen_hypothesis)
+    home = os.environ.get(_HYPOTHESIS_HOME)
+    if home is None:  # the controller, or a run without test processes
+        home = os.environ[_HYPOTHESIS_HOME] = tempfile.mkdtemp(prefix="cardgen-hypothesis-")
+        config._cardgen_hypothesis = home
+        set_hypothesis_home_dir(home)
+        _fill_character_tables()
+    set_hypothesis_home_dir(home)
+
+
+_HYPOTHESIS_HOME = "CARDGEN_TEST_HYPOTHESIS_HOME"
+
+
+def _fill_character_tables() -> None:
+    import warnings
+
+    from hypothesis import strategies as st
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # example() outside a test
+        st.text(max_size=1).example()
 
 
 def pytest_unconfigure(config):
     folder = getattr(config, "_cardgen_hypothesis", None)
-    if folder:
+    if folder:  # the process that made it
+        os.environ.pop(_HYPOTHESIS_HOME, None)
         shutil.rmtree(folder, ignore_errors=True)
