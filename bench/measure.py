@@ -20,29 +20,45 @@ def tree_memory(pid: int) -> tuple[int, int]:
 
 
 def tree_parts(pid: int) -> list[tuple[str, int, int]]:
-    """(command line, RSS, PSS) of pid and of each of its descendants, in bytes."""
-    parts = []
-    todo = [pid]
+    """(command line, RSS, PSS) of pid and of each of its descendants, in bytes.
+
+    A child between ``vfork`` and ``exec`` (how Python's subprocess starts a program) is its
+    parent's very memory, and a process that execs while it is read is half one program and
+    half another: both are left out, or the tree's memory would be counted twice."""
+    parts: list[tuple[str, int, int]] = []
+    todo: list[tuple[int, tuple[str, int, int] | None]] = [(pid, None)]
     while todo:
-        p = todo.pop()
+        p, parent = todo.pop()
         try:
-            rss = pss = 0
-            with open(f"/proc/{p}/smaps_rollup") as fh:
-                for line in fh:
-                    if line.startswith(("Rss:", "Pss:")):
-                        kb = int(line.split()[1]) * 1024
-                        if line.startswith("Rss:"):
-                            rss += kb
-                        else:
-                            pss += kb
-            with open(f"/proc/{p}/cmdline", "rb") as fh:
-                cmd = fh.read().replace(b"\0", b" ").decode(errors="replace").strip()
-            parts.append((cmd, rss, pss))
+            cmd = _cmdline(p)
+            rss, pss = _smaps(p)
             with open(f"/proc/{p}/task/{p}/children") as fh:
-                todo += [int(c) for c in fh.read().split()]
+                children = [int(c) for c in fh.read().split()]
+            if _cmdline(p) != cmd or (cmd, rss, pss) == parent:
+                continue
+            parts.append((cmd, rss, pss))
+            todo += [(c, parts[-1]) for c in children]
         except (OSError, ValueError):
             continue
     return parts
+
+
+def _cmdline(pid: int) -> str:
+    with open(f"/proc/{pid}/cmdline", "rb") as fh:
+        return fh.read().replace(b"\0", b" ").decode(errors="replace").strip()
+
+
+def _smaps(pid: int) -> tuple[int, int]:
+    rss = pss = 0
+    with open(f"/proc/{pid}/smaps_rollup") as fh:
+        for line in fh:
+            if line.startswith(("Rss:", "Pss:")):
+                kb = int(line.split()[1]) * 1024
+                if line.startswith("Rss:"):
+                    rss += kb
+                else:
+                    pss += kb
+    return rss, pss
 
 
 def children_cpu() -> float:
