@@ -52,7 +52,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trials", type=int, default=50)
     ap.add_argument("--games", type=int, default=300)
-    ap.add_argument("--confirm-games", type=int, default=2000)
+    ap.add_argument("--confirm-games", type=int, default=4000)
     ap.add_argument("--fresh-games", type=int, default=4000,
                     help="games of the fresh playtest of the applied data")
     ap.add_argument("--jobs", type=int, default=2)

@@ -27,7 +27,7 @@ class BalanceOptions:
     search: SearchOptions = field(default_factory=SearchOptions)
     jobs: int = 0                 # local worker processes (0: one per core)
     scheduler: Any = None         # a Dask scheduler address: the games run there
-    confirm_games: int = 2000     # the fresh playtest of the proposal (seed + 1)
+    confirm_games: int = 4000     # the fresh playtest of the proposal (seed + 1)
 
 
 @dataclass
