@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT))
 from bench.ladder import SEED_BASE, wilson  # noqa: E402  (the repository root is on the path now)
 from cardgen.data.load import load_or_raise  # noqa: E402
 from cardgen.engine import Rules  # noqa: E402
-from cardgen.engine.flow import new_game  # noqa: E402
-from cardgen.engine.players import PLAYERS  # noqa: E402
+from cardgen.engine.players import play_game  # noqa: E402
+from cardgen.playtest.choices import CardChoices  # noqa: E402
 
 MARKET_CARD = "genoese-crossbowmen"  # no Deed: its values are all it does
 
@@ -50,20 +50,9 @@ def _game(job: tuple[str, str, int]) -> tuple[int, int, int, int]:
     change, kind, seed = job
     if change not in _RULES:  # once per worker and data set
         _RULES[change] = _changed(Rules.from_data(_DATA[0]), change)
-    rules = _RULES[change]
-    g = new_game(rules, seed)
-    players = [PLAYERS[kind](seed * 2 + 1 + i) for i in range(2)]
-    offered = picked = played = 0
-    while not g.over:
-        d = g.decision
-        choice = players[d.side].choose(g)
-        if d.kind == "buy" and MARKET_CARD in d.options:
-            offered += 1
-            picked += choice == MARKET_CARD
-        elif d.kind == "play" and choice[0] == MARKET_CARD:
-            played += 1
-        g.step(choice)
-    return g.winner or 0, offered, picked, played
+    seen = CardChoices(MARKET_CARD)
+    g = play_game(_RULES[change], seed, (kind, kind), watch=seen)
+    return g.winner or 0, seen.offered, seen.picked, seen.played
 
 
 _DATA: list = []  # the loaded data, set before the workers fork

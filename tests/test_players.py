@@ -14,6 +14,7 @@ from cardgen.engine.ops import buy
 from cardgen.engine.players import GreedyPlayer, RandomPlayer, play_game
 from cardgen.engine.rules import LUX, WIT, Rules
 from cardgen.engine.search import SearchPlayer
+from cardgen.playtest.choices import CardChoices
 from tests.engine_helpers import blank, drive, rules, start_play
 
 
@@ -39,20 +40,10 @@ def test_stronger_starters_win_more():
 
 
 def _offers_and_picks(r: Rules, card: str, games: int) -> tuple[int, int, int]:
-    offered = picked = played = 0
+    seen = CardChoices(card)
     for seed in range(games):
-        g = new_game(r, seed)
-        players = [GreedyPlayer(2 * seed + 1), GreedyPlayer(2 * seed + 2)]
-        while not g.over:
-            d = g.decision
-            choice = players[d.side].choose(g)
-            if d.kind == "buy" and card in d.options:
-                offered += 1
-                picked += choice == card
-            if d.kind == "play" and choice[0] == card:
-                played += 1
-            g.step(choice)
-    return offered, picked, played
+        play_game(r, seed, ("greedy", "greedy"), watch=seen)
+    return seen.offered, seen.picked, seen.played
 
 
 def test_a_much_stronger_market_card_is_bought_and_played_more():

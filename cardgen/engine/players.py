@@ -13,7 +13,7 @@ the most per political spent (stability, 7.5), so its score sees where the influ
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any, Protocol
 
 from .evaluate import Evaluator
@@ -291,13 +291,17 @@ PLAYER_NOTES = {
 
 
 def play_game(rules: Rules, seed: int, kinds: tuple[str, str] = (DEFAULT_PLAYER, DEFAULT_PLAYER),
-              log: Any = None) -> Game:
-    """Play one game to its end; ``kinds`` are the Luxembourg and Wittelsbach players."""
+              log: Any = None, watch: Callable[[Decision, Any], None] | None = None) -> Game:
+    """Play one game to its end; ``kinds`` are the Luxembourg and Wittelsbach players.
+    ``watch`` sees each decision with the choice made, before it is played."""
     g = new_game(rules, seed, log)
     players = [PLAYERS[k](seed * 2 + 1 + i) for i, k in enumerate(kinds)]
     while not g.over:
         d = g.decision
         if d is None:
             raise RuntimeError("the game stopped without a decision")
-        g.step(players[d.side].choose(g))
+        choice = players[d.side].choose(g)
+        if watch is not None:
+            watch(d, choice)
+        g.step(choice)
     return g
