@@ -20,7 +20,7 @@ from cardgen.cli import _parser
 from cardgen.data.layout import load_layout
 from cardgen.data.patterns import PatternError, bounded
 from cardgen.errors import CardgenError
-from cardgen.impose.spec import load_profiles
+from cardgen.impose.spec import load_profiles, load_sheet_spec
 from cardgen.serve.web import open_request
 from cardgen.wording.sandbox import MAX_TEXT, WordingSandbox
 from cardgen.wording.templates import TextError, compile_wording, run_wording
@@ -104,6 +104,8 @@ NUMBERS = st.one_of(st.integers(-10**6, 10**7).map(str),
                                      "true", "'3'", "[]", "{}", "~", "6" * 16]))
 PROFILE_KEYS = ["bleed: 3", "resolution: 300", "bleed_px: 36", "ink_limit: 240",
                 "card: {width: 63, height: 88}", "min_safe: 3.2", "max_aspect_change: 0.01"]
+SHEET_KEYS = ["printer_margin: 6", "max_outer_bleed: 3", "  length: 6", "  offset: 0.4",
+              "  width_pt: 0.25", "  fold_gap: 4", "  edge_clearance: 1"]
 LAYOUT_KEYS = ["  width: 63", "  height: 88", "  bleed: 3", "  safe: 4", "  size: 8",
                "  min_size: 6.5", "  min_ppi: 300"]
 
@@ -151,6 +153,40 @@ def test_layout_numbers_of_any_kind_load_or_are_located_errors(tmp_path_factory,
             assert 20 <= layout.card.width <= 300 and 0 <= layout.card.bleed <= 10
         except CardgenError as exc:
             _located(exc)
+
+
+@settings(LIMITS, max_examples=40)
+@given(key=st.sampled_from(SHEET_KEYS), value=NUMBERS)
+def test_sheet_numbers_of_any_kind_load_or_are_located_errors(tmp_path_factory, key, value):
+    project = _project(tmp_path_factory)
+    _set(project / "layouts" / "sheets.yaml", key, value)
+    with ceiling():
+        try:
+            spec = load_sheet_spec(project)
+            assert 0 <= spec.printer_margin <= 30 and 0 < spec.marks.length <= 30
+        except CardgenError as exc:
+            _located(exc)
+
+
+@pytest.mark.parametrize(("old", "new", "says"), [
+    ("grid: {columns: 3, rows: 3}", "grid: {columns: 3000, rows: 3}", "'columns' in grid"),
+    ("  length: 6  ", "  length: 600", "'length' in crop_marks"),
+    ("a4: {name: A4, width: 210,", "a4: {name: A4, width: 2100000,", "'width' in paper 'a4'"),
+])
+def test_a_sheet_number_slip_is_an_error_at_its_line(tmp_path_factory, old, new, says):
+    """A few digits too many in sheets.yaml would lay out a page of 27,000 cards or marks
+    across the sheet: an error at the line, saying the range."""
+    project = _project(tmp_path_factory)
+    path = project / "layouts" / "sheets.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    line = text[:text.index(old)].count("\n") + 1
+    with pytest.raises(CardgenError) as exc:
+        load_sheet_spec(project)
+    found = [f for f in exc.value.findings if says in f.message]
+    assert found and "must be from" in found[0].message, exc.value
+    assert found[0].location.line == line
 
 
 # --- options -------------------------------------------------------------------------------------

@@ -123,6 +123,19 @@ def _positive(record: LocMap, keys: tuple[str, ...], what: str) -> list[Finding]
     return out
 
 
+#: Sane ranges of sheets.yaml's numbers (mm; width_pt in points): a slip of a few digits
+#: (``columns: 3000``, ``length: 600``) is an error at its line, not a page of a million
+#: cards or a mark across the sheet.
+SHEET_RANGES: dict[str, dict[str, tuple[float, float]]] = {
+    "paper": {"width": (50, 1500), "height": (50, 1500)},
+    "grid": {"columns": (1, 12), "rows": (1, 12)},
+    "margins": {"printer_margin": (0, 30), "max_outer_bleed": (0, 10)},
+    "crop_marks": {"length": (0.5, 30), "offset": (0, 10), "min_printable": (0.1, 20),
+                   "edge_clearance": (0, 20), "width_pt": (0.05, 5)},
+    "gutterfold": {"columns": (1, 12), "rows": (1, 12), "fold_gap": (0.1, 50)},
+}
+
+
 def load_sheet_spec(project: Path) -> SheetSpec:
     """Load ``layouts/sheets.yaml``; raise CardgenError with every finding at once."""
     path = Path(project) / "layouts" / "sheets.yaml"
@@ -153,21 +166,26 @@ def load_sheet_spec(project: Path) -> SheetSpec:
         findings += found
         if not found:
             findings += _positive(prec, ("width", "height"), what)
+            findings += range_findings(prec, SHEET_RANGES["paper"], what)
             papers[pid] = Paper(pid, prec["name"], float(prec["width"]), float(prec["height"]))
     grid = _sub(raw, "grid")
     findings += check_record(grid, {"columns": Field(int, required=True),
                                     "rows": Field(int, required=True)}, grid.loc, "grid")
     findings += _positive(grid, ("columns", "rows"), "grid")
+    findings += range_findings(grid, SHEET_RANGES["grid"], "grid")
+    findings += range_findings(raw, SHEET_RANGES["margins"], name)
     marks = _sub(raw, "crop_marks")
     mark_keys = ("length", "offset", "min_printable", "edge_clearance", "width_pt")
     findings += check_record(marks, {k: Field(NUM, required=True) for k in mark_keys},
                              marks.loc, "crop_marks")
     findings += _positive(marks, ("length", "min_printable", "width_pt"), "crop_marks")
+    findings += range_findings(marks, SHEET_RANGES["crop_marks"], "crop_marks")
     fold = _sub(raw, "gutterfold")
     findings += check_record(fold, {"columns": Field(int, required=True),
                                     "rows": Field(int, required=True),
                                     "fold_gap": Field(NUM, required=True)}, fold.loc, "gutterfold")
     findings += _positive(fold, ("columns", "rows", "fold_gap"), "gutterfold")
+    findings += range_findings(fold, SHEET_RANGES["gutterfold"], "gutterfold")
     strings = _check_strings(_sub(raw, "strings"), findings)
     base = path.parent
     fonts = {}
