@@ -139,3 +139,17 @@ def test_an_rgb_page_says_its_ink_was_not_measured(tmp_path, capsys):
     path = write_pdf(tmp_path / "rgb.pdf", content=b"0.2 0.4 0.6 rg 20 20 50 50 re f")
     _code, out = preflight(path, capsys)
     assert "ink: RGB page, not measured" in out and "ink max 0 %" not in out
+
+
+@pytest.mark.parametrize("content", [b"hello", b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog"])
+def test_a_damaged_or_foreign_file_is_an_error_at_the_file_saying_how_to_fix_it(
+        tmp_path, capsys, content):
+    """Not a PDF, or one cut short: exit 1 (the file checked is preflight's data, DECISIONS
+    "Exit code 2 …"), one error naming the file and qpdf's reason, a fix line, no traceback."""
+    path = tmp_path / "shop.pdf"
+    path.write_bytes(content)
+    assert main(["preflight", str(path)]) == 1
+    err = capsys.readouterr()
+    text = err.out + err.err
+    assert f"{path}: error[preflight-read]: cannot read the PDF: qpdf:" in text
+    assert "fix: a PDF cut short" in text and "Traceback" not in text

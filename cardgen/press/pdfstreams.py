@@ -46,9 +46,13 @@ def run_qpdf(path: Path, *options: str) -> dict[str, Any]:
         proc = subprocess.run([exe, "--json=2", "--json-key=qpdf", *options, str(path),
                                str(out)], capture_output=True, check=False)
         if proc.returncode not in (0, 3):  # 3: warnings
-            raise CardgenError(error("preflight-read", "cannot read the PDF: "
-                                     f"{proc.stderr.decode('utf-8', 'replace').strip()}",
-                                     location=Location(str(path))))
+            said = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise CardgenError(error(
+                "preflight-read", f"cannot read the PDF: {said[-1] if said else 'qpdf failed'}",
+                location=Location(str(path)),
+                hint="a PDF cut short (a download, a killed build) or not a PDF at all: write "
+                     "it again (cardgen build) or ask for a new copy; `qpdf --check FILE` "
+                     "says more"))
         return json.loads(read_input(out, str(path), limit=MAX_QPDF_JSON))
 
 
