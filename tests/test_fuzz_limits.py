@@ -10,6 +10,7 @@ CPU, not wall time), so every run tries the same cases in a few seconds.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -129,43 +130,47 @@ def _located(exc: CardgenError) -> None:
     assert exc.findings and all(f.location is not None for f in exc.findings), exc
 
 
+def _loads_or_is_located(tmp_path_factory, file: str, key: str, value: str,
+                         loaded: Callable[[Path], None]) -> None:
+    """``key`` of layouts/``file`` set to ``value``: ``loaded`` (the load and what it must
+    give) passes, or the load is an error at a line, within the CPU and memory ceiling."""
+    project = _project(tmp_path_factory)
+    _set(project / "layouts" / file, key, value)
+    with ceiling():
+        try:
+            loaded(project)
+        except CardgenError as exc:
+            _located(exc)
+
+
 @settings(LIMITS, max_examples=40)
 @given(key=st.sampled_from(PROFILE_KEYS), value=NUMBERS)
 def test_profile_numbers_of_any_kind_load_or_are_located_errors(tmp_path_factory, key, value):
-    project = _project(tmp_path_factory)
-    _set(project / "layouts" / "profiles.yaml", key, value)
-    with ceiling():
-        try:
-            for profile in load_profiles(project).values():
-                assert 0 <= profile.bleed <= 10 and 72 <= profile.resolution <= 1200
-        except CardgenError as exc:
-            _located(exc)
+    def loaded(project: Path) -> None:
+        for profile in load_profiles(project).values():
+            assert 0 <= profile.bleed <= 10 and 72 <= profile.resolution <= 1200
+
+    _loads_or_is_located(tmp_path_factory, "profiles.yaml", key, value, loaded)
 
 
 @settings(LIMITS, max_examples=40)
 @given(key=st.sampled_from(LAYOUT_KEYS), value=NUMBERS)
 def test_layout_numbers_of_any_kind_load_or_are_located_errors(tmp_path_factory, key, value):
-    project = _project(tmp_path_factory)
-    _set(project / "layouts" / "card.yaml", key, value)
-    with ceiling():
-        try:
-            layout = load_layout(project / "layouts" / "card.yaml")
-            assert 20 <= layout.card.width <= 300 and 0 <= layout.card.bleed <= 10
-        except CardgenError as exc:
-            _located(exc)
+    def loaded(project: Path) -> None:
+        layout = load_layout(project / "layouts" / "card.yaml")
+        assert 20 <= layout.card.width <= 300 and 0 <= layout.card.bleed <= 10
+
+    _loads_or_is_located(tmp_path_factory, "card.yaml", key, value, loaded)
 
 
 @settings(LIMITS, max_examples=40)
 @given(key=st.sampled_from(SHEET_KEYS), value=NUMBERS)
 def test_sheet_numbers_of_any_kind_load_or_are_located_errors(tmp_path_factory, key, value):
-    project = _project(tmp_path_factory)
-    _set(project / "layouts" / "sheets.yaml", key, value)
-    with ceiling():
-        try:
-            spec = load_sheet_spec(project)
-            assert 0 <= spec.printer_margin <= 30 and 0 < spec.marks.length <= 30
-        except CardgenError as exc:
-            _located(exc)
+    def loaded(project: Path) -> None:
+        spec = load_sheet_spec(project)
+        assert 0 <= spec.printer_margin <= 30 and 0 < spec.marks.length <= 30
+
+    _loads_or_is_located(tmp_path_factory, "sheets.yaml", key, value, loaded)
 
 
 @pytest.mark.parametrize(("old", "new", "says"), [
