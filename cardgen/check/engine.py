@@ -6,9 +6,8 @@ schema.yaml and at every card line using it, so the schema and the engine cannot
 
 from __future__ import annotations
 
-from ..data.model import Card, CardLine, GameData
+from ..data.model import Card, CardLine, GameData, walk
 from ..engine import OPS, Rules, probe
-from ..engine.rules import walk
 from ..errors import Finding, Location, Severity, error, warning
 from ..files.incremental import digest
 from .cache import CheckCache, card_key, rules_key

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from ..data.model import LANGS, Card, CardLine, Effect, GameData, Place
+from ..data.model import LANGS, Card, CardLine, Effect, GameData, Place, walk
 from ..errors import Finding, Location, error
 from ..wording.templates import TextError, normalize, renderer
 
@@ -111,14 +111,6 @@ def _effect_text(effect: Effect) -> str:
 # --- effects ------------------------------------------------------------------------
 
 
-def _all_effects(effects: Iterable[Effect]) -> Iterator[Effect]:
-    for effect in effects:
-        yield effect
-        for value in effect.params.values():
-            if isinstance(value, tuple) and all(isinstance(e, Effect) for e in value):
-                yield from _all_effects(value)
-
-
 def _ops(value: Any) -> bool:
     """Whether a fact's parameter is a list of ops (nested effects: ``then`` …)."""
     return isinstance(value, list) and bool(value) and all(isinstance(w, dict) for w in value)
@@ -157,7 +149,7 @@ def _matches(data: GameData, effect: Effect, pattern: dict) -> bool:
         have = _param(data, effect, key)
         if _ops(want):
             nested = have if isinstance(have, tuple) else ()
-            if not all(any(_matches(data, e, w) for e in _all_effects(nested)) for w in want):
+            if not all(any(_matches(data, e, w) for e in walk(nested)) for w in want):
                 return False
         elif not _same(have, want):
             return False
@@ -172,7 +164,7 @@ def _where_differs(data: GameData, effect: Effect, pattern: dict) -> Location:
             continue
         have = _param(data, effect, key)
         if _ops(want):
-            nested = list(_all_effects(have if isinstance(have, tuple) else ()))
+            nested = list(walk(have if isinstance(have, tuple) else ()))
             for w in want:
                 if any(_matches(data, e, w) for e in nested):
                     continue
@@ -206,9 +198,9 @@ def _put_right(data: GameData, effect: Effect, pattern: dict) -> Effect:
         if _ops(want):
             nested = params.get(key) if isinstance(params.get(key), tuple) else ()
             for w in want:
-                if any(_matches(data, e, w) for e in _all_effects(nested)):
+                if any(_matches(data, e, w) for e in walk(nested)):
                     continue
-                same = next((e for e in _all_effects(nested) if e.op == w.get("op")), None)
+                same = next((e for e in walk(nested) if e.op == w.get("op")), None)
                 nested = swap_effect(nested, same, _put_right(data, same, w)) if same is not None \
                     else (*nested, _built(w, effect.at(key)))
             params[key] = nested
@@ -245,14 +237,14 @@ def rulebook_line(data: GameData, card: Card, line: CardLine) -> Ruled | None:
                 and rec.get("line") in (None, line.kind)):
             continue
         if any(_matches(data, e, want) for ln in card.lines if rec.get("line") in (None, ln.kind)
-               for e in _all_effects(ln.effects)):
+               for e in walk(ln.effects)):
             continue
-        near = next((e for e in _all_effects(line.effects) if e.op == want["op"]), None)
+        near = next((e for e in walk(line.effects) if e.op == want["op"]), None)
         if near is not None:
             right = _put_right(data, near, want)
             options = [swap_effect(o, near, right) for o in options]
-            added |= len(list(_all_effects((right,)))) > len(list(_all_effects((near,))))
-        elif any(e.op == want["op"] for ln in card.lines for e in _all_effects(ln.effects)):
+            added |= len(list(walk((right,)))) > len(list(walk((near,))))
+        elif any(e.op == want["op"] for ln in card.lines for e in walk(ln.effects)):
             continue  # the broken effect is on another line
         else:
             options = [o for old in options for o in _with(data, old, want, line.at("effects"))]
@@ -359,9 +351,9 @@ def _card_fact(data: GameData, fact: _Fact, card: Card) -> Iterator[Finding]:
             if not isinstance(want, dict) or "op" not in want:
                 yield _shape(fact, "'effect' must be an op with parameters: {op: ..., ...}")
                 continue
-            if any(_matches(data, e, want) for ln in lines for e in _all_effects(ln.effects)):
+            if any(_matches(data, e, want) for ln in lines for e in walk(ln.effects)):
                 continue
-            near = [(ln, e) for ln in lines for e in _all_effects(ln.effects)
+            near = [(ln, e) for ln in lines for e in walk(ln.effects)
                     if e.op == want["op"]]
             on = near[0][0] if near else _unlike_its_effects(data, lines) or (
                 lines[0] if lines else None)

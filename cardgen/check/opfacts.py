@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -85,19 +84,6 @@ def _telling(word: str) -> bool:
 
 def _count(word: str, text: list[str]) -> int:
     return sum(_stem_match(word, w) for w in text)
-
-
-def _nested(effect: Effect) -> Iterator[tuple[str, tuple[Effect, ...]]]:
-    for key, value in effect.params.items():
-        if isinstance(value, tuple) and value and all(isinstance(e, Effect) for e in value):
-            yield key, value
-
-
-def _all(effects: tuple[Effect, ...]) -> Iterator[Effect]:
-    for effect in effects:
-        yield effect
-        for _key, inner in _nested(effect):
-            yield from _all(inner)
 
 
 class _Domains:
@@ -196,7 +182,7 @@ class _Axes:
             others = [replace(effect, params={**effect.params, pname: v})
                       for v in self.domains.others(pspec, value)]
             params.append(self._fact(effect, rule, (pname, value, others)))
-        inner = [f for _key, nested in _nested(effect) for e in nested for f in self.facts(e)]
+        inner = [f for _key, nested in effect.nested() for e in nested for f in self.facts(e)]
         alternatives, strict = self.domains.other_ops(effect)
         op = self._fact(effect, rule, ("op", effect.op, alternatives))
         if op is not None:  # the op's own words: not those of its nested effects (nor, for

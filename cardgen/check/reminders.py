@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..data.model import GameData
-from ..engine.rules import walk
+from ..data.model import GameData, walk
 from ..errors import Finding, warning
 from ..wording.components import load_components
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..data.model import LANGS, Effect, GameData
+from ..data.model import LANGS, GameData, walk
 from ..data.yamlsrc import LocList, LocMap
 from ..errors import Finding, Location, error
 from ..wording.components import Components, load_components
@@ -135,20 +135,12 @@ def _resolve(data: GameData, ref: str) -> _Source | str:
         card = data.card(cid)
         if card is None:
             return f"no card '{cid}'"
-        found = next((e.params.get(param) for ln in card.lines for e in _all(ln.effects)
+        found = next((e.params.get(param) for ln in card.lines for e in walk(ln.effects)
                       if e.op == op and param in e.params), None)
         if not isinstance(found, int):
             return f"card '{cid}' has no {op} effect with a number '{param}'"
         return _Source([found], {}, f"card {cid}, {op} {param}")
     return "a source is fact:<id>, game:counts.<name>, game:last_round or card:<id>.<op>.<param>"
-
-
-def _all(effects: tuple[Effect, ...]) -> Iterator[Effect]:
-    for effect in effects:
-        yield effect
-        for value in effect.params.values():
-            if isinstance(value, tuple) and all(isinstance(e, Effect) for e in value):
-                yield from _all(value)
 
 
 def _has(text: str, word: str) -> bool:

@@ -110,9 +110,8 @@ def _aligned(facts: TextFacts, mine: list[list[str]], theirs: list[list[str]]
 
 def _deepest_first(effects: Iterable[Effect]) -> Iterator[Effect]:
     for effect in effects:
-        for value in effect.params.values():
-            if isinstance(value, tuple) and all(isinstance(e, Effect) for e in value):
-                yield from _deepest_first(value)
+        for _key, inner in effect.nested():
+            yield from _deepest_first(inner)
         yield effect
 
 

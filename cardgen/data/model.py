@@ -6,7 +6,7 @@ Every object keeps the :class:`~cardgen.errors.Location` it was loaded from, and
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +56,20 @@ class Effect:
 
     def at(self, param: str) -> Location:
         return self.locs.get(param, self.loc)
+
+    def nested(self) -> Iterator[tuple[str, tuple[Effect, ...]]]:
+        """Each parameter that holds a list of effects (``then``, ``otherwise``), with it."""
+        for key, value in self.params.items():
+            if isinstance(value, tuple) and value and all(isinstance(e, Effect) for e in value):
+                yield key, value
+
+
+def walk(effects: Iterable[Effect]) -> Iterator[Effect]:
+    """Every effect of a list, nested lists included, depth first (an effect before its own)."""
+    for effect in effects:
+        yield effect
+        for _key, inner in effect.nested():
+            yield from walk(inner)
 
 
 @dataclass(frozen=True)

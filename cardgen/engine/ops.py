@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
 
-from ..data.model import Effect
+from ..data.model import Effect, walk
 from .payment import Payment, can_pay_discounted, discounted_payments
-from .rules import COURT, CURIA, CURRENCIES, LOCATION_SIDE, LUX, WIT, EffectError, RulesError, walk
+from .rules import COURT, CURIA, CURRENCIES, LOCATION_SIDE, LUX, WIT, EffectError, RulesError
 from .state import Game
 
 

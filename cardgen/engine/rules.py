@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..data.model import Card, Effect, GameData
+from ..data.model import Card, Effect, GameData, walk
 from ..errors import Location
 
 SIDES: tuple[str, str] = ("luxembourg", "wittelsbach")
@@ -106,15 +106,6 @@ def _info(card: Card, uncounterable: set[str]) -> CardInfo:
         uncounterable=card.id in uncounterable or bool(event and event.attrs.get("uncounterable")),
         card=card,
     )
-
-
-def walk(effects: tuple[Effect, ...]):
-    """Every effect of a list, nested ``then``/``otherwise`` lists included, depth first."""
-    for eff in effects:
-        yield eff
-        for value in eff.params.values():
-            if isinstance(value, tuple) and value and isinstance(value[0], Effect):
-                yield from walk(value)
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,10 @@ one :class:`~cardgen.errors.CardgenError` with every difference, never a wrong t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..data.model import INVENTORY_GROUPS, Card, CardLine, Effect, GameData
+from ..data.model import INVENTORY_GROUPS, Card, CardLine, Effect, GameData, walk
 from ..errors import CardgenError, Finding, error
 
 SIDES = ("luxembourg", "wittelsbach")
@@ -89,15 +88,6 @@ class ShieldFacts:
     #: line: the lasting state an event shield stands for (11.7)
     states: tuple[Effect, ...]
     rules: tuple[str, ...]
-
-
-def walk(effects: tuple[Effect, ...]) -> Iterator[Effect]:
-    """Every effect, nested ones (``then``, ``otherwise``) included, depth first."""
-    for effect in effects:
-        yield effect
-        for value in effect.params.values():
-            if isinstance(value, tuple) and all(isinstance(e, Effect) for e in value):
-                yield from walk(value)
 
 
 def rule_key(rule: str) -> tuple[int, ...]:
