@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -271,3 +272,18 @@ def test_every_cut_has_a_mark_on_both_pages(spec, paper, flip):
         ys = {round(v, 6) for s in slots for v in (s.trim.y, s.trim.top)}
         assert {round(m.x1, 6) for m in marks if m.x1 == m.x2} == xs, side
         assert {round(m.y1, 6) for m in marks if m.y1 == m.y2} == ys, side
+
+
+@pytest.mark.parametrize(("grid", "dimension", "hint"), [
+    ({"rows": 4}, "height", "use fewer rows, or a smaller margin"),
+    ({"columns": 4}, "width", "use fewer rows or columns, or a smaller margin"),
+])
+def test_a_grid_larger_than_the_paper_says_which_side_and_how_to_fix_it(spec, grid, dimension,
+                                                                         hint):
+    with pytest.raises(CardgenError) as exc:
+        outer_bleed(replace(spec, **grid), CARD, "a4")
+    (finding,) = exc.value.findings
+    assert finding.code == "sheet-too-small" and finding.hint == hint
+    assert finding.message == (f"the card grid does not fit the A4 {dimension} with a 6.0 mm "
+                               "printer margin and room for crop marks (63 × 88 mm cards)")
+    assert finding.location.file == "layouts/sheets.yaml"

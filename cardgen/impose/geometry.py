@@ -130,13 +130,17 @@ def grid_bottom(spec: SheetSpec, card: CardSize, paper_id: str) -> float:
     if free / 2 >= need - 1e-9:
         return free / 2
     if free - need < spec.printer_margin - 1e-9:
-        raise CardgenError(error(
-            "sheet-too-small",
-            f"the card grid does not fit the {paper.name} height with a "
-            f"{spec.printer_margin} mm printer margin and room for crop marks "
-            f"({card.width} × {card.height} mm cards)",
-            location=spec.loc, hint="use fewer rows, or a smaller margin"))
+        raise _too_small(spec, card, paper.name, "height", "use fewer rows, or a smaller margin")
     return need
+
+
+def _too_small(spec: SheetSpec, card: CardSize, paper: str, dimension: str,
+               hint: str) -> CardgenError:
+    return CardgenError(error(
+        "sheet-too-small",
+        f"the card grid does not fit the {paper} {dimension} with a {spec.printer_margin} mm "
+        f"printer margin and room for crop marks ({card.width} × {card.height} mm cards)",
+        location=spec.loc, hint=hint))
 
 
 def outer_bleed(spec: SheetSpec, card: CardSize, paper_id: str, gutterfold: bool = False
@@ -163,12 +167,8 @@ def outer_bleed(spec: SheetSpec, card: CardSize, paper_id: str, gutterfold: bool
     checked = (("width", frees[0]), ("height", frees[1])) if gutterfold else (("width", frees[0]),)
     for label, free in checked:  # the duplex height: grid_bottom
         if free - spec.printer_margin - m.offset < m.min_printable - 1e-9:
-            raise CardgenError(error(
-                "sheet-too-small",
-                f"the card grid does not fit the {paper.name} {label} with a "
-                f"{spec.printer_margin} mm printer margin and room for crop marks "
-                f"({card.width} × {card.height} mm cards)",
-                location=spec.loc, hint="use fewer rows or columns, or a smaller margin"))
+            raise _too_small(spec, card, paper.name, label,
+                             "use fewer rows or columns, or a smaller margin")
     out = []
     for i, free in enumerate(frees):
         limits = [spec.max_outer_bleed, card.bleed, free - spec.printer_margin]
