@@ -15,7 +15,11 @@ def tree_memory(pid: int) -> tuple[int, int]:
     """(RSS, PSS) in bytes, summed over pid and all its descendants. RSS counts a page
     shared by forked workers once in each of them; PSS splits it between them, so the PSS
     sum is the memory the tree really holds."""
-    parts = tree_parts(pid)
+    return totals(tree_parts(pid))
+
+
+def totals(parts: list[tuple[str, int, int]]) -> tuple[int, int]:
+    """(RSS, PSS) summed over the processes of :func:`tree_parts`."""
     return sum(p[1] for p in parts), sum(p[2] for p in parts)
 
 
@@ -92,7 +96,7 @@ def run_measured(cmd: list[str], env: dict[str, str], every: float = 0.02) -> Ru
     def sample() -> None:
         while not done.is_set():
             parts = tree_parts(proc.pid)
-            rss, pss = sum(p[1] for p in parts), sum(p[2] for p in parts)
+            rss, pss = totals(parts)
             if pss > peak[1]:
                 at_peak[:] = parts
             peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
