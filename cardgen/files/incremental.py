@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import CardgenError, Finding
+from .fingerprint import code_digest
 from .oserrors import check_regular, read_input
 from .safepath import inside
 from .write import atomic_write
@@ -50,17 +51,6 @@ def tree_digest(files: Iterable[Path], root: Path) -> str:
     for path in sorted(set(files)):
         parts += [str(path.relative_to(root)), file_digest(path)]
     return digest(*parts)
-
-
-_CODE_DIGEST: list[str] = []
-
-
-def code_digest() -> str:
-    """The generator's own version: every source file of the package (once per process)."""
-    if not _CODE_DIGEST:
-        package = Path(__file__).resolve().parent
-        _CODE_DIGEST.append(tree_digest(package.rglob("*.py"), package))
-    return _CODE_DIGEST[0]
 
 
 def input_files(project: Path) -> list[Path]:
