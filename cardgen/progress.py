@@ -5,7 +5,6 @@ nothing at all (``quiet``) for scripts. No dependency: the bar is a carriage-ret
 from __future__ import annotations
 
 import sys
-import time
 from typing import TextIO
 
 BAR_WIDTH = 28
@@ -27,7 +26,6 @@ class Progress:
         self.total = 0
         self.done = 0
         self.label = ""
-        self._started = 0.0
         self._bar_shown = False
 
     @classmethod
@@ -57,7 +55,6 @@ class Progress:
 
     def start(self, total: int, label: str = "") -> None:
         self.total, self.done, self.label = total, 0, label
-        self._started = time.monotonic()
         if self.mode == "bar" and total:
             self._draw("")
 

@@ -10,10 +10,6 @@ from cardgen.files.incremental import JsonCache
 from tests.conftest import replace_in
 
 
-def _codes(findings):
-    return sorted((f.code, f.card, f.lang, str(f.location)) for f in findings)
-
-
 def _warm(project) -> CheckCache:
     cache = CheckCache()
     assert run_check(project, check_cache=cache).ok

@@ -1,6 +1,7 @@
 """Regular expressions in data files are untrusted (issue 26, item 2): a glossary `forbidden`
 pattern or a `meaning:` entry that does not compile, or that could backtrack for ever, is an
-error at its line with exit 1, within a small CPU and memory ceiling."""
+error at its line with exit 1, within a small memory ceiling (a runaway match stops at its
+time limit, cardgen/data/patterns.py)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """Fuzzing the limits (issue 26, item 5): generated templates, data patterns, layout and
 profile numbers, command-line options and preview requests end in a located finding, a
 usage error naming the option (exit 2) or success — never a traceback — each example within
-a CPU and memory ceiling.
+a memory ceiling and the template sandbox's count of operations (tests/test_budget.py).
 
-Derandomized with a bounded number of examples and no deadline (the suite's budget counts
-CPU, not wall time), so every run tries the same cases in a few seconds.
+Derandomized with a bounded number of examples and no deadline (no test is timed), so every
+run tries the same cases in a few seconds.
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def _located(exc: CardgenError) -> None:
 def _loads_or_is_located(tmp_path_factory, file: str, key: str, value: str,
                          loaded: Callable[[Path], None]) -> None:
     """``key`` of layouts/``file`` set to ``value``: ``loaded`` (the load and what it must
-    give) passes, or the load is an error at a line, within the CPU and memory ceiling."""
+    give) passes, or the load is an error at a line, within the memory and work ceiling."""
     project = _project(tmp_path_factory)
     _set(project / "layouts" / file, key, value)
     with ceiling():

@@ -67,25 +67,81 @@ def test_report_json_and_pdf_in_both_languages(project, capsys):
     assert "share of games (%)" in en and "podíl her (%)" in cs  # axis titles
 
 
-def test_findings_and_card_effects_follow_the_figures(project):
+def _figures(first_player: dict) -> dict:
+    """A report's figures as report.aggregate makes them: Luxembourg wins 78 %, holds Trier in
+    nearly every game; one card without a certain effect; the given first-player section."""
+    return {"games": 400,
+            "houses": {"luxembourg": {"rate": 0.78, "ci95": [0.74, 0.82], "n": 400},
+                       "wittelsbach": {"rate": 0.22, "ci95": [0.18, 0.26], "n": 400}},
+            "elector_control": {"trier": {"luxembourg": {"rate": 0.98, "ci95": [0.96, 0.99]},
+                                          "wittelsbach": {"rate": 0.01, "ci95": [0.0, 0.03]}},
+                                "saxony": {"luxembourg": {"rate": 0.5, "ci95": [0.45, 0.55]},
+                                           "wittelsbach": {"rate": 0.5, "ci95": [0.45, 0.55]}}},
+            "card_effects": {"noise": {"effect": 0.05, "ci95": [-0.02, 0.12], "n": 400,
+                                       "beyond_noise": False, "beyond_noise_all_cards": False,
+                                       "by_side": {}}},
+            "components": {"kinds": {}}, "first_player": first_player}
+
+
+def _first_player(lux_first_wins: int, lux_other_wins: int) -> dict:
+    """report.first_player of 400 games: Luxembourg plays the last round first in 200 of them
+    (Wittelsbach always starts round 1, and plays both rounds of the other 200) and wins
+    ``lux_first_wins`` of those and ``lux_other_wins`` of the others."""
+    from cardgen.engine.rules import LUX, WIT
+    from cardgen.playtest.report import first_player
+    records = [{"firsts": [WIT, LUX], "winner": LUX if i < lux_first_wins else WIT} for i in range(200)]
+    records += [{"firsts": [WIT, WIT], "winner": LUX if i < lux_other_wins else WIT} for i in range(200)]
+    return first_player(records)
+
+
+def test_findings_and_card_effects_follow_the_figures():
     """The findings page says what the numbers say: an elector one side holds in every game is
     a finding; a card whose interval crosses 0 is never ranked."""
     from cardgen.playtest.findings import findings
-    rep = {"games": 400,
-           "houses": {"luxembourg": {"rate": 0.78, "ci95": [0.74, 0.82], "n": 400},
-                      "wittelsbach": {"rate": 0.22, "ci95": [0.18, 0.26], "n": 400}},
-           "elector_control": {"trier": {"luxembourg": {"rate": 0.98, "ci95": [0.96, 0.99]},
-                                         "wittelsbach": {"rate": 0.01, "ci95": [0.0, 0.03]}},
-                               "saxony": {"luxembourg": {"rate": 0.5, "ci95": [0.45, 0.55]},
-                                          "wittelsbach": {"rate": 0.5, "ci95": [0.45, 0.55]}}},
-           "card_effects": {"noise": {"effect": 0.05, "ci95": [-0.02, 0.12], "n": 90,
-                                      "beyond_noise": False, "beyond_noise_all_cards": False,
-                                      "by_side": {}}},
-           "components": {"kinds": {}}, "first_player": {}}
-    found = findings(rep)
+    found = findings(_figures(_first_player(100, 96)))
     kinds = [f["kind"] for f in found]
     assert kinds[0] == "electors_held" and found[0]["sides"][0]["electors"][0]["country"] == "trier"
     assert "house" in kinds and "no_card_effect" in kinds and len(found) == 3
+
+
+def test_a_certain_first_player_difference_is_a_finding_in_both_languages():
+    """Luxembourg wins 80 % of the games it plays the last round first and 30 % of the others:
+    the findings page says so, in words, with the difference and its interval."""
+    from cardgen.data.load import load
+    from cardgen.playtest.findings import findings
+    from cardgen.playtest.sentences import finding_text
+    from cardgen.playtest.words import Words
+    from tests.conftest import ROOT
+    rep = _figures(_first_player(160, 60))
+    lux = rep["first_player"]["last_round"]["luxembourg"]["difference"]
+    assert lux["effect"] == pytest.approx(0.5, abs=0.01) and lux["ci95"][0] > 0.3
+    found = [f for f in findings(rep) if f["kind"] == "first_player"]
+    assert {(f["side"], f["condition"]) for f in found} == {
+        ("luxembourg", "last_round"), ("wittelsbach", "last_round"), ("wittelsbach", "more_rounds")}
+    first = next(f for f in found if f["side"] == "luxembourg")
+    assert first["effect"] == lux["effect"] and first["ci95"] == lux["ci95"]
+    data, _ = load(ROOT)
+    lo, hi = (round(100 * x) for x in lux["ci95"])
+    text = {lang: finding_text(Words(data, lang), first, {}).replace("\u00a0", " ")
+            for lang in ("en", "cs")}
+    assert text["en"] == ("Luxembourg wins 50 pp more often when it plays first in the last round "
+                          f"[{lo}–{hi}].")
+    assert text["cs"].startswith("Lucemburkové vyhrávají o 50 p. b. častěji, když začínají v posledním kole")
+    assert text["cs"].endswith(f"[{lo}–{hi}].")
+
+
+@pytest.mark.parametrize("lux_first_wins, lux_other_wins", [
+    (100, 96),   # 50 % against 48 %: the interval holds 0
+    (111, 89),   # 56 % against 45 %: beyond 0 on its own, not for the three differences at once
+])
+def test_a_first_player_difference_within_noise_is_no_finding(lux_first_wins, lux_other_wins):
+    from cardgen.playtest.findings import findings
+    from cardgen.playtest.intervals import Z95, z_family
+    rep = _figures(_first_player(lux_first_wins, lux_other_wins))
+    d = rep["first_player"]["last_round"]["luxembourg"]["difference"]
+    half = (d["ci95"][1] - d["ci95"][0]) / 2
+    assert abs(d["effect"]) <= half * z_family(3) / Z95  # the figure is real, and in the noise
+    assert "first_player" not in [f["kind"] for f in findings(rep)]
 
 
 def test_same_seed_same_bytes_whatever_the_jobs(project, capsys):

@@ -37,7 +37,7 @@ SECRET = "the content of a file outside the project"
 
 
 def _run(project: Path, capsys, *argv: str, bounded: bool = False) -> tuple[int, str]:
-    """Run a command; ``bounded``: within the CPU and memory ceiling (measuring memory slows
+    """Run a command; ``bounded``: within the memory and work ceiling (measuring memory slows
     Python down, so only the cases about a budget are measured)."""
     with ceiling() if bounded else contextlib.nullcontext():
         code = main(["--project", str(project), *argv])

@@ -8,14 +8,12 @@ does not allow: each a finding with the effect's file:line:col and its rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from ..data.fields import suggest
 from ..data.model import LINE_KINDS, Card, Effect, GameData
 from ..errors import Finding, Location, error
-
-Validator = Callable[[Any], str | None]  # returns a problem, or None when the value is fine
 
 
 class _Types:

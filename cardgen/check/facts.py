@@ -451,9 +451,6 @@ def _shape(fact: _Fact, problem: str) -> Finding:
                  hint=f"see the head of {FACTS_FILE}")
 
 
-Subject = Callable[[GameData, _Fact], Iterable[Finding]]
-
-
 def _one(data: GameData, fact: _Fact) -> Iterable[Finding]:
     rec = fact.rec
     if not isinstance(rec, dict):

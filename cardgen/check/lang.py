@@ -143,7 +143,6 @@ class _Checker:
         self.positions: dict[str, list[int]] = {}
         for i, name in enumerate(self.names):
             self.positions.setdefault(name.id, []).append(i)
-        self.en_terms = {form.lower() for term in data.glossary for form in term.forms.get("en", ())}
         self.cs_terms = {form.lower() for term in data.glossary for form in term.forms.get("cs", ())}
         self.evidence = _english_word_evidence(data)
 

@@ -278,16 +278,6 @@ def _search_player(seed: int, **options: Any) -> Player:
 
 PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer, "search": _search_player}
 DEFAULT_PLAYER = "greedy"
-#: What each player does, its budget and its known limits, in a sentence (for reports).
-PLAYER_NOTES = {
-    "random": "any legal choice, uniformly; no budget",
-    "greedy": "scores each option's whole action on a resampled copy of what its side knows "
-              "(expected electors, stability, battlegrounds, loyalty, prestige, currency, deck "
-              "quality); one look-ahead per option; plans nothing beyond the action under way, "
-              "values Deeds by a fixed table",
-    "search": "at each card play, the greedy's 2 best actions played to the round's scoring "
-              "on 2 resampled copies each (4 playouts), greedy elsewhere; depth one, no tree",
-}
 
 
 def play_game(rules: Rules, seed: int, kinds: tuple[str, str] = (DEFAULT_PLAYER, DEFAULT_PLAYER),

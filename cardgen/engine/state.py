@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .rules import CUR, LOCATION_SIDE, LUX, WIT, Rules
+from .rules import CUR, LUX, WIT, Rules
 
 Frame = tuple[Callable[["Game", Any], None], Any]
 Resume = Callable[["Game", Any, Any], None]
@@ -281,10 +281,6 @@ class Game:
 
     def electors(self, side: int) -> int:
         return sum(1 for v in self.votes[side] if v > 0)
-
-    def shield_side(self, shield: str) -> int | None:
-        loc = self.shields.get(shield)
-        return None if loc is None else LOCATION_SIDE.get(loc)
 
     def move_loyalty(self, toward: int) -> None:
         """One step toward ``toward`` (LUX = Charles), then the flip check (10.5)."""

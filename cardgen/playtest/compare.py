@@ -8,12 +8,9 @@ excludes 0 are listed. Without common seeds the runs are compared as independent
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from .intervals import mean_difference, rnd, z_family
-
-Column = Callable[[dict[str, Any], int], float]
 
 
 class OldReportError(ValueError):

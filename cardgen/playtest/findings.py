@@ -82,9 +82,9 @@ def _first_player(rep: dict[str, Any]) -> list[dict[str, Any]]:
         d = v["difference"]
         if abs(d["effect"]) <= (d["ci95"][1] - d["ci95"][0]) / 2 * widen:
             continue
-            out.append({"kind": "first_player", "side": side, "condition": cond,
-                        "effect": d["effect"], "ci95": d["ci95"],
-                        "h": rnd(cohen_h(v["first"]["rate"], v["not_first"]["rate"]))})
+        out.append({"kind": "first_player", "side": side, "condition": cond,
+                    "effect": d["effect"], "ci95": d["ci95"],
+                    "h": rnd(cohen_h(v["first"]["rate"], v["not_first"]["rate"]))})
     return out
 
 

@@ -210,10 +210,6 @@ MARKS: dict[str, Callable[[_Unit], None]] = {
 }
 
 
-def known_mark(name: str) -> bool:
-    return name in MARKS
-
-
 def _contrast(colour: str) -> str:
     return INK if luminance(colour) > 0.6 else LIGHT
 

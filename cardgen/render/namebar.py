@@ -22,10 +22,6 @@ class NameSetting:
     size: float  # points
     scale: float  # horizontal scale, 1.0 = not condensed
 
-    @property
-    def condensed(self) -> bool:
-        return self.scale < 0.999
-
 
 def _sizes(size: float, min_size: float) -> list[float]:
     steps = max(0, round((size - min_size) / _STEP))

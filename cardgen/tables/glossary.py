@@ -124,13 +124,6 @@ def headword(term: Any, lang: str) -> str:
     return first
 
 
-def term_pairs(data: GameData, lang: str) -> list[tuple[str, str]]:
-    """(headword, the other language's headword) of every term."""
-    other = _other(lang)
-    return _sorted(((headword(t, lang), headword(t, other)) for t in data.glossary
-                    if t.forms.get(lang) and t.forms.get(other)), lang)  # type: ignore[return-value]
-
-
 def term_rows(data: GameData, lang: str) -> list[tuple[str, ...]]:
     """(headword, the other language's headwords, the other forms in ``lang``), one row per
     headword: terms that share it ("získat": acquire, gain) are one entry, as in a

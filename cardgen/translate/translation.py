@@ -251,11 +251,6 @@ def text_states(data: GameData, project: Path) -> dict[str, str]:
     return {u.context: translation_state(u, state) for u in all_units(data, project)}
 
 
-def stamp(units: list[Unit]) -> dict[str, Record]:
-    """A state recording every translated unit as translated from its current English."""
-    return {u.context: Record(text_hash(u.en)) for u in units if u.cs}
-
-
 def state_summary(data: GameData, project: Path) -> tuple[list[Finding], list[str]]:
     """For ``cardgen check``: the state counts, then one line per fuzzy text with its
     file:line (a state, not a problem: no finding); a broken state file is an error."""

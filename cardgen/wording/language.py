@@ -40,11 +40,6 @@ class TypoRule:
     severity: Severity = Severity.WARNING
 
 
-def _title_fix(m: re.Match[str]) -> str:
-    word = m.group()
-    return word[0] + word[1:].lower()
-
-
 _PREP = "vkszouaiVKSZOUAI"
 TYPO_RULES: tuple[TypoRule, ...] = (
     TypoRule("typo-space-edge", ("en", "cs"), re.compile(r"^[ \t\u00a0]+|[ \t\u00a0]+$"), "",
