@@ -53,7 +53,7 @@ def test_rule_fixed_value_refused_at_its_line(project, capsys):
     err = capsys.readouterr().err
     assert "card_data/balance.yaml:3:5" in err and "rule 10.32" in err and "cannot be tuned" in err
     assert "card_data/balance.yaml:4:" in err and "not a path to a number" in err
-    assert "card_data/balance.yaml:5:5: error[balance-range]" in err and "at least 1" in err
+    assert "card_data/balance.yaml:5:5: error[balance-range]" in err and "is 0, outside 1–6" in err
     assert not (project / PROPOSAL).exists()
 
 

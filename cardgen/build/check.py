@@ -60,6 +60,7 @@ def run_check(project: Path, *, lang_only: bool = False,
     """
     from .. import check as checks
     from ..check.cache import CheckCache
+    from ..check.coinrow import coin_row_findings
     from ..check.components import check_component_texts
     from ..check.reminders import check_reminders
     from ..check.restated import check_restated
@@ -95,6 +96,7 @@ def run_check(project: Path, *, lang_only: bool = False,
         try:
             layout = load_layout(project / CARD_LAYOUT)
             findings.extend(reversed_card_findings(layout) + reversed_token_findings(project))
+            findings.extend(coin_row_findings(data, layout))  # yield and cost coins (2.33, 2.34)
             findings.extend(art_findings(data, project, layout))
             findings.extend(f for lang in LANGS for f in glossary_label_findings(data, lang))
             findings.extend(f for lang in LANGS for f in table_label_findings(data, lang))

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..data.fields import suggest
 from ..data.model import LINE_KINDS, Card, Effect, GameData
+from ..data.ranges import spec_range
 from ..errors import Finding, Location, error
 
 
@@ -62,11 +63,9 @@ class _Types:
         if t == "int":
             if isinstance(value, bool) or not isinstance(value, int):
                 return f"must be a whole number, not {value!r}"
-            if "min" in spec and value < spec["min"]:
-                return f"must be at least {spec['min']}, not {value}"
-            if "max" in spec and value > spec["max"]:
-                return f"must be at most {spec['max']}, not {value}"
-            return None
+            rng = spec_range(spec)
+            return None if rng is None or rng.holds(value) else (
+                f"is {value}, outside {rng.text()} [{rng.at}]")
         if t == "bool":
             return None if isinstance(value, bool) else f"must be true or false, not {value!r}"
         if t == "choice":
@@ -105,6 +104,12 @@ class _Types:
         return f"has unknown schema type '{t}'"
 
 
+def _range_hint(name: str, spec: Any, value: Any) -> str | None:
+    """The fix for a whole number outside its parameter's range (None for other problems)."""
+    rng = spec_range(spec) if isinstance(value, int) and not isinstance(value, bool) else None
+    return None if rng is None or rng.holds(value) else rng.hint(f"write {name} {rng.allowed()}")
+
+
 def _lines(types: _Types, op: str) -> list[str]:
     spec = types.ops.get(op) or {}
     return list(spec.get("lines") or (types.schema.get("default_lines") or LINE_KINDS))
@@ -139,7 +144,8 @@ def _effect(types: _Types, card: Card, effect: Effect, line: str) -> Iterable[Fi
         problem = types.check(str(pspec.get("type")), pspec, value)
         if problem:
             yield error("bad-param", f"'{name}' of op '{effect.op}' {problem}",
-                        location=effect.at(name), card=card.id, rule=rule)
+                        location=effect.at(name), card=card.id, rule=rule,
+                        hint=_range_hint(name, pspec, value))
         if isinstance(value, tuple):
             for sub in value:
                 if isinstance(sub, Effect):

@@ -28,6 +28,7 @@ from .fields import (
     printable_findings,
 )
 from .patterns import PatternError, bounded
+from .ranges import held, range_findings
 from .shape import check_shape
 from .specs import CARD_SPEC, EXCEPTION_SPEC, LINE_SPEC, RULE_NUMBERS, SCHEMA_SHAPE, TEXT_SHAPE
 from .yamlsrc import LocList, LocMap, load_yaml_bytes, load_yaml_file
@@ -411,6 +412,7 @@ class _Loader:
             v = rec.get(key)
             return v if isinstance(v, int) and not isinstance(v, bool) else None
 
+        copies = opt_int("copies")
         return m.read_from(m.Card(
             id=card or "?",
             number=rec["number"] if isinstance(rec["number"], int) else 0,
@@ -418,7 +420,7 @@ class _Loader:
             deck=rec["deck"] if isinstance(rec["deck"], str) else "?",
             kind=rec["kind"] if isinstance(rec["kind"], str) else "?",
             side=rec.get("side") if isinstance(rec.get("side"), str) else None,
-            copies=opt_int("copies") or 1,
+            copies=1 if copies is None else copies,  # 0 stays 0: out of range, an error
             name=self.bilingual(rec.get("name"), rec.at("name"), "card name", card),
             political=opt_int("political"),
             military=opt_int("military"),
@@ -558,7 +560,11 @@ def _load(project: Path, cache: CardFileCache) -> tuple[m.GameData, list[Finding
         nouns=nouns | {f"currency:{k}": v for k, v in currency_plurals.items()},
         rule_facts=loader.rule_facts(),
     )
-    return data, loader.findings
+    # numbers outside the schema's ranges: an error each (unless its value already has one:
+    # a wrong type), and held inside them for the later stages
+    taken = {f.location for f in loader.findings}
+    ranged = [f for f in range_findings(data) if f.location not in taken]
+    return held(data), loader.findings + ranged
 
 
 def load_or_raise(project: Path) -> m.GameData:

@@ -44,12 +44,17 @@ CARD_SPEC = {
 }
 
 
+#: One range of the schema's ``ranges`` (cardgen.data.ranges): inclusive bounds, the rule.
+RANGE_SHAPE = {"min": "int", "max": "int", "rule?": "string", "doc?": "string"}
+
+
 #: The shape of card_data/rules/schema.yaml (see cardgen.data.shape): what the checks and the
 #: compose stage read from it.
 SCHEMA_SHAPE = {
     "default_lines": ["string"],
     "types": {"*": "mapping"},
     "values": {"*": ["string"]},
+    "ranges?": {"*": {"*": RANGE_SHAPE}},
     "ops": {"*": {
         "lines?": ["string"],
         "rule?": "string",
