@@ -19,7 +19,7 @@ from .build.proof import proof
 from .build.tables import tables
 from .build.watch import watch
 from .data.model import LANGS
-from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, has_errors, strict
+from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, has_errors, shown, strict
 from .files.oserrors import check_regular, os_finding
 from .impose.calibration import parse_back_offset
 from .progress import Progress
@@ -245,13 +245,13 @@ def _check(args: argparse.Namespace) -> int:
     if args.fix:
         changes, problems = fix(args.project)
         for change in changes:  # exactly the repairs written, even when a file failed
-            print(f"fixed: {change}")
+            print(shown(f"fixed: {change}"))
         if problems:
             raise CardgenError(problems)
     if args.fill:
         filled, problems = fill(args.project)
         for change in filled:  # exactly the texts written, even when a file failed
-            print(f"filled: {change.format()}")
+            print(shown(f"filled: {change.format()}"))
         if problems:
             raise CardgenError(problems)
     report = run_check(args.project, lang_only=args.lang_only)
@@ -304,7 +304,7 @@ def _build(args: argparse.Namespace) -> int:
               "--strict refuses them)")
     if not args.quiet:
         for lang, ids in report.reprinted.items():
-            print(f"reprint ({lang}): {', '.join(ids) or 'no cards'}")
+            print(shown(f"reprint ({lang}): {', '.join(ids) or 'no cards'}"))
         if report.findings:
             print(format_text(report.findings))
         what = ("nothing changed" if report.unchanged
@@ -325,7 +325,7 @@ def _po(args: argparse.Namespace) -> int:
         print(f"wrote {po_export(args.project, pot=args.pot)}")
         return 0
     report = po_import(args.project, args.file)
-    print(report.format())
+    print(shown(report.format(), keep="\n"))
     return 0 if report.ok else exit_code(report.findings)
 
 
@@ -364,7 +364,7 @@ def _balance(args: argparse.Namespace) -> int:
     if args.apply:
         lines = balance.apply_proposal(args.project)
         for line in lines:
-            print(f"changed: {line}")
+            print(shown(f"changed: {line}"))
         print("run `cardgen check` and `cardgen build` to see the cards" if lines
               else "the proposal changes nothing")
         return 0
@@ -422,7 +422,7 @@ def _preflight(args: argparse.Namespace) -> int:
                 "output/en/print-shop.pdf after cardgen build"))
             continue
         pages, document = inspect_file(path)  # qpdf reads each file once
-        print(preflight.summary(path, pages))
+        print(shown(preflight.summary(path, pages), keep="\n"))
         found += preflight.findings(path, pages, rules)
         found += preflight.document_findings(document, str(path))
         if pdfx:
@@ -441,7 +441,7 @@ def _serve(args: argparse.Namespace) -> int:
     from .serve import serve  # the HTTP server is loaded only for this command
 
     return serve(args.project, port=args.port, editor=args.editor,
-                 log=lambda line: print(line, flush=True))
+                 log=lambda line: print(shown(line), flush=True))
 
 
 COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch,

@@ -6,6 +6,7 @@ raises :class:`CardgenError` carrying all findings collected so far, never one a
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -45,17 +46,19 @@ class Finding:
     extra: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
 
     def format(self) -> str:
-        where = f"{self.location}: " if self.location else ""
-        parts = [f"{where}{self.severity.value}[{self.code}]"]
+        """The finding for a terminal or a log: every part :func:`shown` (a name, key, id or
+        path from the input can never send a control sequence)."""
+        where = f"{shown(str(self.location))}: " if self.location else ""
+        parts = [f"{where}{self.severity.value}[{shown(self.code)}]"]
         if self.card:
-            parts.append(f"card {self.card}")
+            parts.append(f"card {shown(self.card)}")
         if self.lang:
-            parts.append(f"({self.lang})")
+            parts.append(f"({shown(self.lang)})")
         head = " ".join(parts)
-        rule = f" [rule {self.rule}]" if self.rule else ""
-        text = f"{head}: {self.message}{rule}"
+        rule = f" [rule {shown(self.rule)}]" if self.rule else ""
+        text = f"{head}: {shown(self.message)}{rule}"
         if self.hint:
-            text += f"\n    fix: {self.hint}"
+            text += f"\n    fix: {shown(self.hint)}"
         return text
 
     def to_json(self) -> dict[str, object]:
@@ -105,6 +108,23 @@ def quoted(text: str) -> str:
     """``text`` quoted for a message: control characters escaped, each non-breaking space
     shown as :data:`NBSP_SHOWN`."""
     return repr(text).replace("\\xa0", NBSP_SHOWN)
+
+
+#: Unicode categories that never belong raw in a terminal or a log: controls (C0 with ESC,
+#: DEL, C1 with CSI U+009B), format characters (the bidi overrides U+202A-U+202E and
+#: isolates), lone surrogates (an undecodable file name) and the line and paragraph
+#: separators.
+_UNSHOWN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def shown(text: str, keep: str = "") -> str:
+    """``text`` safe to print: each character of :data:`_UNSHOWN` escaped as :func:`quoted`
+    (Python) writes it (``\\x1b``, ``\\x9b``, ``\\u202e``), everything else as it is;
+    ``keep``: characters to leave raw (a block's newlines)."""
+    if text.isprintable():  # the common case: nothing to escape, not even a space
+        return text
+    return "".join(c if c in keep or unicodedata.category(c) not in _UNSHOWN
+                   else repr(c)[1:-1] for c in text)
 
 
 def has_errors(findings: list[Finding]) -> bool:

@@ -14,6 +14,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from .errors import CardgenError, Location, error
 from .files.oserrors import check_regular
+from .files.safepath import resolved
 
 #: Resolved font file → registered ReportLab font name (one registration per process).
 _REGISTERED: dict[Path, str] = {}
@@ -32,7 +33,7 @@ def register_font(path: Path) -> str:
     name = _GIVEN.get(given)
     if name is not None:
         return name
-    path = given.resolve()
+    path = resolved(given)
     name = _REGISTERED.get(path)
     if name is not None:
         if given.is_absolute():

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable
 
 from .data.model import Card
-from .errors import Finding, Severity
+from .errors import Finding, Severity, shown
 
 _ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
@@ -38,17 +38,19 @@ def format_text(findings: list[Finding]) -> str:
     for f in sorted(findings, key=sort_key):
         if f.card != current:
             current = f.card
-            lines.append(f"\n== card {f.card} ==" if f.card else "\n== data ==")
+            lines.append(f"\n== card {shown(f.card)} ==" if f.card else "\n== data ==")
         lines.append(f.format())
     return "\n".join(lines).lstrip("\n")
 
 
 def exception_lines(cards: Iterable[Card]) -> list[str]:
     """The reviewed exceptions, one line each, for the summary."""
-    return [f"{ex.loc}: card {card.id} {ex.line} ({ex.lang}): reviewed: {ex.reason}"
+    return [shown(f"{ex.loc}: card {card.id} {ex.line} ({ex.lang}): reviewed: {ex.reason}")
             for card in cards for ex in card.exceptions]
 
 
 def format_json(findings: list[Finding], summary: dict[str, object]) -> str:
     payload = {"summary": summary, "findings": [f.to_json() for f in sorted(findings, key=sort_key)]}
-    return json.dumps(payload, ensure_ascii=False, indent=2)
+    text = json.dumps(payload, ensure_ascii=False, indent=2)
+    # json escapes C0 itself; C1, bidi controls and lone surrogates become \uXXXX (valid JSON)
+    return "".join(c if c == "\n" or shown(c) == c else f"\\u{ord(c):04x}" for c in text)

@@ -26,6 +26,7 @@ from ..data.model import LANGS, GameData
 from ..data.shape import check_shape
 from ..data.sidefiles import Source, read_yaml, shape_of
 from ..errors import CardgenError, Finding, error, has_errors
+from ..files.safepath import resolved
 from ..render.cmyk import CmykCanvas, CmykConverter
 from ..wording.components import Components, load_components
 from ..wording.language import NBSP
@@ -84,7 +85,8 @@ def load_layout(project: Path, name: str, findings: list[Finding]) -> Layout | N
     files: dict[str, Path] = {}
     for role in FONT_ROLES:
         rel = fonts.get(role)
-        path = (src.path.parent / str(rel)).resolve() if rel else None
+        path = resolved(src.path.parent / str(rel), src.at("fonts", role), str(rel)) \
+            if rel else None
         if path is not None and not path.is_relative_to(project.resolve()):
             findings.append(error("outside-project", f"the font for '{role}' is outside the "
                                   "project; cardgen reads only files inside the project",

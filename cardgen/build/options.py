@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..data.model import LANGS
 from ..errors import CardgenError, Location, error
+from ..files import tools
 from ..files.oserrors import read_input
 
 
@@ -41,10 +41,9 @@ def check_options(options: BuildOptions) -> None:
         if lang not in LANGS:
             found.append(error("unknown-lang", f"unknown language '{lang[:40]}'",
                                hint=f"use one of: {', '.join(LANGS)}"))
-    if (options.png or options.vtt) and shutil.which("pdftoppm") is None:
-        found.append(error("tool-missing", f"{'--png' if options.png else '--vtt'} needs pdftoppm "
-                           "to draw images, and it is not installed",
-                           hint="install poppler-utils (Debian: apt-get install poppler-utils)"))
+    if (options.png or options.vtt) and tools.find(tools.PDFTOPPM) is None:
+        found.append(tools.missing(tools.PDFTOPPM, f"{'--png' if options.png else '--vtt'} "
+                                   "(to draw images)"))
     if options.vtt_base_url:
         from ..vtt.links import check_base_url  # the table's modules load only for --vtt
 

@@ -19,7 +19,7 @@ from typing import Any
 from reportlab.lib.units import mm
 
 from ..errors import CardgenError, Finding, Location, error, has_errors
-from ..files.safepath import in_project
+from ..files.safepath import in_project, resolved
 from .fields import Field, check_record, range_findings
 from .yamlsrc import LocMap, load_yaml_file
 
@@ -310,7 +310,7 @@ def _merge(base: LocMap, over: LocMap) -> LocMap:
 
 
 def _load_raw(path: Path, chain: tuple[Path, ...], project: Path) -> LocMap:
-    path = path.resolve()
+    path = resolved(path)  # a loop of links: an error at the file
     if path in chain:
         names = " → ".join(p.name for p in (*chain[chain.index(path):], path))
         raise CardgenError(error("layout-extends-cycle", f"layout 'extends' cycle: {names}",

@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from ..errors import CardgenError, Finding, Location, error
+from ..files.oserrors import check_regular
 from ..files.safepath import in_project
 from .fields import control_findings
 from .model import LANGS
@@ -65,7 +66,8 @@ def read_yaml(path: Path, project: Path, findings: list[Finding]) -> Source | No
     except ValueError:
         rel = str(path)
     if not path.is_file():
-        findings.append(error("file-missing", f"{rel} not found", location=Location(rel)))
+        findings.append(check_regular(path, rel)  # a loop of links, a FIFO …
+                        or error("file-missing", f"{rel} not found", location=Location(rel)))
         return None
     try:
         in_project(path, project, what="data file")

@@ -119,9 +119,11 @@ def read_input(path: Path | str, display: str | None = None,
 
 
 def check_regular(path: Path, display: str | None = None) -> Finding | None:
-    """None when ``path`` is missing or a regular file (through links), else the finding."""
+    """None when ``path`` is missing or a regular file (through links), else the finding
+    (a loop of links among them)."""
     try:
         mode = path.stat().st_mode
-    except OSError:
-        return None
+    except OSError as exc:
+        return os_finding(exc, "follow the link", display or path) \
+            if exc.errno == errno.ELOOP else None
     return None if stat.S_ISREG(mode) else not_a_file(path, _kind(mode), display)

@@ -11,10 +11,13 @@ file outside is read or echoed.
 
 from __future__ import annotations
 
+import errno
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import CardgenError, Location, error
+from .oserrors import os_finding
 
 OUTPUT = "output"
 
@@ -25,6 +28,18 @@ _PART = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}")
 _OWN_PART = re.compile(r"(?!\.\.?$)[A-Za-z0-9._-]{1,200}")
 
 
+def resolved(path: Path, where: Location | None = None, name: str | None = None) -> Path:
+    """``path`` with its links resolved; a loop of links (which :meth:`Path.resolve` meets
+    as a RuntimeError, or an OSError) is an error at ``where`` naming ``name`` (default:
+    the path), not a traceback."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError) as exc:
+        cause = exc if isinstance(exc, OSError) else OSError(errno.ELOOP, str(exc))
+        found = os_finding(cause, "follow the link", name or str(path))
+        raise CardgenError(replace(found, location=where or found.location)) from None
+
+
 def inside(root: Path, rel: str | Path, *, own: bool = False) -> Path:
     """``root / rel``, where ``rel`` is plain names joined by "/" and the result (symlinks
     resolved) lies inside ``root``; anything else is a CardgenError naming the path.
@@ -33,7 +48,7 @@ def inside(root: Path, rel: str | Path, *, own: bool = False) -> Path:
     pattern = _OWN_PART if own else _PART
     bad = [p for p in parts if not pattern.fullmatch(p)]
     path = root.joinpath(*parts)
-    if bad or not path.resolve().is_relative_to(root.resolve()):
+    if bad or not resolved(path, Location(str(path))).is_relative_to(resolved(root)):
         shown = str(rel) if len(str(rel)) <= 80 else str(rel)[:70] + "…"
         raise CardgenError(error(
             "unsafe-path", f"refusing to write {shown!r}: it is not a plain file name inside "
@@ -53,13 +68,13 @@ def in_project(path: Path, project: Path, where: Location | None = None,
                what: str = "file") -> Path:
     """``path`` resolved, when it (through any links) lies inside ``project``; else a
     CardgenError at ``where`` (or the path as given, relative to the project)."""
-    resolved = path.resolve()
-    if resolved.is_relative_to(project.resolve()):
-        return resolved
     try:
         shown = str(path.relative_to(project))
     except ValueError:
         shown = path.name
+    real = resolved(path, where or Location(shown), shown)
+    if real.is_relative_to(resolved(project)):
+        return real
     raise CardgenError(error(
         "outside-project", f"the {what} {shown} is outside the project (through a link or "
         "a path); cardgen reads only files inside the project", location=where or

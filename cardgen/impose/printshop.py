@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import math
-import subprocess
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,6 +19,7 @@ from PIL import Image
 from reportlab.lib.units import mm
 
 from ..errors import CardgenError, Finding, error, warning
+from ..files import tools
 from ..render.cmyk import CmykConverter, converter_for
 from ..wording.face import CardFace
 from .canvas import CardForms, DrawBack, DrawFront, FormSource, PrintCanvas, converter
@@ -185,17 +185,16 @@ def build_card_images(faces: Sequence[CardFace], draw_front: DrawFront, draw_bac
     with tempfile.TemporaryDirectory(prefix="cardgen-png-") as tmp:
         pdf = Path(tmp) / "cards.pdf"
         pdf.write_bytes(buf.getvalue())
-        cmd = ["pdftoppm", "-png", "-r", str(res), "-scale-to-x", str(width_px),
-               "-scale-to-y", str(height_px), str(pdf), str(Path(tmp) / "p")]
-        try:
-            subprocess.run(cmd, check=True, capture_output=True, timeout=600)
-        except (OSError, subprocess.CalledProcessError) as exc:
+        ran = tools.run(tools.PDFTOPPM, ["-png", "-r", str(res), "-scale-to-x", str(width_px),
+                                         "-scale-to-y", str(height_px)],
+                        [pdf, Path(tmp) / "p"], needs=f"the {profile.id} card images")
+        if ran.returncode != 0:
             raise CardgenError(error(
-                "pdftoppm", f"pdftoppm failed: {exc}",
-                hint="install poppler-utils (apt-get install poppler-utils)")) from None
+                "tool-failed", f"pdftoppm failed: {ran.last_word()}",
+                hint=f"check that poppler-utils works: {tools.PDFTOPPM.probe}"))
         pages = sorted(Path(tmp).glob("p-*.png"))
         for name, page in zip(names, pages, strict=True):
-            with Image.open(page) as im:
+            with Image.open(page, formats=("PNG",)) as im:
                 png = io.BytesIO()
                 im.convert("RGB").save(png, "PNG", dpi=(res, res), optimize=False)
                 out[name] = png.getvalue()

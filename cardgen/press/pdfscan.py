@@ -6,9 +6,11 @@ Used by the tests and available to the pipeline to prove a ``--cmyk`` file holds
 from __future__ import annotations
 
 import re
-import subprocess
 import tempfile
 from pathlib import Path
+
+from ..errors import CardgenError, error
+from ..files import tools
 
 #: Three numbers then an RGB colour operator (fill ``rg`` / stroke ``RG``).
 RGB_OPERATOR = re.compile(rb"(?:^|\s)(?:-?[\d.]+\s+){3}(rg|RG)(?=\s|$)", re.MULTILINE)
@@ -19,8 +21,11 @@ def uncompressed(pdf: bytes) -> bytes:
     with tempfile.TemporaryDirectory(prefix="cardgen-scan-") as tmp:
         src, dst = Path(tmp) / "in.pdf", Path(tmp) / "out.pdf"
         src.write_bytes(pdf)
-        subprocess.run(["qpdf", "--qdf", "--object-streams=disable", str(src), str(dst)],
-                       check=True, capture_output=True)
+        ran = tools.run(tools.QPDF, ["--qdf", "--object-streams=disable"], [src, dst],
+                        needs="reading a PDF's colours")
+        if ran.returncode not in (0, 3):  # 3: warnings
+            raise CardgenError(error("tool-failed", f"qpdf cannot read the PDF: "
+                                     f"{ran.last_word()}", hint="write the PDF again"))
         return dst.read_bytes()
 
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
-import shutil
 import struct
-import subprocess
 import tempfile
 import zlib
 from pathlib import Path
@@ -17,6 +15,7 @@ from typing import Any
 from PIL import Image, ImageMath
 
 from ..errors import CardgenError, Location, error
+from ..files import tools
 from ..files.oserrors import read_input
 
 #: Filters qpdf's "generalized" decode level undoes (with their short names). A stream
@@ -35,20 +34,15 @@ STRING = re.compile(rb"\((?:\\.|[^\\)])*\)")
 def run_qpdf(path: Path, *options: str) -> dict[str, Any]:
     """qpdf's JSON (version 2) of the objects of the PDF at ``path``; ``options`` say how
     much of the stream data it gives, and how decoded."""
-    exe = shutil.which("qpdf")
-    if exe is None:
-        raise CardgenError(error("tool-missing", "preflight needs qpdf",
-                                 hint="install qpdf (apt-get install qpdf)"))
     # into a file, not a pipe: qpdf writes its JSON in small pieces, and handing each
     # through a pipe cost both processes more than qpdf's reading of the PDF (issue 14)
     with tempfile.TemporaryDirectory(prefix="cardgen-qpdf-") as tmp:
         out = Path(tmp) / "objects.json"
-        proc = subprocess.run([exe, "--json=2", "--json-key=qpdf", *options, str(path),
-                               str(out)], capture_output=True, check=False)
-        if proc.returncode not in (0, 3):  # 3: warnings
-            said = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        ran = tools.run(tools.QPDF, ["--json=2", "--json-key=qpdf", *options], [path, out],
+                        needs="preflight", location=Location(str(path)))
+        if ran.returncode not in (0, 3):  # 3: warnings
             raise CardgenError(error(
-                "preflight-read", f"cannot read the PDF: {said[-1] if said else 'qpdf failed'}",
+                "preflight-read", f"cannot read the PDF: {ran.last_word() or 'qpdf failed'}",
                 location=Location(str(path)),
                 hint="a PDF cut short (a download, a killed build) or not a PDF at all: write "
                      "it again (cardgen build) or ask for a new copy; `qpdf --check FILE` "
@@ -228,7 +222,7 @@ def _jpeg_bands(data: bytes, info: dict[str, Any], chain: list[Any]
     jpeg = decode(data, {"/Filter": chain[:-1]})
     if jpeg is None:
         raise ValueError("a filter before DCTDecode that is not decoded here")
-    img = Image.open(io.BytesIO(jpeg))
+    img = Image.open(io.BytesIO(jpeg), formats=("JPEG",))  # never another plugin (EPS: gs)
     if img.mode != "CMYK" or not img.tile:
         return (), False
     inverted = img.tile[0][3][0] == "CMYK;I"

@@ -11,12 +11,12 @@ both for a file the build just made, lending what earlier builds' walks found
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import Finding, Location, error, warning
+from ..files import tools
 from .pagewalk import document_report, page_reports
 from .pdfread import DocReport, PageReport, WalkCache, read_pdf
 
@@ -143,10 +143,10 @@ def check_bytes(pdf: bytes, rules: Rules, shown: str, walks: WalkCache | None = 
                 ) -> list[Finding]:
     """Preflight a PDF that is not written yet (a build checks before it writes); qpdf
     reads it once for the pages and the document. ``walks``: as for :func:`inspect`."""
-    if shutil.which("qpdf") is None:
+    if tools.find(tools.QPDF) is None:
         return [warning("preflight-skipped", "qpdf is not installed: print files were not "
                         "preflighted", location=Location(shown),
-                        hint="install qpdf (apt-get install qpdf)")]
+                        hint="install qpdf (Debian: apt-get install qpdf)")]
     with tempfile.TemporaryDirectory(prefix="cardgen-preflight-") as tmp:
         path = Path(tmp) / "file.pdf"
         path.write_bytes(pdf)

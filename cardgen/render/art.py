@@ -27,6 +27,15 @@ from .colour import blend, hex_colour, lighter
 
 MM_PER_INCH = 25.4
 
+#: The formats art is opened as, by its content: PNG and JPEG (what art/README.md asks
+#: for) and TIFF (16-bit greyscale scans). Never Pillow's other plugins: its EPS plugin
+#: runs Ghostscript on the file, so a PostScript loop saved as a .png would hang a build.
+ART_FORMATS = ("PNG", "JPEG", "TIFF")
+#: The formats of art once prepared (:class:`PreparedArt`), what its derived images open.
+PREPARED_FORMATS = ("PNG", "JPEG")
+#: The first bytes of an EPS file with a binary (DOS) header.
+_EPS_BINARY = b"\xc5\xd0\xd3\xc6"
+
 
 @dataclass(frozen=True)
 class PreparedArt:
@@ -78,7 +87,7 @@ def tinted(data: bytes, colour: tuple[int, int, int], alpha: float) -> bytes:
     over the picture looks like, as pixels (so the panel itself can be opaque)."""
     key = (hashlib.sha256(data).hexdigest(), colour, round(alpha, 4))
     if key not in _TINT_CACHE:
-        with Image.open(io.BytesIO(data)) as src:
+        with Image.open(io.BytesIO(data), formats=PREPARED_FORMATS) as src:
             rgb = srgb(src).convert("RGB")
         mixed = Image.blend(rgb, Image.new("RGB", rgb.size, colour), alpha)
         buf = io.BytesIO()
@@ -92,7 +101,7 @@ def flattened(data: bytes, behind: tuple[int, int, int]) -> bytes:
     soft mask reaches a print file); images without transparency are returned as they are."""
     key = (hashlib.sha256(data).hexdigest(), behind)
     if key not in _FLAT_CACHE:
-        with Image.open(io.BytesIO(data)) as src:
+        with Image.open(io.BytesIO(data), formats=PREPARED_FORMATS) as src:
             if src.mode not in ("RGBA", "LA", "PA") and "transparency" not in src.info:
                 _FLAT_CACHE[key] = data
                 return data
@@ -110,7 +119,7 @@ def mirrored_bleed(art: PreparedArt, bleed_mm: tuple[float, float, float, float]
     key = (art.digest, round(art.w_mm, 3), round(art.h_mm, 3), tuple(round(b, 3) for b in bleed_mm))
     if key in _BLEED_CACHE:
         return _BLEED_CACHE[key]
-    with Image.open(io.BytesIO(art.data)) as src:
+    with Image.open(io.BytesIO(art.data), formats=PREPARED_FORMATS) as src:
         img = src.copy()
         icc = src.info.get("icc_profile")
     px_per_mm = img.width / art.w_mm
@@ -225,14 +234,18 @@ def _open(raw: bytes, path: Path, card: str | None) -> Image.Image:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            img = Image.open(io.BytesIO(raw))
+            img = Image.open(io.BytesIO(raw), formats=ART_FORMATS)
             img.load()
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise fail(f"image is too large to load safely: {exc}",
                    "scale the image down to about 2000 pixels wide") from None
     except UnidentifiedImageError:
-        raise fail("not an image file Pillow can read",
-                   "save the art as PNG or JPEG") from None
+        kind = "a PostScript (EPS) file" if raw.lstrip()[:2] == b"%!" or raw[:4] == _EPS_BINARY \
+            else "not a PNG or JPEG image"
+        raise fail(f"{kind}: art is read as PNG or JPEG only (its content decides, not the "
+                   f"name {path.suffix or 'without a suffix'})",
+                   "save the art as PNG or JPEG (e.g. export it again from the drawing "
+                   "program)") from None
     except (OSError, SyntaxError, ValueError) as exc:
         raise fail(f"image is damaged or truncated: {exc}", "export the image again") from None
     return img

@@ -274,6 +274,11 @@ def converter_for(icc: Path | None, ink_limit: float = DEFAULT_INK_LIMIT,
     return CmykConverter(icc, ink_limit, rich_black)
 
 
+#: What the renderer hands ReportLab: its own PNG and JPEG (art as prepared), never a
+#: format whose Pillow plugin runs a program (EPS: Ghostscript).
+OWN_FORMATS = ("PNG", "JPEG")
+
+
 def _pil(image: Any) -> Image.Image:
     if isinstance(image, ImageReader):
         pil = getattr(image, "_image", None)
@@ -281,12 +286,12 @@ def _pil(image: Any) -> Image.Image:
             return pil
         name = getattr(image, "fileName", None)
         if isinstance(name, (str, Path)):
-            return Image.open(name)
+            return Image.open(name, formats=OWN_FORMATS)
         image.fp.seek(0)
-        return Image.open(io.BytesIO(image.fp.read()))
+        return Image.open(io.BytesIO(image.fp.read()), formats=OWN_FORMATS)
     if isinstance(image, Image.Image):
         return image
-    return Image.open(Path(image))
+    return Image.open(Path(image), formats=OWN_FORMATS)
 
 
 def _path_size(path: Any) -> tuple[float, float]:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
-import subprocess
 import tempfile
 import threading
 from collections.abc import Callable, Iterable
@@ -21,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..data.layout import Layout
 from ..errors import CardgenError, Finding, error
+from ..files import tools
 from ..files.safepath import inside
 from ..files.write import atomic_move, atomic_write
 from ..fonts import register_fonts
@@ -147,27 +146,25 @@ def rasterise(pdf: bytes, dpi: int, workdir: Path,
     :data:`CHUNK` pages are drawn by one pdftoppm each, one per core at a time, and ``done``
     is called with each page's index (from 0) as its run ends.
     """
-    exe = shutil.which("pdftoppm")
-    if exe is None:
-        raise CardgenError(error("tool-missing", "pdftoppm is needed to write PNGs",
-                                 hint="install poppler-utils (apt-get install poppler-utils)"))
+    if tools.find(tools.PDFTOPPM) is None:  # said once, before any run starts
+        raise CardgenError(tools.missing(tools.PDFTOPPM, "writing images"))
     workdir.mkdir(parents=True, exist_ok=True)
     src = workdir / "in.pdf"
     src.write_bytes(pdf)
     area = ([arg for flag, n in zip("xyWH", crop, strict=True) for arg in (f"-{flag}", str(n))]
             if crop else [])
     scale = ["-scale-to-x", str(size[0]), "-scale-to-y", str(size[1])] if size else []
-    command = [exe, "-r", str(dpi), *IMAGE_FORMATS[fmt], *scale, *area]
+    options = ["-r", str(dpi), *IMAGE_FORMATS[fmt], *scale, *area]
     lock = threading.Lock()
     runs = [(first, min(first + CHUNK - 1, pages)) for first in range(1, pages + 1, CHUNK)]
 
     def draw(run: tuple[int, int] | None) -> None:
         pick = ["-f", str(run[0]), "-l", str(run[1])] if run else []
-        proc = subprocess.run([*command, *pick, str(src), str(workdir / "page")],
-                              capture_output=True, text=True, check=False)
-        if proc.returncode != 0:
-            raise CardgenError(error("tool-failed", f"pdftoppm failed: {proc.stderr.strip()}",
-                                     hint="check that poppler-utils works: pdftoppm -v"))
+        ran = tools.run(tools.PDFTOPPM, [*options, *pick], [src, workdir / "page"],
+                        needs="writing images")
+        if ran.returncode != 0:
+            raise CardgenError(error("tool-failed", f"pdftoppm failed: {ran.last_word()}",
+                                     hint=f"check that poppler-utils works: {tools.PDFTOPPM.probe}"))
         if run and done:
             with lock:  # ``done`` may print: one run at a time
                 for page in range(run[0] - 1, run[1]):

@@ -6,11 +6,12 @@ The template is split like a shell would split it, but no shell runs it: ``{file
 
 from __future__ import annotations
 
+import os
 import shlex
-import subprocess
-import threading
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..files import tools
 
 
 @dataclass(frozen=True)
@@ -18,20 +19,16 @@ class Editor:
     template: str
 
     def command(self, path: Path, line: int) -> list[str]:
-        return [word.replace("{file}", str(path)).replace("{line}", str(line))
+        """The words to run; the path is absolute, so no file name reads as an option."""
+        file = os.path.abspath(path)
+        return [word.replace("{file}", file).replace("{line}", str(line))
                 for word in shlex.split(self.template)]
 
     def open(self, path: Path, line: int) -> str | None:
         """Start the editor at ``path`` and ``line``; None when it started, else what went
         wrong. The caller checks that a finding points there, inside card_data/."""
-        try:
-            proc = subprocess.Popen(self.command(path, line), stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                    start_new_session=True)
-        except OSError as exc:
-            return f"cannot start the editor ({self.template}): {exc.strerror or exc}"
-        threading.Thread(target=proc.wait, daemon=True).start()  # reap it when it exits
-        return None
+        problem = tools.start(self.command(path, line))
+        return None if problem is None else f"cannot start the editor ({self.template}): {problem}"
 
 
 def check_template(template: str) -> str | None:

@@ -9,15 +9,15 @@ is shown when a text it prints differs or when it is new.
 from __future__ import annotations
 
 import difflib
-import io
-import subprocess
-import tarfile
+import posixpath
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import CardgenError, Location, error
+from ..files import tools
+from ..files.oserrors import os_errors
 from ..wording.face import CardFace, printed_texts
 
 #: card id -> text key -> printed text, in one language
@@ -140,18 +140,27 @@ def plain(text: str) -> list[Run]:
 
 # --- an earlier card_data/ from git ---------------------------------------------------
 
-def _git(project: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    try:
-        return subprocess.run(["git", "-C", str(project), *args], capture_output=True,
-                              check=False, timeout=120)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise CardgenError(error("usage", f"cannot run git: {exc}",
-                                 hint="install git, or pass an earlier build's manifest.json")
-                           ) from None
+#: What a revision's card_data/ may hold, all files together (far above any real one).
+MAX_REVISION_BYTES = 256 * 1024 * 1024
+
+#: Git's file modes for a file, an executable file and a symbolic link (trees and
+#: submodules are not files of card_data/).
+_FILE_MODES, _LINK_MODE = ("100644", "100755"), "120000"
+
+
+def _git(project: Path, *args: str, stdin: bytes = b"") -> tools.Ran:
+    """git in the project, the repository's fsmonitor hook switched off: only commands that
+    run no filter, hook or pager the repository's config may name (rev-parse, ls-tree,
+    cat-file without --filters; never archive or checkout, which run smudge filters)."""
+    return tools.run(tools.GIT, ["-c", "core.fsmonitor=false", "-C", project, *args],
+                     needs="--changed-since REVISION", stdin=stdin,
+                     max_output=MAX_REVISION_BYTES)
 
 
 def git_card_data(project: Path, revision: str, into: Path) -> None:
-    """Write ``card_data/`` as it was at git ``revision`` under ``into``/card_data."""
+    """Write ``card_data/`` as it was at git ``revision`` under ``into``/card_data: its
+    files' stored bytes (no filter of the repository runs); a link is followed only to a
+    file of the same tree, else the revision is read as if it were not there."""
     hint = ("pass an earlier build's manifest.json (output/<lang>/manifest.json) or a git "
             "revision of the project, e.g. HEAD~1")
     if revision.startswith("-"):  # never an option to git
@@ -167,21 +176,60 @@ def git_card_data(project: Path, revision: str, into: Path) -> None:
                                  "nor a revision of the project's git repository", hint=hint))
     sha = commit.stdout.decode().strip()
     tree = f"{sha}:{prefix.stdout.decode().strip()}card_data"
-    archive = _git(project, "archive", "--format=tar", tree)
-    if archive.returncode != 0:
+    listing = _git(project, "ls-tree", "-r", "-z", tree)
+    if listing.returncode != 0:
         raise CardgenError(error("usage", f"--changed-since {revision}: the revision has no "
                                  "card_data/ folder", location=Location("card_data"), hint=hint))
-    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        tar.extractall(into / "card_data", filter=_inside_tree)
+    files, links = _tree_entries(listing.stdout)
+    targets = _blobs(project, sorted(set(links.values())))
+    for name, oid in links.items():  # a link's blob is the name it points at
+        dest = posixpath.normpath(posixpath.join(posixpath.dirname(name),
+                                                 targets[oid].decode("utf-8", "replace")))
+        if dest in files:
+            files[name] = files[dest]
+    blobs = _blobs(project, sorted(set(files.values())))
+    for name, oid in files.items():
+        target = into / "card_data" / name
+        with os_errors("write", target):  # a crafted tree: a file where a folder is
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(blobs[oid])
 
 
-def _inside_tree(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
-    """tarfile's "data" filter, leaving out (instead of failing on) a link that leads out of
-    the tree: the revision is read as if that file were not there."""
-    try:
-        return tarfile.data_filter(member, dest)
-    except tarfile.FilterError:
-        return None
+def _tree_entries(listing: bytes) -> tuple[dict[str, str], dict[str, str]]:
+    """(plain files, links): file name (relative, "/"-joined) → blob id, from ``git
+    ls-tree -r -z``; names with an empty, "." or ".." part (a crafted tree) are left out."""
+    plain: dict[str, str] = {}
+    links: dict[str, str] = {}
+    for entry in listing.split(b"\0"):
+        head, _, raw = entry.partition(b"\t")
+        fields = head.decode("ascii", "replace").split()
+        name = raw.decode("utf-8", "surrogateescape")
+        if len(fields) != 3 or any(p in ("", ".", "..") for p in name.split("/")):
+            continue
+        mode, _kind, oid = fields
+        if mode in _FILE_MODES:
+            plain[name] = oid
+        elif mode == _LINK_MODE:
+            links[name] = oid
+    return plain, links
+
+
+def _blobs(project: Path, oids: Sequence[str]) -> dict[str, bytes]:
+    """Each blob's stored bytes, read by one ``git cat-file --batch``."""
+    if not oids:
+        return {}
+    out = _git(project, "cat-file", "--batch", stdin="".join(f"{o}\n" for o in oids).encode())
+    data, pos, found = out.stdout, 0, {}
+    for oid in oids:
+        end = data.find(b"\n", pos)
+        head = data[pos:end].split()
+        if end < 0 or len(head) != 3 or head[1] != b"blob":
+            raise CardgenError(error("tool-failed", f"git cat-file gave no blob for {oid}",
+                                     hint=f"check the repository: git -C {project} fsck"))
+        size = int(head[2])
+        found[oid] = data[end + 1:end + 1 + size]
+        pos = end + 1 + size + 1
+    return found
 
 
 def keys_in_order(texts: Sequence[Mapping[str, str]]) -> list[str]:

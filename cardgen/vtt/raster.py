@@ -52,7 +52,7 @@ def _pages(size_mm: tuple[float, float], draws: Sequence[Draw], pixels: tuple[in
     with tempfile.TemporaryDirectory(prefix="cardgen-vtt-") as tmp:
         out = []
         for path in rasterise(buf.getvalue(), dpi, Path(tmp), fmt="ppm", size=pixels):
-            with Image.open(path) as im:
+            with Image.open(path, formats=("PPM",)) as im:
                 out.append(im.convert("RGB"))
         return out
 
