@@ -73,6 +73,7 @@ def run_check(project: Path, *, lang_only: bool = False,
     from ..tables.glossary import label_findings as glossary_label_findings
     from ..translate.translation import state_summary
     from ..wording.compose import compose_faces
+    from .inputs import input_findings
     if card_cache is None:
         card_cache = CardFileCache.read(project / "output")
     try:
@@ -97,6 +98,9 @@ def run_check(project: Path, *, lang_only: bool = False,
             layout = load_layout(project / CARD_LAYOUT)
             findings.extend(reversed_card_findings(layout) + reversed_token_findings(project))
             findings.extend(coin_row_findings(data, layout))  # yield and cost coins (2.33, 2.34)
+            if not lang_only:  # every other layout, as the build reads it
+                findings.extend(f for f in input_findings(project, data, layout)
+                                if f not in findings)
             findings.extend(art_findings(data, project, layout))
             findings.extend(f for lang in LANGS for f in glossary_label_findings(data, lang))
             findings.extend(f for lang in LANGS for f in table_label_findings(data, lang))
