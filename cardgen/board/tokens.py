@@ -20,10 +20,10 @@ from ..data.model import GameData
 from ..errors import CardgenError, error
 from ..render import icons
 from ..render.cmyk import CmykConverter
+from ..wording.components import token_inventory
 from . import glyphs
 from .base import PAPERS, Ctx, display_name, make_ctx, new_canvas, saved, text
 
-SIDES = ("luxembourg", "wittelsbach")
 REVERSED_PT = 6  # the smallest white-on-colour text: thinner strokes fill in when printed
 
 
@@ -44,28 +44,10 @@ class Placed:
 
 
 def token_list(ctx: Ctx) -> list[Token]:
-    """Every token to print, in sheet order, with quantities from components.yaml."""
-    q, size = ctx.comp.tokens, ctx.layout.data["sizes"]
-    out: list[Token] = []
-    for sid in ctx.data.shields:
-        out += [Token("shield", sid, size["shield"])] * int(q.get("shield_markers", 1))
-    out += [Token("round", "round", size["round"])] * int(q.get("round_marker", 1))
-    out += [Token("loyalty", "john", size["loyalty"])] * int(q.get("loyalty_marker", 1))
-    out += [Token("card_play", "play", size["card_play"])] * int(q.get("card_play_marker", 1))
-    for rem in q.get("reminders") or []:
-        out += [Token("reminder", rem["id"], size["reminder"])] * int(rem.get("count", 1))
-    for side in SIDES:
-        out += [Token("vote", side, size["vote"])] * int(q.get("vote_markers", 0))
-    for kind in ("influence", "military"):
-        for side in SIDES:
-            for value, count in sorted((q.get(kind) or {}).items()):
-                out += [Token(kind, side, size[kind], int(value))] * int(count)
-    for cid in ctx.data.currencies:
-        if cid == "any":
-            continue
-        for value, count in sorted((q.get("currency") or {}).items()):
-            out += [Token("currency", cid, size["currency"], int(value))] * int(count)
-    return out
+    """Every token to print, in sheet order (the inventory of components.yaml), each with
+    its size from the token layout."""
+    size = ctx.layout.data["sizes"]
+    return [Token(t.kind, t.key, size[t.kind], t.value) for t in token_inventory(ctx.data, ctx.comp)]
 
 
 def pack(tokens: list[Token], paper: tuple[float, float], margin: float, gutter: float,

@@ -12,9 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..board.base import make_ctx
-from ..board.tokens import token_list
 from ..data.model import GameData
+from ..errors import CardgenError, has_errors
 from ..render.cmyk import CmykConverter
+from ..wording.components import load_components, token_inventory
 from . import facts
 from .content import document, label_findings
 from .html import build_html
@@ -29,9 +30,11 @@ __all__ = ["Document", "build_tables_html", "build_tables_md", "build_tables_pdf
 def tables_document(data: GameData, lang: str, project: Path) -> Document:
     """Every table in ``lang``; raises one CardgenError if labels are missing or the
     inventory's totals disagree with game.yaml or the token sheets."""
-    tokens = make_ctx(data, lang, project, "tokens")
-    inventory = facts.inventory(data, tokens.comp.tokens, len(token_list(tokens)))
-    return document(data, lang, tokens.comp, inventory)
+    comp, found = load_components(project)
+    if comp is None or has_errors(found):
+        raise CardgenError(found)
+    inventory = facts.inventory(data, comp.tokens, len(token_inventory(data, comp)))
+    return document(data, lang, comp, inventory)
 
 
 def writers(doc: Document, data: GameData, project: Path, cmyk: CmykConverter | None = None

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..data.model import LANGS
+from ..data.model import LANGS, GameData
 from ..data.shape import check_shape
 from ..data.sidefiles import Source, bilingual_findings, read_yaml, shape_of, walk_bilingual
 from ..errors import CardgenError, Finding, error, has_errors
@@ -66,3 +66,42 @@ def typeset(node: Any) -> Any:
     return node
 
 
+
+
+#: The two houses, in the order token sheets print their markers.
+SIDES = ("luxembourg", "wittelsbach")
+
+
+@dataclass(frozen=True)
+class TokenEntry:
+    """One physical token of the game (2.1): what it is, whose or which, and its value."""
+
+    kind: str  # shield | round | loyalty | card_play | vote | influence | military | currency | reminder
+    key: str  # shield id, side, currency id or reminder id
+    value: int | None = None
+
+
+def token_inventory(data: GameData, comp: Components) -> list[TokenEntry]:
+    """Every token of the game, in sheet order, with quantities from components.yaml: the
+    inventory the token sheets print, the tables count and the online table places."""
+    q = comp.tokens
+    out: list[TokenEntry] = []
+    for sid in data.shields:
+        out += [TokenEntry("shield", sid)] * int(q.get("shield_markers", 1))
+    out += [TokenEntry("round", "round")] * int(q.get("round_marker", 1))
+    out += [TokenEntry("loyalty", "john")] * int(q.get("loyalty_marker", 1))
+    out += [TokenEntry("card_play", "play")] * int(q.get("card_play_marker", 1))
+    for rem in q.get("reminders") or []:
+        out += [TokenEntry("reminder", rem["id"])] * int(rem.get("count", 1))
+    for side in SIDES:
+        out += [TokenEntry("vote", side)] * int(q.get("vote_markers", 0))
+    for kind in ("influence", "military"):
+        for side in SIDES:
+            for value, count in sorted((q.get(kind) or {}).items()):
+                out += [TokenEntry(kind, side, int(value))] * int(count)
+    for cid in data.currencies:
+        if cid == "any":
+            continue
+        for value, count in sorted((q.get("currency") or {}).items()):
+            out += [TokenEntry("currency", cid, int(value))] * int(count)
+    return out
