@@ -50,7 +50,7 @@ def test_shipped_data_is_inside_every_range_and_its_coins_fit():
     ("    political: 3\n    military: 2\n    yield: [any]\n    crown: true",
      "    political: 999999999999999\n    military: 2\n    yield: [any]\n    crown: true",
      "charles-iv", "political 999999999999999 is outside 0–9", "political: {min: 0, max: 9"),
-    ("    number: 1\n", "    number: 0\n", "charles-iv", "number 0 is outside 1–99",
+    ("    number: 1\n", "    number: 0\n", "charles-iv", "number 0 is outside 1–9999",
      "number: {min: 1"),
 ])
 def test_a_card_value_out_of_range_is_an_error_at_its_line(project, old, new, card, what,
@@ -96,9 +96,9 @@ def test_a_count_and_a_stability_out_of_range(project):
     by_file = {f.location.file: f for f in errors(found, "out-of-range")}
     game, place = by_file["card_data/game.yaml"], by_file["card_data/places.yaml"]
     assert game.location.line == count and "counts.physical_cards 100000000000000 is " \
-        "outside 0–200" in game.message
+        "outside 0–9999" in game.message
     assert place.location.line == stab and "is outside 1–9" in place.message
-    assert data.game.counts["physical_cards"] == 200
+    assert data.game.counts["physical_cards"] == 9999
 
 
 def test_a_cost_of_fourteen_coins_is_out_of_range(project):

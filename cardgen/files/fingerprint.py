@@ -7,8 +7,8 @@ code and libraries that made it. The fingerprint covers
   spec, the preview's static files, the ICC profiles), not only one folder's ``.py``;
 * the Python version and the installed versions of the libraries that shape output
   (read from their ``*.dist-info`` folder names: no import, no metadata scan);
-* the external tools whose output is kept (qpdf for the preflight, pdftoppm for PNGs,
-  Ghostscript for PDF/X): the resolved binary's path, size and modification time, which
+* the external tools whose output is kept (qpdf for the preflight, pdftoppm for PNGs):
+  the resolved binary's path, size and modification time, which
   an upgrade changes, so no ``--version`` process runs on a build that changed nothing.
 
 So upgrading cardgen or one of these invalidates every cache: an old entry is never read
@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import sys
 from functools import cache
 from pathlib import Path
 
+from .tools import PDFTOPPM, QPDF, find
+
 #: Distributions whose code shapes what a build writes or a check finds.
 LIBRARIES = ("reportlab", "rl_accel", "pillow", "babel", "pyphen", "regex", "jinja2", "pyyaml")
-#: External programs whose output a build keeps (in a PDF, a PNG or a cached finding).
-TOOLS = ("qpdf", "pdftoppm", "gs")
+#: External programs whose output a build keeps (in a PNG or a cached preflight finding).
+TOOLS = (QPDF, PDFTOPPM)
 
 _DIST_INFO = re.compile(r"(?P<name>[A-Za-z0-9_.-]+?)-(?P<version>[^-]+)\.(?:dist|egg)-info")
 
@@ -64,13 +65,13 @@ def tool_identities() -> dict[str, str]:
     """Tool → resolved path, size and modification time of its binary (``"-"`` if absent)."""
     out = {}
     for tool in TOOLS:
-        exe = shutil.which(tool)
+        exe = find(tool)
         try:
             real = os.path.realpath(exe) if exe else None
             st = os.stat(real) if real else None
         except OSError:
             st = None
-        out[tool] = f"{real}:{st.st_size}:{st.st_mtime_ns}" if st and real else "-"
+        out[tool.program] = f"{real}:{st.st_size}:{st.st_mtime_ns}" if st and real else "-"
     return out
 
 
