@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from functools import partial
 from itertools import permutations
 
 from ..data.model import LANGS, Card, CardLine, Effect, GameData
@@ -328,7 +329,7 @@ def check_texts(data: GameData, cache: CheckCache | None = None) -> list[Finding
     shared = digest(text_key(data), repr(fixed[1:] if fixed else None)) if cache is not None else ""
     for card in data.cards:
         found = (cache.findings(card_key("texts", shared, card),
-                                lambda card=card: _card_texts(data, card, fixed, base))
+                                partial(lambda card: _card_texts(data, card, fixed, base), card))
                  if cache is not None else _card_texts(data, card, fixed, base))
         out.extend(f for f in found if f not in out)
     return out
