@@ -171,7 +171,7 @@ def _form(doc: PdfDoc, ref: str, info: dict[str, Any], ctm: list[float], depth: 
     cached = doc.walks.get(key)
     if cached is not None:
         return cached, key
-    found, parts = PageReport(0), []
+    found, parts = PageReport(0), list[str]()
     _walk(doc, found, doc.data(ref), info.get("/Resources"), ctm, depth + 1, parts)
     doc.walks.put(key, found, parts)
     return found, key
