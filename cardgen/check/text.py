@@ -211,7 +211,9 @@ def _as_the_rules_fix(data: GameData, fixed: tuple[GameData, list[str], list[str
     facts fix it is compared instead, and ``found`` is marked as following them (folded
     into their ``rule-fact``) when the written text says what they fix, or replaced by the
     text's own finding against that text (an edit of its own)."""
-    base, keys, rules = data, [], []
+    base = data
+    keys: list[str] = []
+    rules: list[str] = []
     if fixed is not None and normalize(_rendered(fixed[0], lang, line) or canonical) != \
             normalize(canonical):
         base, keys, rules = fixed

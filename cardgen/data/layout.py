@@ -324,7 +324,7 @@ def _load_raw(path: Path, chain: tuple[Path, ...], project: Path) -> LocMap:
     if parents is None:
         return data
     where = data.at("extends")
-    names = [parents] if isinstance(parents, str) else list(parents)
+    names: list[str] = [parents] if isinstance(parents, str) else list(parents)
     merged: LocMap | None = None
     for name in names:
         if not isinstance(name, str):

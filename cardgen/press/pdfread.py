@@ -64,7 +64,8 @@ class PageReport:
 #: not rounded), and the keys of the forms it placed (kept while the walk holding them is):
 #: ink_max, min_text_pt, min_image_ppi, rgb, lab, transparency, text_not_k_only,
 #: fonts_not_embedded, parts
-WALK_TYPES = (float, (float, type(None)), (float, type(None)), int, int, int, int, list, list)
+WALK_TYPES: tuple[type | tuple[type, ...], ...] = (float, (float, type(None)), (float, type(None)),
+                                                  int, int, int, int, list, list)
 
 
 @dataclass

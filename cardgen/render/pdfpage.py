@@ -123,7 +123,7 @@ class FastStream(PDFStream):
         content = self.content
         filters = self.filters if self.filters is not None else document.defaultStreamFilters
         if filters is not None and "Filter" not in entries:
-            names = []
+            names: list[Any] = []
             for f in reversed(list(filters)):
                 content = f.encode(content)
                 names.insert(0, _pdf_name(f.pdfname))

@@ -405,7 +405,7 @@ def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Pat
     wide = (0.3, 0.3, 0.4)
     other = _other(lang)
     pair, same = (lang, other, lang), (lang, lang, lang)  # each column's language
-    sections: list[tuple[str, Sequence[str], list[tuple[str, ...]], Sequence[float],
+    sections: list[tuple[str, Sequence[str], Sequence[tuple[str, ...]], Sequence[float],
                          tuple[str, ...]]] = [
         (text["terms"], three, term_rows(data, lang), wide, pair),
         (text["forbidden"], (head[0], text["use"], ""), forbidden_rows(data, lang), wide, same),
