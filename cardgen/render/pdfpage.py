@@ -137,6 +137,8 @@ class FastStream(PDFStream):
 class FastPage(PDFPage):
     """A page dictionary (PDFCatalog.format over PDFPage.check_format) written directly."""
 
+    Contents: Any  # set by PDFPage.__init__, where mypy cannot infer it
+
     def format(self, document: Any) -> bytes:
         if not self.Contents and self.stream and not self.Override_default_compilation:
             stream = FastStream()  # what check_format would make, but quick to write
