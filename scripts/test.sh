@@ -22,6 +22,7 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv --system-site-packages .venv
 .venv/bin/python -m pip install -q -e '.[test]'
 .venv/bin/python -m ruff check cardgen tests bench
+.venv/bin/python -m mypy cardgen
 # dead code: unused functions, methods, attributes, unreachable code (false positives whitelisted)
 .venv/bin/python -m vulture cardgen tests bench scripts/vulture-whitelist.py --min-confidence 60
 # one test process per core; a file's tests stay together, so they share its built project

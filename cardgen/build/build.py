@@ -7,6 +7,7 @@ import json
 import shutil
 import tempfile
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -288,7 +289,9 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
         for lang in options.langs:
             log(f"{lang}/png")
             paths, _ = write_pngs(report.faces[lang], layout, inside(output, f"{lang}/png"),
-                                  lang=lang, step=lambda name, lang=lang: progress.step(f"{lang}/png/{name}"))
+                                  lang=lang,
+                                  step=partial(lambda name, lang: progress.step(f"{lang}/png/{name}"),
+                                               lang=lang))
             result.written.extend(paths)
         progress.finish()
     live = fit_cache.keys() & {k for keys in result.face_keys.values() for k in keys.values()}

@@ -10,6 +10,7 @@ the sheet geometry once, and returns every finding they raise, at its file:line.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,13 +40,13 @@ def input_findings(project: Path, data: GameData, layout: Layout) -> list[Findin
     from ..vtt import load_config
     out: list[Finding] = []
     for name in BOARD_LAYOUTS:
-        _found(lambda name=name: make_ctx(data, LANGS[0], project, name), out)
+        _found(partial(lambda name: make_ctx(data, LANGS[0], project, name), name), out)
     _found(lambda: load_profiles(project), out)
     _found(lambda: load_config(project), out)
     spec = _found(lambda: load_sheet_spec(project), out)
     if spec is not None:
         card = CardSize(layout.card.width, layout.card.height, layout.card.bleed)
         for paper in spec.papers:
-            _found(lambda paper=paper: duplex_geometry(spec, card, paper), out)
-            _found(lambda paper=paper: gutterfold_geometry(spec, card, paper), out)
+            _found(partial(lambda paper: duplex_geometry(spec, card, paper), paper), out)
+            _found(partial(lambda paper: gutterfold_geometry(spec, card, paper), paper), out)
     return out

@@ -213,8 +213,9 @@ def make_targets(targets: list[Target], jobs: int = 0, timings: dict[str, float]
     jobs = jobs or default_jobs()
     order = sorted(range(len(targets)), key=lambda i: -_cost(targets[i], timings))
     for i in order:  # before forking: every helper inherits what the targets share
-        if targets[i].prepare is not None:
-            targets[i].prepare()
+        prepare = targets[i].prepare
+        if prepare is not None:
+            prepare()
     make = functools.partial(_make, targets, preflights.walks if preflights else None)
     for index, data, findings, seconds, checked in _made(order, targets, jobs, make):
         if findings is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from .. import impose
@@ -219,28 +220,28 @@ def card_targets(ctx: LangContext) -> list[Target]:
         plans[f"sheets-{paper}.pdf"] = impose.plan_sheets(faces, card, spec, paper, ctx.flip)
         out.append(Target(
             f"{lang}/sheets-{paper}.pdf", digest(sheet_key, paper),
-            lambda paper=paper: impose.build_sheets(faces, front, back, card, spec, paper, lang,
+            partial(lambda paper: impose.build_sheets(faces, front, back, card, spec, paper, lang,
                                                     flip=ctx.flip, cmyk=ctx.cmyk, backs=backs,
-                                                    source=library),
+                                                    source=library), paper),
             prepare=drawn))
         out.append(Target(
             f"{lang}/calibration-{paper}.pdf", digest(ctx.base_key, lang, paper, options),
-            lambda paper=paper: impose.build_calibration(spec, paper, lang, ctx.flip,
-                                                         ctx.back_offset, ctx.cmyk)))
+            partial(lambda paper: impose.build_calibration(spec, paper, lang, ctx.flip,
+                                                         ctx.back_offset, ctx.cmyk), paper)))
         if ctx.gutterfold:
             out.append(Target(
                 f"{lang}/sheets-{paper}-gutterfold.pdf", digest(sheet_key, paper, "gutterfold"),
-                lambda paper=paper: impose.build_sheets(faces, front, back, card, spec, paper,
+                partial(lambda paper: impose.build_sheets(faces, front, back, card, spec, paper,
                                                         lang, gutterfold=True, cmyk=ctx.cmyk,
-                                                        source=library),
+                                                        source=library), paper),
                 prepare=drawn))
         if ctx.reprint:
             out.append(Target(
                 f"{lang}/reprint-{paper}.pdf", digest(sheet_key, paper, "reprint", *ctx.reprint),
-                lambda paper=paper: impose.build_reprint(faces, ctx.reprint, front, back, card,
+                partial(lambda paper: impose.build_reprint(faces, ctx.reprint, front, back, card,
                                                          spec, paper, lang, flip=ctx.flip,
                                                          cmyk=ctx.cmyk, backs=backs,
-                                                         source=library) or b"",
+                                                         source=library) or b"", paper),
                 prepare=drawn))
     if profile.page_order == "images":
         images = impose.build_card_images  # one PNG per card, written as a folder
@@ -276,7 +277,7 @@ def _image_targets(ctx: LangContext, key: str, make_all: Callable[[], dict[str, 
 
     names = impose.printshop.image_names(ctx.faces)
     return [Target(f"{ctx.lang}/print-shop-{ctx.profile}/{name}", digest(key, name),
-                   lambda name=name: one(name)) for name in names]
+                   partial(one, name)) for name in names]
 
 
 def game_targets(ctx: LangContext) -> list[Target]:
@@ -289,11 +290,11 @@ def game_targets(ctx: LangContext) -> list[Target]:
         suffix = "" if paper == "a4" else "-letter"
         out += [
             Target(f"{lang}/board-{paper}.pdf", digest(key, "tiles", paper),
-                   lambda paper=paper: build_board_tiles(data, lang, project, paper, cmyk)),
+                   partial(lambda paper: build_board_tiles(data, lang, project, paper, cmyk), paper)),
             Target(f"{lang}/tokens{suffix}.pdf",
                    digest(key, "tokens", paper, ctx.flip, repr(ctx.back_offset)),
-                   lambda paper=paper: build_tokens(data, lang, project, paper, ctx.flip, cmyk,
-                                                    ctx.back_offset)),
+                   partial(lambda paper: build_tokens(data, lang, project, paper, ctx.flip, cmyk,
+                                                    ctx.back_offset), paper)),
         ]
     out.append(Target(f"{lang}/player-aid.pdf", digest(key, "aid"),
                       lambda: build_player_aid(data, lang, project, cmyk=cmyk)))

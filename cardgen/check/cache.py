@@ -129,7 +129,7 @@ def _played(value: Any) -> Any:
     """``value`` as the rules engine sees it, as plain data to repr: records (by type name,
     in field order) without what it does not read. Loaded YAML values (LocMap, LocList,
     scalars) are kept as they are; their repr has no file:line."""
-    cls = type(value)
+    cls: type = type(value)
     names = _played_fields(cls)
     if names is not None:
         return (cls.__name__, *[_played(getattr(value, name)) for name in names])

@@ -24,7 +24,7 @@ class _Types:
         self.ops: dict[str, Any] = dict(schema.get("ops") or {})
         self.values: dict[str, list[str]] = {k: list(v) for k, v in
                                              (schema.get("values") or {}).items()}
-        cat = {}
+        cat: dict[str, list[str]] = {}
         for pid, place in data.places.items():
             cat.setdefault(place.category, []).append(pid)
         self.countries = cat.get("country", [])

@@ -6,6 +6,8 @@ schema.yaml and at every card line using it, so the schema and the engine cannot
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..data.model import Card, CardLine, GameData, walk
 from ..engine import OPS, Rules, probe
 from ..errors import Finding, Location, Severity, error, warning
@@ -101,7 +103,7 @@ def check_deeds(data: GameData, cache: CheckCache | None = None) -> list[Finding
         return failed
     findings: list[Finding] = []
     for card in data.cards:
-        findings += (cache.findings(card_key("deeds", shared, card), lambda card=card: one_card(card))
+        findings += (cache.findings(card_key("deeds", shared, card), partial(one_card, card))
                      if cache is not None else one_card(card))
     return findings
 

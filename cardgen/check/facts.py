@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ..data.model import LANGS, Card, CardLine, Effect, GameData, Place, walk
 from ..errors import Finding, Location, error
@@ -196,7 +196,8 @@ def _put_right(data: GameData, effect: Effect, pattern: dict) -> Effect:
         if key == "op":
             continue
         if _ops(want):
-            nested = params.get(key) if isinstance(params.get(key), tuple) else ()
+            nested: tuple[Effect, ...] = (cast("tuple[Effect, ...]", params.get(key))
+                                          if isinstance(params.get(key), tuple) else ())
             for w in want:
                 if any(_matches(data, e, w) for e in walk(nested)):
                     continue
@@ -283,7 +284,8 @@ def rulebook_data(data: GameData) -> tuple[GameData, list[str], list[str]] | Non
     on every line that names it too."""
     cards: dict[str, Card] = {}
     places: dict[str, Place] = {}
-    keys, rules = [], []
+    keys: list[str] = []
+    rules: list[str] = []
 
     def put_links(place: Place, links: list) -> None:
         places[place.id] = replace(place, attrs={**place.attrs, "links": links})
@@ -299,7 +301,11 @@ def rulebook_data(data: GameData) -> tuple[GameData, list[str], list[str]] | Non
                                               for lang in LANGS):
             named = replace(subject, name=replace(subject.name, values={
                 **subject.name.values, **{str(k): str(v) for k, v in want.items()}}))
-            (cards if isinstance(named, Card) else places)[named.id] = subject = named
+            if isinstance(named, Card):
+                cards[named.id] = named
+            else:
+                places[named.id] = named
+            subject = named
             keys.append(f"{named.id}:name")
         if isinstance(subject, Place) and isinstance(rec.get("links"), list) and not _same(
                 subject.attrs.get("links"), rec["links"]):
@@ -381,9 +387,9 @@ def _card_fact(data: GameData, fact: _Fact, card: Card) -> Iterator[Finding]:
                 yield fact.differs("uncounterable", have, event.loc if event else card.loc,
                                    card.id)
         else:
-            have = getattr(card, key, None)
-            if have != want:
-                yield fact.differs(key, have, card.at(key), card.id)
+            value = getattr(card, key, None)
+            if value != want:
+                yield fact.differs(key, value, card.at(key), card.id)
 
 
 def _place_fact(data: GameData, fact: _Fact, place: Place) -> Iterator[Finding]:
@@ -422,12 +428,12 @@ def _game_fact(data: GameData, fact: _Fact) -> Iterator[Finding]:
                                data.game.locs.get(name, data.game.loc),
                                hint=f"counts.{name} in game.yaml is what the rulebook says")
     if "phase_changes_after" in rec:
-        have = [p.rounds[-1] for p in data.phases[:-1] if p.rounds]
-        if have != list(rec["phase_changes_after"]):
+        ends = [p.rounds[-1] for p in data.phases[:-1] if p.rounds]
+        if ends != list(rec["phase_changes_after"]):
             bad = next((p for p, r in zip(data.phases, rec["phase_changes_after"], strict=False)
                         if p.rounds and p.rounds[-1] != r), data.phases[0] if data.phases
                        else None)
-            yield fact.differs("phase_changes_after", have,
+            yield fact.differs("phase_changes_after", ends,
                                bad.locs.get("rounds", bad.loc) if bad else data.game.loc,
                                hint="the phases' `rounds` in game.yaml")
     if "set_aside" in rec and sorted(data.game.set_aside) != sorted(rec["set_aside"]):

@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from babel.numbers import NumberFormatError, parse_decimal
@@ -466,7 +467,7 @@ def check_language(data: GameData, cache: CheckCache | None = None) -> list[Find
     shared = text_key(data) if cache is not None else ""
     out: list[Finding] = []
     for card in data.cards:
-        out += (cache.findings(card_key("language", shared, card), lambda card=card: one_card(card))
+        out += (cache.findings(card_key("language", shared, card), partial(one_card, card))
                 if cache is not None else one_card(card))
     if not checkers:
         checkers.append(_Checker(data))

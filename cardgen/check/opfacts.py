@@ -136,7 +136,8 @@ class _Domains:
         whether they are the first kind."""
         ops = self.schema.get("ops") or {}
         given = set(effect.params)
-        strict, loose = [], []
+        strict: list[Effect] = []
+        loose: list[Effect] = []
         for name, spec in ops.items():
             params = (spec or {}).get("params") or {}
             if name == effect.op or any((p or {}).get("required") and k not in given

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..data.model import LANGS, GameData, walk
 from ..data.yamlsrc import LocList, LocMap
@@ -193,7 +193,8 @@ def _parity(vocab: dict[str, dict[str, re.Pattern[str]]], item: _Text) -> Iterat
         pats = [vocab.get(lang, {}).get(name) for lang in LANGS]
         if None in pats:
             continue
-        counts = [len(p.findall(normalize(t))) for p, t in zip(pats, (en, cs), strict=True)]
+        counts = [len(cast("re.Pattern[str]", p).findall(normalize(t)))  # no None: skipped above
+                  for p, t in zip(pats, (en, cs), strict=True)]
         if counts[0] != counts[1]:
             said.append(f"'{name}' {counts[1]}\u00d7 where the {LANGS[0]} says it {counts[0]}\u00d7")
     if said:

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from functools import partial
 from itertools import permutations
 
 from ..data.model import LANGS, Card, CardLine, Effect, GameData
@@ -210,7 +211,9 @@ def _as_the_rules_fix(data: GameData, fixed: tuple[GameData, list[str], list[str
     facts fix it is compared instead, and ``found`` is marked as following them (folded
     into their ``rule-fact``) when the written text says what they fix, or replaced by the
     text's own finding against that text (an edit of its own)."""
-    base, keys, rules = data, [], []
+    base = data
+    keys: list[str] = []
+    rules: list[str] = []
     if fixed is not None and normalize(_rendered(fixed[0], lang, line) or canonical) != \
             normalize(canonical):
         base, keys, rules = fixed
@@ -328,7 +331,7 @@ def check_texts(data: GameData, cache: CheckCache | None = None) -> list[Finding
     shared = digest(text_key(data), repr(fixed[1:] if fixed else None)) if cache is not None else ""
     for card in data.cards:
         found = (cache.findings(card_key("texts", shared, card),
-                                lambda card=card: _card_texts(data, card, fixed, base))
+                                partial(lambda card: _card_texts(data, card, fixed, base), card))
                  if cache is not None else _card_texts(data, card, fixed, base))
         out.extend(f for f in found if f not in out)
     return out

@@ -96,11 +96,11 @@ class TextFacts:
         self.terms = WordIndex(((t.id, p), t.forms.get(lang, ())) for t in data.glossary
                                if (p := _pattern(t.forms.get(lang, ()))) is not None)
         vocabulary = tables.get("meaning")
-        self.meaning = [(str(k), p) for k, v in (vocabulary or {}).items()
-                        if isinstance(v, list) and (p := _vocabulary(v)) is not None]
-        self.otherwise = next((p for k, p in self.meaning if k == "otherwise"), None)
-        self.boundaries = [p for v in (tables.get("clauses") or ())
-                           if isinstance(v, str) and (p := _regex(v)) is not None]
+        self.meaning = [(str(k), vp) for k, v in (vocabulary or {}).items()
+                        if isinstance(v, list) and (vp := _vocabulary(v)) is not None]
+        self.otherwise = next((vp for k, vp in self.meaning if k == "otherwise"), None)
+        self.boundaries = [bp for v in (tables.get("clauses") or ())
+                           if isinstance(v, str) and (bp := _regex(v)) is not None]
 
     @staticmethod
     def _place_phrases(place, lang: str) -> list[str]:
@@ -135,8 +135,8 @@ class TextFacts:
         for tid, pat in self.terms.candidates(text):
             if pat.search(text):
                 found["glossary terms", tid] += 1
-        for kind, pat in self.meaning:
-            found["meaning", kind] += len(pat.findall(plain))
+        for kind, vocab in self.meaning:
+            found["meaning", kind] += len(vocab.findall(plain))
         found["sentences", ""] = len(_SENTENCE_END.findall(_ROMAN.sub(" ", text)))
         return +found
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,7 +164,7 @@ def check_record(
     return findings
 
 
-def range_findings(record: Any, ranges: dict[str, tuple[float, float]], what: str
+def range_findings(record: Any, ranges: Mapping[str, tuple[float, float]], what: str
                    ) -> list[Finding]:
     """Each number of ``record`` named in ``ranges`` lies in its (inclusive) range: a layout
     or profile number far outside what any print needs (``bleed_px: 10000000``) is an error

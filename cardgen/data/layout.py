@@ -312,8 +312,8 @@ def _merge(base: LocMap, over: LocMap) -> LocMap:
 def _load_raw(path: Path, chain: tuple[Path, ...], project: Path) -> LocMap:
     path = resolved(path)  # a loop of links: an error at the file
     if path in chain:
-        names = " → ".join(p.name for p in (*chain[chain.index(path):], path))
-        raise CardgenError(error("layout-extends-cycle", f"layout 'extends' cycle: {names}",
+        cycle = " → ".join(p.name for p in (*chain[chain.index(path):], path))
+        raise CardgenError(error("layout-extends-cycle", f"layout 'extends' cycle: {cycle}",
                                  location=Location(str(path)),
                                  hint="remove one of the 'extends:' entries in this cycle"))
     data = load_yaml_file(path)
@@ -324,7 +324,7 @@ def _load_raw(path: Path, chain: tuple[Path, ...], project: Path) -> LocMap:
     if parents is None:
         return data
     where = data.at("extends")
-    names = [parents] if isinstance(parents, str) else list(parents)
+    names: list[str] = [parents] if isinstance(parents, str) else list(parents)
     merged: LocMap | None = None
     for name in names:
         if not isinstance(name, str):

@@ -27,7 +27,7 @@ from .fields import (
     items,
     printable_findings,
 )
-from .patterns import PatternError, bounded
+from .patterns import BoundedPattern, PatternError, bounded
 from .ranges import held, range_findings
 from .shape import check_shape
 from .specs import CARD_SPEC, EXCEPTION_SPEC, LINE_SPEC, RULE_NUMBERS, SCHEMA_SHAPE, TEXT_SHAPE
@@ -244,10 +244,10 @@ class _Loader:
             if found:
                 continue
             self.findings.extend(id_findings(rec["id"], rec.at("id"), "glossary term"))
-            forbidden: dict[str, tuple[tuple[str, str], ...]] = {}
+            forbidden: dict[str, tuple[tuple[BoundedPattern, str], ...]] = {}
             fb = rec.get("forbidden") or {}
             for lang, entries in fb.items():
-                pairs = []
+                pairs: list[tuple[BoundedPattern, str]] = []
                 for entry, eloc in items(entries):
                     ef = check_record(entry, {"pattern": Field(str, True), "use": Field(str, True)},
                                       eloc, "forbidden variant")

@@ -128,9 +128,9 @@ def _game_bounds(data: m.GameData) -> Iterator[Bound]:
             yield (f"{key} of phase {phase.id}", getattr(phase, key), rng,
                    phase.locs.get(key, phase.loc), None, False)
     for key, value in data.game.counts.items():
-        rng = counts.get(key, counts.get("default"))
-        if rng is not None and not isinstance(value, bool):
-            yield f"counts.{key}", value, rng, data.game.locs.get(key, data.game.loc), None, False
+        limit = counts.get(key, counts.get("default"))
+        if limit is not None and not isinstance(value, bool):
+            yield f"counts.{key}", value, limit, data.game.locs.get(key, data.game.loc), None, False
 
 
 def _bad_ranges(schema: Any) -> Iterator[Finding]:

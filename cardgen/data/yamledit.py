@@ -19,6 +19,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -107,7 +108,7 @@ def _block(value: str, original: str) -> str | None:
     lines = [ln for ln in body.split("\n") if ln.strip()]
     if not lines:
         return None
-    indent = re.match(r"[ ]*", lines[0]).group()
+    indent = cast(re.Match[str], re.match(r"[ ]*", lines[0])).group()  # matches "" at least
     tail = original[len(original.rstrip()):]
     content = value.rstrip("\n")
     if header.lstrip().startswith("|"):
@@ -197,7 +198,7 @@ def edit_yaml(text: str, edits: Iterable[TextEdit], file: str) -> str:
             if found is None or not isinstance(found[0], ScalarNode):
                 raise CardgenError(error("yaml-edit", "no text to replace here",
                                          location=edit.loc))
-            node, flow = found
+            node, flow = cast("tuple[ScalarNode, bool]", found)  # a scalar: checked above
             if node.value == edit.value:
                 continue
             start, end = node.start_mark.index, node.end_mark.index
@@ -209,12 +210,12 @@ def edit_yaml(text: str, edits: Iterable[TextEdit], file: str) -> str:
             if found is None:
                 raise CardgenError(error("yaml-edit", "no mapping to add a text to here",
                                          location=edit.loc))
-            patches.append(_insertion(text, found[0], edit))
+            patches.append(_insertion(text, cast(MappingNode, found[0]), edit))  # (pos, True): a mapping
             changes.append(("", edit.key))
             if isinstance(edit.value, str):
                 changes.append(("", edit.value))
             else:
-                changes += [("", s) for item in edit.value.items() for s in item]
+                changes += [("", s) for item in cast("Mapping[str, str]", edit.value).items() for s in item]
     if not patches:
         return text
     for start, end, new in sorted(patches, reverse=True):
@@ -243,7 +244,7 @@ def _number_or_list(text: str, nodes: dict, edit: TextEdit
         raise CardgenError(error("yaml-edit", "no list of words written [a, b] to replace here",
                                  location=edit.loc))
     old = [n.value for n in node.value]
-    values = [str(v) for v in edit.value]
+    values = [str(v) for v in cast("tuple[str, ...]", edit.value)]  # not a number: a list
     if old == values:
         return None
     new = "[" + ", ".join(render_scalar(v, None, "", True) for v in values) + "]"
@@ -252,7 +253,8 @@ def _number_or_list(text: str, nodes: dict, edit: TextEdit
 
 
 def _insertion(text: str, mapping: MappingNode, edit: TextEdit) -> tuple[int, int, str]:
-    key, value, style = edit.key, edit.value, edit.style
+    # an added value is a string or a mapping of strings (TextEdit)
+    key, value, style = edit.key, cast("str | Mapping[str, str]", edit.value), edit.style
 
     def flow_value() -> str:
         if isinstance(value, str):

@@ -13,8 +13,8 @@ the most per political spent (stability, 7.5), so its score sees where the influ
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable
-from typing import Any, Protocol
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Protocol, cast
 
 from .evaluate import Evaluator
 from .flow import new_game, point_cost
@@ -65,7 +65,7 @@ class Policy:
         self.rng = rng
         self.country_index = {name: i for i, name in enumerate(rules.countries)}
 
-    def best(self, scored: list[tuple[float, Hashable]]) -> Hashable:
+    def best(self, scored: Sequence[tuple[float, Hashable]]) -> Hashable:
         top = max(s for s, _ in scored)
         best = [o for s, o in scored if s > top - 1e-9]
         return best[0] if len(best) == 1 else self.rng.choice(best)
@@ -76,7 +76,7 @@ class Policy:
         w = g.wallet[d.side]
         row = [g.rules.cards[c].cost for c in (*g.row, *g.extra)]
         scored = []
-        for cubes in d.options:
+        for cubes in cast("tuple[tuple[int, ...], ...]", d.options):  # a payment: cubes per currency
             left = [w[i] - cubes[i] for i in range(4)]
             scored.append((sum(1 for cost in row if can_pay(left, cost)) + 0.01 * min(left),
                            cubes))
@@ -88,7 +88,7 @@ class Policy:
         amount = d.ctx[1] if d.kind == "gain_currency" else 1
         row = [g.rules.cards[c].cost for c in (*g.row, *g.extra)]
         scored = []
-        for cur in d.options:
+        for cur in cast("tuple[str, ...]", d.options):  # currency names
             after = list(w)
             after[CUR[cur]] += amount
             scored.append((sum(1 for cost in row if can_pay(after, cost)) - 0.01 * w[CUR[cur]], cur))
@@ -114,7 +114,7 @@ class Policy:
     def thin(self, g: Game, d: Decision) -> Hashable:
         """Remove the weakest card while it is weaker than the deck's average card."""
         power = self.ev.power
-        cards = [o for o in d.options if o is not None]
+        cards = [cast("tuple[Any, str]", o) for o in d.options if o is not None]  # (where, card id)
         weakest = min(cards, key=lambda o: (power[o[1]], o))
         if None in d.options and power[weakest[1]] >= self._average(g, d.side):
             return None
@@ -130,7 +130,7 @@ class Policy:
     def keep(self, g: Game, d: Decision) -> Hashable:
         """9.6: keep the strongest card if it beats an average draw from the draw pile."""
         power = self.ev.power
-        cards = [c for c in d.options if c is not None]
+        cards = [cast(str, c) for c in d.options if c is not None]  # card ids
         best = max(cards, key=lambda c: (power[c], c))
         return best if power[best] > self._average(g, d.side) else None
 
@@ -139,7 +139,8 @@ class Policy:
         if d.kind == "order_market":
             return self.rng.choice(d.options)
         power = self.ev.power
-        return max(d.options, key=lambda o: ([power[c] for c in o], o))
+        orders = cast("tuple[tuple[str, ...], ...]", d.options)  # orders of card ids
+        return max(orders, key=lambda o: ([power[c] for c in o], o))
 
     def influence(self, g: Game, d: Decision) -> Hashable:
         """Where an influence point (or an all-in-one placement) gains most per political
@@ -276,7 +277,8 @@ def _search_player(seed: int, **options: Any) -> Player:
     return SearchPlayer(seed, **options)
 
 
-PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer, "search": _search_player}
+PLAYERS: dict[str, Callable[[int], Player]] = {"random": RandomPlayer, "greedy": GreedyPlayer,
+                                               "search": _search_player}
 DEFAULT_PLAYER = "greedy"
 
 

@@ -20,7 +20,7 @@ class GameLog:
 
     def __init__(self, observe: Callable[[Game], None] | None = None) -> None:
         self._observe = observe
-        self.gained = [Counter(), Counter()]
+        self.gained: list[Counter[str]] = [Counter(), Counter()]
         self.spent_total = [0, 0]
         self.bought_cards: list[tuple[int, str, int]] = []   # side, card, round
         self.free_cards: list[tuple[int, str]] = []

@@ -159,7 +159,7 @@ def outer_bleed(spec: SheetSpec, card: CardSize, paper_id: str, gutterfold: bool
     if gutterfold:
         long_, short = max(paper.width, paper.height), min(paper.width, paper.height)
         side = (long_ - 2 * (spec.fold_columns * card.width + spec.fold_gap)) / 2
-        frees = (side, (short - spec.fold_rows * card.height) / 2)
+        frees: tuple[float, ...] = (side, (short - spec.fold_rows * card.height) / 2)
     else:
         side = (paper.width - spec.columns * card.width) / 2
         below = grid_bottom(spec, card, paper_id)

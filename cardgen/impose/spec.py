@@ -196,7 +196,7 @@ def load_sheet_spec(project: Path) -> SheetSpec:
             if not fonts[key].is_file():
                 findings.append(error("font-missing", f"font file not found: {value}",
                                       location=raw.at(key), hint="paths are relative to layouts/"))
-    example = raw.get("calibration_example")
+    example: Any = raw.get("calibration_example")  # required: a list (checked here)
     if isinstance(example, list) and (len(example) != 2 or not all(
             isinstance(v, NUM) and not isinstance(v, bool) for v in example)):
         findings.append(error("bad-value", "calibration_example must be two numbers in mm, "

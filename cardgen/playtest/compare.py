@@ -61,7 +61,7 @@ def compare(new: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
     paired = len(pairs) >= 2
     keys = sorted(set(fn) & set(fo))
     z = z_family(len(keys))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for key in keys:
         kind, subject, a = fn[key]
         b = fo[key][2]

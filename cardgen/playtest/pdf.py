@@ -182,16 +182,16 @@ class Report:
             chart, caption = Spacer(1, 1), w("cards_none")
         self.section(w("cards"), chart, self.para(caption, "small"))
         uses = self.rep["cards"]
-        rows = []
+        cells: list[list[str]] = []
         for c in sorted(eff, key=lambda c: (-(eff[c]["effect"] or 0), c)):
             v = eff[c]
             used = " / ".join(w.num(v["by_side"][s]["games_used"]) for s in ("luxembourg", "wittelsbach"))
-            rows.append([w.card(c), used,
+            cells.append([w.card(c), used,
                          "—" if v["effect"] is None else w.pp(v["effect"], 1),
                          "—" if v["ci95"] is None else w.ci(v["ci95"], decimals=1),
                          w.num(uses[c]["bought_per_game"], 2), w.num(uses[c]["played_per_game"], 2)])
         self.out.append(self.para(w("cards_table"), "h2"))
-        self.out.append(self.table(w.head("cards_head"), rows,
+        self.out.append(self.table(w.head("cards_head"), cells,
                                    [52 * mm, 26 * mm, 22 * mm, 30 * mm, 20 * mm, 20 * mm]))
 
     def components(self) -> None:

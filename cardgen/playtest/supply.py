@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from ..engine.rules import CURRENCIES, LUX, SIDES, WIT
@@ -103,19 +103,19 @@ def kinds(tokens: Mapping[str, Any]) -> tuple[Kind, ...]:
     for s, side in enumerate(SIDES):
         out.append(Kind(f"vote_markers:{side}", "vote_markers", side,
                         _pieces(tokens.get("vote_markers", 0)),
-                        lambda g, s=s: (sum(g.votes[s]),)))
+                        partial(lambda g, s: (sum(g.votes[s]),), s=s)))
     for group in ("influence", "military"):
         for s, side in enumerate(SIDES):
             out.append(Kind(f"{group}:{side}", group, side, _pieces(tokens.get(group) or {}),
-                            lambda g, s=s, group=group: tuple(getattr(g, group)[s])))
+                            partial(lambda g, s, group: tuple(getattr(g, group)[s]), s=s, group=group)))
     for i, cur in enumerate(CURRENCIES):  # one set of stand-ins per currency, both treasuries
         out.append(Kind(f"currency:{cur}", "currency", cur, _pieces(tokens.get("currency") or {}),
-                        lambda g, i=i: (g.wallet[LUX][i], g.wallet[WIT][i])))
+                        partial(lambda g, i: (g.wallet[LUX][i], g.wallet[WIT][i]), i=i)))
     for rem in tokens.get("reminders") or ():
         count = REMINDERS.get(rem["id"])
         if count is not None:
             out.append(Kind(f"reminder:{rem['id']}", "reminder", rem["id"],
-                            _pieces(rem.get("count", 1)), lambda g, f=count: (f(g),)))
+                            _pieces(rem.get("count", 1)), partial(lambda g, f: (f(g),), f=count)))
     return tuple(out)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .pdfread import (
     DocReport,
@@ -129,7 +129,7 @@ def _walk(doc: PdfDoc, report: PageReport, content: bytes, resources: Any,
                 if parts is not None:
                     parts.append(part_key)
             elif info.get("/Subtype") == "/Image":
-                _check_image(doc, ref, info, ctm, report)
+                _check_image(doc, cast(str, ref), info, ctm, report)  # found: a reference
         operands = []
 
 
@@ -171,7 +171,7 @@ def _form(doc: PdfDoc, ref: str, info: dict[str, Any], ctm: list[float], depth: 
     cached = doc.walks.get(key)
     if cached is not None:
         return cached, key
-    found, parts = PageReport(0), []
+    found, parts = PageReport(0), list[str]()
     _walk(doc, found, doc.data(ref), info.get("/Resources"), ctm, depth + 1, parts)
     doc.walks.put(key, found, parts)
     return found, key
@@ -241,13 +241,17 @@ def document_report(doc: PdfDoc) -> DocReport:
                      javascript=_javascript(doc, root))
 
 
+#: an ICC profile's colour space by its /N (number of components)
+_BY_COMPONENTS: dict[object, str] = {1: "gray", 3: "rgb", 4: "cmyk"}
+
+
 def _profile_space(doc: PdfDoc, ref: Any) -> str | None:
     """An ICC profile stream's colour space, from its header (else its /N)."""
     header = doc.data(ref)[16:20] if isinstance(ref, str) else b""
     names = {b"CMYK": "cmyk", b"RGB ": "rgb", b"GRAY": "gray", b"Lab ": "lab"}
     if header in names:
         return names[header]
-    return {1: "gray", 3: "rgb", 4: "cmyk"}.get((doc.get(ref) or {}).get("/N"))
+    return _BY_COMPONENTS.get((doc.get(ref) or {}).get("/N"))
 
 
 def _javascript(doc: PdfDoc, root: dict[str, Any]) -> int:

@@ -64,7 +64,10 @@ class PageReport:
 #: not rounded), and the keys of the forms it placed (kept while the walk holding them is):
 #: ink_max, min_text_pt, min_image_ppi, rgb, lab, transparency, text_not_k_only,
 #: fonts_not_embedded, parts
-WALK_TYPES = (float, (float, type(None)), (float, type(None)), int, int, int, int, list, list)
+#: an ICC profile's colour space by its /N (number of components)
+_BY_COMPONENTS: dict[object, str] = {1: "gray", 3: "rgb", 4: "cmyk"}
+WALK_TYPES: tuple[type | tuple[type, ...], ...] = (float, (float, type(None)), (float, type(None)),
+                                                  int, int, int, int, list, list)
 
 
 @dataclass
@@ -276,7 +279,7 @@ class PdfDoc:
             if not isinstance(named, dict):
                 out[kind] = self._whole(named, busy, loop)
                 continue
-            found = {}
+            found: dict[str, Any] = {}
             for name, value in named.items():
                 try:
                     found[name] = outcome(value)
@@ -408,7 +411,7 @@ def colour_space(doc: PdfDoc, value: Any) -> str | None:
             by_header = {b"RGB ": "rgb", b"CMYK": "cmyk", b"GRAY": "gray", b"Lab ": "lab"}
             if header in by_header:
                 return by_header[header]
-            return {1: "gray", 3: "rgb", 4: "cmyk"}.get((doc.get(space[1]) or {}).get("/N"))
+            return _BY_COMPONENTS.get((doc.get(space[1]) or {}).get("/N"))
         if space[0] in ("/Indexed", "/I"):
             return colour_space(doc, space[1])
         return {"/CalRGB": "rgb", "/CalGray": "gray", "/Lab": "lab"}.get(space[0])

@@ -10,7 +10,7 @@ import struct
 import tempfile
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image, ImageMath
 
@@ -203,10 +203,10 @@ def cmyk_max(data: bytes, info: dict[str, Any]) -> float:
         return 0.0
     decode = info.get("/Decode")
     decode = decode if isinstance(decode, list) and len(decode) == 8 else [0, 1] * 4
-    bands = [_mapped(b, inverted, float(decode[2 * i]), float(decode[2 * i + 1]))
-             for i, b in enumerate(bands)]
+    mapped = [_mapped(b, inverted, float(decode[2 * i]), float(decode[2 * i + 1]))
+              for i, b in enumerate(bands)]
     total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"],
-                                  c=bands[0], m=bands[1], y=bands[2], k=bands[3])
+                                  c=mapped[0], m=mapped[1], y=mapped[2], k=mapped[3])
     return total.getextrema()[1] / 255 * 100
 
 
@@ -225,7 +225,7 @@ def _jpeg_bands(data: bytes, info: dict[str, Any], chain: list[Any]
     img = Image.open(io.BytesIO(jpeg), formats=("JPEG",))  # never another plugin (EPS: gs)
     if img.mode != "CMYK" or not img.tile:
         return (), False
-    inverted = img.tile[0][3][0] == "CMYK;I"
+    inverted = cast("tuple[Any, ...]", img.tile[0][3])[0] == "CMYK;I"  # the raw decoder's args: (mode, ...)
     img.load()
     return img.split(), inverted
 

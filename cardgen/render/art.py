@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image, ImageCms, UnidentifiedImageError
 from reportlab.lib.colors import Color
@@ -75,8 +75,10 @@ def srgb(img: Image.Image) -> Image.Image:
     if source.profile.xcolor_space.strip() != "RGB":
         return img
     mode = img.mode
-    out = ImageCms.profileToProfile(img.convert("RGB"), source, ImageCms.createProfile("sRGB"),
-                                    outputMode="RGB")
+    # a new image: None only when converting in place
+    out = cast(Image.Image, ImageCms.profileToProfile(img.convert("RGB"), source,
+                                                      ImageCms.createProfile("sRGB"),
+                                                      outputMode="RGB"))
     if mode == "RGBA":
         out.putalpha(img.getchannel("A"))
     return out
@@ -217,11 +219,11 @@ def _eight_bit(img: Image.Image) -> Image.Image:
     if img.mode not in _WIDE_GREY:
         return img
     if img.mode == "F":
-        high = img.getextrema()[1]
+        high = cast("tuple[float, float]", img.getextrema())[1]  # one band: (low, high)
         scale = 255.0 if high <= 1.0 else 1.0
         return img.point(lambda v: v * scale).convert("L")
     wide = img.convert("I")
-    high = wide.getextrema()[1]
+    high = cast("tuple[int, int]", wide.getextrema())[1]  # one band: (low, high)
     scale = 1 / 256 if img.mode != "I" or high > 255 else 1.0
     return wide.point(lambda v: v * scale).convert("L")
 

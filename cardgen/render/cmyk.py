@@ -23,7 +23,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image, ImageChops, ImageCms, ImageMath
 from reportlab.lib.colors import CMYKColor, Color, toColor
@@ -150,7 +150,7 @@ class CmykConverter:
     def _from(self, source_icc: bytes) -> ImageCms.ImageCmsTransform:
         """The transform from ``source_icc`` (an RGB profile; b"": sRGB) to the output."""
         if source_icc not in self._transforms:
-            source = ImageCms.createProfile("sRGB")
+            source: ImageCms.ImageCmsProfile | ImageCms.core.CmsProfile = ImageCms.createProfile("sRGB")
             if source_icc:
                 try:
                     tagged = ImageCms.ImageCmsProfile(io.BytesIO(source_icc))
@@ -178,8 +178,8 @@ class CmykConverter:
                 self._colours[key] = (0.0, 0.0, 0.0, round(self.black(round(lum * 255)) / 255, 4))
             else:
                 px = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in (r, g, b)))
-                c, m, y, k = (v / 255 for v in apply_transform(self._transform, px)
-                              .getpixel((0, 0)))
+                c, m, y, k = (v / 255 for v in cast("tuple[int, ...]",  # a CMYK pixel
+                                                    apply_transform(self._transform, px).getpixel((0, 0))))
                 limit = self.ink_limit / 100
                 if c + m + y + k > limit:
                     scale = max(0.0, limit - k) / (c + m + y)
@@ -227,8 +227,8 @@ def _greyscale(img: Image.Image) -> Image.Image | None:
         return img.convert("L")
     rgb = img.convert("RGB")
     r, g, b = rgb.split()
-    if max(ImageChops.difference(r, g).getextrema()[1],
-           ImageChops.difference(g, b).getextrema()[1]) <= 1:
+    if max(cast("tuple[int, int]", ImageChops.difference(r, g).getextrema())[1],  # one band
+           cast("tuple[int, int]", ImageChops.difference(g, b).getextrema())[1]) <= 1:
         return g
     return None
 
@@ -243,12 +243,12 @@ def _black_curve(profile: ImageCms.ImageCmsProfile) -> list[int]:
     to_lab = ImageCms.buildTransform(profile, lab, "CMYK", "LAB",
                                      renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
     ink_lab = apply_transform(to_lab, ramp)
-    ink_l = [ink_lab.getpixel((k, 0))[0] for k in range(256)]
+    ink_l = [cast("tuple[int, ...]", ink_lab.getpixel((k, 0)))[0] for k in range(256)]  # Lab pixels
     greys = Image.new("RGB", (256, 1))
     greys.putdata([(v, v, v) for v in range(256)])
     grey_lab = apply_transform(ImageCms.buildTransform(ImageCms.createProfile("sRGB"), lab,
                                                        "RGB", "LAB"), greys)
-    srgb_l = [grey_lab.getpixel((v, 0))[0] for v in range(256)]
+    srgb_l = [cast("tuple[int, ...]", grey_lab.getpixel((v, 0)))[0] for v in range(256)]
     black, white = ink_l[-1], ink_l[0]
     rising = [-v for v in ink_l]  # K up: lightness down; bisect wants it ascending
     out = []

@@ -170,7 +170,8 @@ class FaceLibrary:
             font._assignState(doc).internalName = f"F{n}"
             doc.fontMapping[name] = f"/F{n}"
         self._version = doc._pdfVersion
-        self._kept_source, self._kept, self._key = kept, None, key
+        self._kept_source, self._key = kept, key
+        self._kept: Kept | None = None
         self._drawings: dict[Hashable, Drawing] = {}
         self.images: dict[str, Image] = {}
         self.shadings: dict[str, Any] = {}

@@ -123,7 +123,7 @@ class FastStream(PDFStream):
         content = self.content
         filters = self.filters if self.filters is not None else document.defaultStreamFilters
         if filters is not None and "Filter" not in entries:
-            names = []
+            names: list[Any] = []
             for f in reversed(list(filters)):
                 content = f.encode(content)
                 names.insert(0, _pdf_name(f.pdfname))
@@ -136,6 +136,8 @@ class FastStream(PDFStream):
 
 class FastPage(PDFPage):
     """A page dictionary (PDFCatalog.format over PDFPage.check_format) written directly."""
+
+    Contents: Any  # set by PDFPage.__init__, where mypy cannot infer it
 
     def format(self, document: Any) -> bytes:
         if not self.Contents and self.stream and not self.Override_default_compilation:

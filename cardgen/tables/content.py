@@ -293,7 +293,8 @@ def _passive_texts(w: Words, s: f.ShieldFacts) -> tuple[str, bool]:
     then the lasting effects of the event that placed it; and whether any is prototype."""
     forms = w.data.shields[s.id].forms.get(w.lang, {})
     inline = forms.get("the") or forms.get("nom") or w.shield(s.id)
-    texts, proto = [], False
+    texts: list[str] = []
+    proto = False
     for check in s.checks:
         card = w.data.card(check.card)
         line = card.line(check.line) if card else None

@@ -405,7 +405,7 @@ def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Pat
     wide = (0.3, 0.3, 0.4)
     other = _other(lang)
     pair, same = (lang, other, lang), (lang, lang, lang)  # each column's language
-    sections: list[tuple[str, Sequence[str], list[tuple[str, ...]], Sequence[float],
+    sections: list[tuple[str, Sequence[str], Sequence[tuple[str, ...]], Sequence[float],
                          tuple[str, ...]]] = [
         (text["terms"], three, term_rows(data, lang), wide, pair),
         (text["forbidden"], (head[0], text["use"], ""), forbidden_rows(data, lang), wide, same),
@@ -432,9 +432,9 @@ def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Pat
     return buf.getvalue()
 
 
-def _drop_empty_columns(rows: list[tuple[str, ...]], columns: Sequence[str],
+def _drop_empty_columns(rows: Sequence[tuple[str, ...]], columns: Sequence[str],
                         shares: Sequence[float]
-                        ) -> tuple[list[tuple[str, ...]], Sequence[str], Sequence[float]]:
+                        ) -> tuple[Sequence[tuple[str, ...]], Sequence[str], Sequence[float]]:
     """Without the columns past the second that are empty in every row (shields have no
     other forms today): an empty column looks unfinished. Their width goes to the last."""
     keep = [i for i in range(len(columns)) if i < 2 or any(row[i] for row in rows)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -155,8 +155,8 @@ class MarkedText(Flowable):
             if a.role == "mark":
                 c.rect(x - 0.6, base - self.size * 0.25, w + 1.2, self.size * 1.18,
                        stroke=0, fill=1)
-        draw_text(c, self.result, 0, self.height, fonts=self.fonts, icons=self.icons,
-                      colour=self.colour, para_gap=0)
+        draw_text(c, cast(FitResult, self.result), 0, self.height,  # set by wrap above
+                  fonts=self.fonts, icons=self.icons, colour=self.colour, para_gap=0)
         c.setLineWidth(0.45)
         for a, x, base, w in placed:
             if a.role == "mark" and self.mark == "old":

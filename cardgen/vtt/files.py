@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from ..board.base import make_ctx
@@ -49,7 +50,7 @@ def vtt_files(data: GameData, lang: str, faces: Sequence[CardFace], layout: Layo
             f"sheets/{sheet.name}.png",
             ("sheet", lang, sheet.name, str(sheet.cols), str(sheet.rows), str(cell),
              *(face_hashes[f.card_id] for f in sheet.faces)),
-            False, lambda sheet=sheet: raster.deck_sheet(sheet, layout, lang, cell)))
+            False, partial(lambda sheet: raster.deck_sheet(sheet, layout, lang, cell), sheet)))
     back = lambda px: raster.png_bytes(raster.card_images([None], layout, lang, px)[0])  # noqa: E731
     out.append(VttFile("back.png", ("back", lang, str(cell)), True, lambda: back(cell)))
     out.append(VttFile("hidden.png", ("hidden", lang, str(cell)), True, lambda: back(cell)))
@@ -66,8 +67,8 @@ def vtt_files(data: GameData, lang: str, faces: Sequence[CardFace], layout: Layo
         for side in ("front", "back"):
             out.append(VttFile(f"{stem}-{side}.png",
                                ("token", lang, stem, side, str(dpi), "coin" if coin else ""),
-                               True, lambda token=token, side=side, coin=coin: raster.token_image(
-                                   ctx, token, dpi, side == "back", coin)))
+                               True, partial(lambda token, side, coin: raster.token_image(
+                                   ctx, token, dpi, side == "back", coin), token, side, coin)))
 
     title = board_ctx.label("title")
     w, h, _b = board_sheet(board_ctx)
@@ -87,8 +88,8 @@ def vtt_files(data: GameData, lang: str, faces: Sequence[CardFace], layout: Layo
     for face in faces:
         out.append(VttFile(
             f"generic/{png_name(face)}", ("generic", lang, str(gdpi), face_hashes[face.card_id]),
-            False, lambda face=face: raster.png_bytes(
-                raster.card_images([face], layout, lang, gpx)[0], gdpi)))
+            False, partial(lambda face: raster.png_bytes(
+                raster.card_images([face], layout, lang, gpx)[0], gdpi), face)))
     out.append(VttFile("generic/back.png", ("generic-back", lang, str(gdpi)), True,
                        lambda: raster.png_bytes(raster.card_images([None], layout, lang, gpx)[0],
                                                 gdpi)))

@@ -69,7 +69,7 @@ def image_links(base_url: str, lang: str, folder: Path) -> Callable[[str], str]:
         root = folder.resolve()
         return lambda name: (root / name).as_uri()
     if LANG_PLACEHOLDER in base_url:
-        root = base_url.replace(LANG_PLACEHOLDER, lang).rstrip("/")
+        url = base_url.replace(LANG_PLACEHOLDER, lang).rstrip("/")
     else:
-        root = f"{base_url.rstrip('/')}/{lang}"
-    return lambda name: f"{root}/{name}"
+        url = f"{base_url.rstrip('/')}/{lang}"
+    return lambda name: f"{url}/{name}"

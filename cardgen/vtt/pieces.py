@@ -10,6 +10,7 @@ piece's footprint plus the least gap of ``tts.gap``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypedDict
 
 from ..board.base import Ctx
 from ..board.board import track_spaces
@@ -17,6 +18,13 @@ from ..board.tokens import Token
 from .geometry import TableGeometry
 from .plan import VttConfig
 from .tts import TokenObject
+
+
+class _Look(TypedDict):
+    """How a token lies on the table: TokenObject's shape and stackable."""
+
+    shape: str
+    stackable: bool
 
 
 def token_stem(token: Token) -> str:
@@ -74,8 +82,8 @@ def table_tokens(ctx: Ctx, config: VttConfig, tokens: Sequence[Token], table: Ta
     shields = supply = 0
     for t in tokens:
         stem = token_stem(t)
-        kind = {"shape": "circle" if t.kind in looks["round"] else "square",
-                "stackable": t.kind in looks["stackable"]}
+        kind: _Look = {"shape": "circle" if t.kind in looks["round"] else "square",
+                       "stackable": t.kind in looks["stackable"]}
         files = (f"{stem}-front.png", f"{stem}-back.png")
         name = token_name(ctx, t)
         if t.kind in ("round", "loyalty"):

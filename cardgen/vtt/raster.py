@@ -29,7 +29,7 @@ from ..render.pdf import rasterise
 from ..wording.face import CardFace
 from .plan import Sheet
 
-Draw = Callable[[Canvas], None]
+Draw = Callable[[Canvas], object]  # what a drawer returns (a card's report) is not used
 
 
 def png_bytes(image: Image.Image, dpi: float | None = None) -> bytes:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
+from typing import cast
 
 from babel import Locale
 
@@ -122,6 +123,7 @@ def typography_problems(text: str, lang: str) -> list[tuple[TypoRule, str]]:
             if _rule_applies(rule, m):
                 found = m.group()
                 if found.endswith(" "):  # show the word the space leads to
-                    found += re.match(r"[^\s\u00a0]*", plain[m.end():]).group()
+                    word = cast(re.Match[str], re.match(r"[^\s\u00a0]*", plain[m.end():]))  # "" at least
+                    found += word.group()
                 out.append((rule, found.replace(NBSP, "\u2423")))
     return out

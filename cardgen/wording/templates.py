@@ -383,7 +383,7 @@ class Renderer:
                            self._where(table, key))
 
     def _where(self, table: str, key: str) -> Location | None:
-        entries = self.tables.get(table)
+        entries: Any = self.tables.get(table)  # a LocMap, or a damaged table
         return entries.at(key) if hasattr(entries, "at") else None
 
     def _template(self, table: str, key: str, source: str) -> Any:
