@@ -17,6 +17,7 @@ ROOT = Path(cardgen.__file__).parent
 #: The order of the README, lowest first. A package may import its own modules and any
 #: package of an earlier level, never a later one nor another package of its own level.
 LEVELS: tuple[tuple[str, ...], ...] = (
+    ("codes",),  # the finding codes' registry, read by errors
     ("errors", "progress"),
     ("files",),
     ("fonts",),
@@ -35,7 +36,7 @@ LEVELS: tuple[tuple[str, ...], ...] = (
     ("cli",),
 )
 RANK = {name: i for i, level in enumerate(LEVELS) for name in level}
-TOP_LEVEL_MODULES = {"__init__", "cli", "errors", "progress", "report", "fonts"}
+TOP_LEVEL_MODULES = {"__init__", "cli", "codes", "errors", "progress", "report", "fonts"}
 
 
 def _unit(path: Path) -> str:
