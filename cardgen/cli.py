@@ -38,6 +38,12 @@ MAX_GAMES = 1_000_000
 INK_RANGE = (100.0, 400.0)
 #: Seeds are any whole number a run can repeat.
 MAX_SEED = 2**63 - 1
+#: A balance search's seed seeds Optuna's sampler, whose generator takes 0 to 2**32 - 1.
+BALANCE_SEED = 2**32 - 1
+#: Trials of one balance study (the default is 50; each plays --games games).
+MAX_TRIALS = 100_000
+#: Minutes after which a balance search starts no trial (a week).
+TIMEOUT_MINUTES = (0.1, 10_080.0)
 
 
 def whole(low: int, high: int) -> Callable[[str], int]:
@@ -206,23 +212,25 @@ def _parser() -> argparse.ArgumentParser:
     bl = sub.add_parser("balance", parents=[where],
                         help="search card_data/balance.yaml's values for a fair game; "
                         "output/balance/proposal.yaml (--apply writes it into card_data/)")
-    bl.add_argument("--trials", type=int, default=50,
+    bl.add_argument("--trials", type=whole(1, MAX_TRIALS), default=50,
                     help="trials in the study, a resumed run's included (default 50)")
-    bl.add_argument("--games", type=int, default=300,
+    bl.add_argument("--games", type=whole(2, MAX_GAMES), default=300,
                     help="games per trial, the same seeds for every trial (default 300)")
-    bl.add_argument("--validate-games", type=int, default=900,
+    bl.add_argument("--validate-games", type=whole(0, MAX_GAMES), default=900,
                     help="further games for the best 5 trials and the reduction (default 900)")
-    bl.add_argument("--seed", type=int, default=1, help="seed of the search (default 1)")
+    bl.add_argument("--seed", type=whole(0, BALANCE_SEED), default=1,
+                    help="seed of the search (default 1)")
     bl.add_argument("--players", default=None,
                     help="Luxembourg,Wittelsbach players (default: the playtest's default)")
-    bl.add_argument("--jobs", type=int, default=0, help="local worker processes (default 0: one per core)")
+    bl.add_argument("--jobs", type=whole(0, MAX_JOBS), default=0,
+                    help="local worker processes (default 0: one per core)")
     bl.add_argument("--scheduler", metavar="ADDRESS",
                     help="a Dask scheduler (tcp://host:8786): the games run on its workers "
                     "(needs pip install -e .[cluster])")
-    bl.add_argument("--confirm-games", type=int, default=4000,
+    bl.add_argument("--confirm-games", type=whole(1, MAX_GAMES), default=4000,
                     help="games of the fresh playtest of today's and the proposed data (default "
                     "4000: its 95 %% interval then fits a ±3 pp band)")
-    bl.add_argument("--timeout", type=float, metavar="MINUTES",
+    bl.add_argument("--timeout", type=decimal(*TIMEOUT_MINUTES), metavar="MINUTES",
                     help="start no trial after this long (the result then depends on the machine)")
     bl.add_argument("--apply", action="store_true",
                     help="write output/balance/proposal.yaml into card_data/ (no search)")

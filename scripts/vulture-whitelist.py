@@ -58,3 +58,15 @@ art_image
 _.safe_box
 REVERSED_PT
 spec_loc
+
+# codes.Code.about: read by people (the registry's description of each code), and by
+# tests/test_codes.py through the dataclass
+from cardgen.codes import Code
+
+Code.about
+# serve/web.py Limits: read by name (getattr(self.limits, kind)) in the server's take()
+_.threads
+_.streams
+# io.RawIOBase's protocol, called by io.BufferedReader around serve/web.py _DeadlineReader
+_.readable
+_.readinto

@@ -13,13 +13,12 @@ from ..errors import CardgenError, Location, error
 from ..playtest import playable_rules
 from ..progress import Progress
 from .games import runner
-from .proposal import OUT, apply_proposal, playtest_reports, proposal_body, write_proposal
+from .outputs import check_outputs, journal_path
+from .proposal import apply_proposal, playtest_reports, proposal_body, write_proposal
 from .search import Outcome, SearchOptions, changed, reduce_changes, run_study, study_name, validate
 from .spec import Spec, read_spec
 
 __all__ = ["BalanceOptions", "BalanceResult", "SearchOptions", "apply_proposal", "balance"]
-
-STUDY_FILE = OUT / "study.journal"
 
 
 @dataclass(frozen=True)
@@ -53,6 +52,7 @@ def _confirmation(spec: Spec, reports: dict[str, dict[str, Any]], seed: int,
 
 def balance(project: Path, options: BalanceOptions, progress: Progress | None = None) -> BalanceResult:
     progress = progress or Progress(mode="quiet")
+    check_outputs(project)  # a planted link or FIFO in output/balance/: before anything runs
     data = playable_rules(project).data  # the data `cardgen playtest` would play
     spec = read_spec(project, data)
     search = options.search
@@ -60,7 +60,7 @@ def balance(project: Path, options: BalanceOptions, progress: Progress | None = 
         raise CardgenError(error("usage", "--trials and --confirm-games must be at least 1, "
                                  "--games at least 2, --validate-games at least 0",
                                  location=Location("cardgen balance")))
-    file = project / STUDY_FILE
+    file = journal_path(project)
     games = runner(data, search.players, options.jobs, options.scheduler)
     progress.start(search.trials, "balance")
     try:
@@ -84,7 +84,7 @@ def balance(project: Path, options: BalanceOptions, progress: Progress | None = 
             progress.stage(f"confirming: {options.confirm_games} fresh games of today's and the "
                            f"applied proposal (seed {search.seed + 1})")
             reports = playtest_reports(project, body, options.confirm_games, search.seed + 1,
-                                       search.players, options.jobs)
+                                       search.players, options.jobs, spec)
             confirmation = _confirmation(spec, reports, search.seed + 1, options.confirm_games)
             write_proposal(project, proposal_body(spec, search, name, outcome, data, confirmation))
         except KeyboardInterrupt:

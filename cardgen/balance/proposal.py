@@ -1,7 +1,8 @@
 """output/balance/proposal.yaml: the changed values with their file:line and old → new,
 the playtest reports of today's and the proposed data, and `cardgen balance --apply`, which
 writes the values into card_data/ through the identity-keeping editor of `check --fix`
-(texts whose canonical wording holds a changed number are written anew)."""
+(texts whose canonical wording holds a changed number are written anew). The proposal is
+a file anyone could have planted: --apply trusts none of it (see :func:`apply_proposal`)."""
 
 from __future__ import annotations
 
@@ -15,17 +16,23 @@ import yaml
 from ..data.load import load_or_raise
 from ..data.model import LANGS, GameData
 from ..data.yamledit import TextEdit, edit_files
+from ..data.yamlsrc import LocList, LocMap, SafeLoader, load_yaml_text
 from ..errors import CardgenError, Finding, Location, error
+from ..files.oserrors import read_input
 from ..files.write import atomic_write
 from ..playtest import PlaytestOptions, playtest
 from ..translate.translation import STATE_FILE, Record, read_state, state_bytes, text_hash
 from ..wording.templates import TextError, canonical_text, normalize, typography
-from .paths import PathError, coins, patched, read_slot
-from .spec import Spec
+from .outputs import OUT, PROPOSAL_NAME, out_folder, out_path, shown
+from .paths import coins, patched, read_slot
+from .spec import Spec, Tunable, read_spec, rule_errors
 
-OUT = Path("output") / "balance"
 PLAY_PARTS = ("card_data", "layouts", "fonts")  # what `cardgen playtest` reads
-PROPOSAL = OUT / "proposal.yaml"
+PROPOSAL = OUT / PROPOSAL_NAME
+#: The largest proposal read (one of 26 changed values is about 10 kB).
+MAX_PROPOSAL = 1024 * 1024
+#: How deep a proposal's YAML may nest (the tool writes 4 levels: changes, a row, coins, a list).
+MAX_NESTING = 16
 HEADER = ("# cardgen balance: values that bring the game to its targets. Take them with\n"
           "# `cardgen balance --apply`; the playtest of the applied proposal against today's\n"
           "# data: output/balance/proposed/ (and current/).\n")
@@ -49,8 +56,7 @@ class _Dumper(yaml.SafeDumper):
 
 
 def write_proposal(project: Path, body: dict[str, Any]) -> Path:
-    path = project / PROPOSAL
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = out_path(project, PROPOSAL_NAME)
     text = HEADER + yaml.dump(body, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100,
                               default_flow_style=None)
     atomic_write(path, text.encode("utf-8"))
@@ -67,15 +73,16 @@ def _copy(project: Path, dest: Path) -> Path:
 def _keep(copy: Path, project: Path, name: str) -> None:
     """The copy's playtest outputs, as output/balance/<name>/…"""
     out = copy / "output" / "playtest"
+    out_folder(project, name)
     for src in sorted(out.rglob("*")):
         if src.is_file():
-            dest = project / OUT / name / src.relative_to(out)
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(dest, src.read_bytes())
+            atomic_write(out_path(project, f"{name}/{src.relative_to(out).as_posix()}"),
+                         src.read_bytes())
 
 
 def playtest_reports(project: Path, body: dict[str, Any], games: int, seed: int,
-                     kinds: tuple[str, str], jobs: int) -> dict[str, dict[str, Any]]:
+                     kinds: tuple[str, str], jobs: int, spec: Spec | None = None
+                     ) -> dict[str, dict[str, Any]]:
     """`cardgen playtest` of today's data and of the data with the proposal applied (by
     :func:`apply_proposal`, as the designer would), the same seeded games, each in a copy of
     the project; the reports go to output/balance/current/ and proposed/ (with the
@@ -86,9 +93,8 @@ def playtest_reports(project: Path, body: dict[str, Any], games: int, seed: int,
             copy = _copy(project, Path(tmp) / name)
             compare = None
             if name == "proposed":
-                (copy / PROPOSAL).parent.mkdir(parents=True, exist_ok=True)
                 write_proposal(copy, body)
-                apply_proposal(copy)
+                apply_proposal(copy, spec)
                 compare = Path(tmp) / "current" / "output" / "playtest" / "report.json"
             result = playtest(copy, PlaytestOptions(games, seed, kinds, jobs, compare))
             _keep(copy, project, name)
@@ -99,22 +105,109 @@ def playtest_reports(project: Path, body: dict[str, Any], games: int, seed: int,
 # --apply --------------------------------------------------------------------------------
 
 
-def _read_proposal(project: Path) -> list[dict[str, Any]]:
-    path = project / PROPOSAL
-    where = Location(str(PROPOSAL))
+def _nesting_ok(text: str) -> bool:
+    """Whether the YAML nests at most :data:`MAX_NESTING` deep, found from the parser's
+    events (without building anything: a deeply nested document would exhaust the stack
+    of the composer). A syntax error is left to the loader, which locates it."""
+    depth = 0
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise CardgenError(error("balance-proposal", f"cannot read the proposal: {exc}",
-                                 location=where, hint="run `cardgen balance` first")) from None
-    rows = raw.get("changes") if isinstance(raw, dict) else None
-    if not isinstance(rows, list) or not all(
-            isinstance(r, dict) and isinstance(r.get("path"), str) and isinstance(r.get("old"), int)
-            and isinstance(r.get("new"), int) for r in rows):
-        raise CardgenError(error("balance-proposal", "the proposal has no list 'changes:' of "
-                                 "{path, old, new}", location=where,
+        for event in yaml.parse(text, Loader=SafeLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_NESTING:
+                    return False
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    return True
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _read_proposal(project: Path) -> LocList:
+    """proposal.yaml's ``changes:``, read through the walls (a regular file inside output/
+    of at most :data:`MAX_PROPOSAL` bytes, nesting at most :data:`MAX_NESTING` deep) and
+    checked for its shape: each row ``{path: text, old: whole number, new: whole number}``."""
+    name = shown(PROPOSAL_NAME)
+    where = Location(name)
+    path = out_path(project, PROPOSAL_NAME)
+    if not path.exists():
+        raise CardgenError(error("balance-proposal", "there is no proposal", location=where,
+                                 hint="run `cardgen balance` first"))
+    raw = read_input(path, name, limit=MAX_PROPOSAL)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CardgenError(error("file-encoding", f"file is not UTF-8 ({exc.reason} at byte "
+                                 f"{exc.start})", location=where,
+                                 hint="run `cardgen balance` again")) from None
+    if not _nesting_ok(text):
+        raise CardgenError(error("balance-proposal", f"the proposal nests more than "
+                                 f"{MAX_NESTING} deep", location=where,
                                  hint="run `cardgen balance` again"))
+    doc = load_yaml_text(text, name)
+    rows = doc.get("changes") if isinstance(doc, LocMap) else None
+    shape = "{path: …, old: N, new: N}"
+    if not isinstance(rows, LocList):
+        raise CardgenError(error("balance-proposal", f"the proposal has no list 'changes:' of "
+                                 f"{shape}", location=doc.at("changes") if isinstance(doc, LocMap)
+                                 else where, hint="run `cardgen balance` again"))
+    wrong = [error("balance-proposal", f"change {i + 1} is not {shape} with a path and two "
+                   "whole numbers", location=rows.at(i), hint="run `cardgen balance` again")
+             for i, row in enumerate(rows)
+             if not (isinstance(row, LocMap) and isinstance(row.get("path"), str)
+                     and _number(row.get("old")) and _number(row.get("new")))]
+    if wrong:
+        raise CardgenError(wrong)
     return rows
+
+
+def _checked_values(rows: LocList, spec: Spec, problems: list[Finding]
+                    ) -> list[tuple[Tunable, LocMap]]:
+    """The rows that name a tunable of balance.yaml once, with a new value inside its range,
+    made for today's value; a problem at the row's line for each other one."""
+    tunables = {t.path: t for t in spec.tunables}
+    seen: set[str] = set()
+    out = []
+    for row in rows:
+        tunable = tunables.get(row["path"])
+        path = row["path"] if len(row["path"]) <= 80 else row["path"][:70] + "…"
+        if tunable is None:
+            problems.append(error(
+                "balance-proposal", f"{path} is not a tunable of card_data/balance.yaml",
+                location=row.at("path"), hint="a proposal changes only the values balance.yaml "
+                "lists: run `cardgen balance` again"))
+        elif tunable.path in seen:
+            problems.append(error("balance-proposal", f"{path} is changed twice",
+                                  location=row.at("path"), hint="run `cardgen balance` again"))
+        elif not tunable.low <= row["new"] <= tunable.high:
+            problems.append(error(
+                "balance-proposal", f"{path}: {row['new']} is outside its range "
+                f"[{tunable.low}, {tunable.high}] (at {tunable.spec_loc})",
+                location=row.at("new"), hint="run `cardgen balance` again, or widen the range "
+                "in balance.yaml"))
+        elif tunable.slot.value != row["old"]:
+            problems.append(error(
+                "balance-stale", f"{path} is {tunable.slot.value} now, the proposal was made "
+                f"for {row['old']}", location=tunable.slot.loc,
+                hint="the data changed since: run `cardgen balance` again"))
+        else:
+            out.append((tunable, row))
+        seen.add(row["path"])
+    return out
+
+
+def _rules_kept(data: GameData, values: dict[str, int], problems: list[Finding]) -> None:
+    """A problem for each rule fact, count or schema bound the new values break that today's
+    data keeps (the checks of `cardgen check`, as balance.yaml's ranges are checked)."""
+    broken = sorted(rule_errors(patched(data, values)) - rule_errors(data))
+    problems += [error("balance-proposal", f"the proposal breaks {code}: {message}",
+                       location=Location(shown(PROPOSAL_NAME)),
+                       hint="these values are fixed by the rulebook or game.yaml; run "
+                       "`cardgen balance` again") for code, message in broken]
 
 
 def _text_edits(old: GameData, new: GameData, problems: list[Finding]
@@ -165,27 +258,23 @@ def _restamp(project: Path, english: dict[str, tuple[str, str]]) -> None:
         atomic_write(project / STATE_FILE, state_bytes(state))
 
 
-def apply_proposal(project: Path) -> list[str]:
+def apply_proposal(project: Path, spec: Spec | None = None) -> list[str]:
     """Write the proposal's values (and the texts they change) into card_data/; the lines
-    say what changed where. Nothing is written when any value or text cannot be."""
+    say what changed where. The proposal is checked first: only tunables of balance.yaml,
+    each inside its range and made for today's value, together breaking no rule fact.
+    Nothing is written when any value or text cannot be."""
     rows = _read_proposal(project)
     data = load_or_raise(project)
+    spec = spec or read_spec(project, data)
     problems: list[Finding] = []
-    values: dict[str, int] = {}
+    checked = _checked_values(rows, spec, problems)
+    values = {t.path: row["new"] for t, row in checked}
+    if not problems:
+        _rules_kept(data, values, problems)
     edits: list[TextEdit] = []
     lines: list[str] = []
-    for row in rows:
-        try:
-            slot = read_slot(data, row["path"])
-        except PathError as exc:
-            problems.append(error("balance-proposal", str(exc), location=Location(str(PROPOSAL))))
-            continue
-        if slot.value != row["old"]:
-            problems.append(error("balance-stale", f"{slot.path} is {slot.value} now, the proposal "
-                                  f"was made for {row['old']}", location=slot.loc,
-                                  hint="the data changed since: run `cardgen balance` again"))
-            continue
-        values[slot.path] = row["new"]
+    for tunable, row in checked:
+        slot = tunable.slot
         new = coins(slot.coins, row["new"]) if slot.coins is not None else row["new"]
         edits.append(TextEdit(slot.loc, new))
         lines.append(f"{slot.loc.file}:{slot.loc.line}: {slot.path} {row['old']} → {row['new']}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import time
 import warnings
 from collections.abc import Callable, Mapping
@@ -19,10 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CardgenError, Location, error
+from ..files.write import make_folder
 from ..playtest import PlaytestOptions
 from .games import Runner
 from .measure import in_band, measures, objective
-from .spec import Spec
+from .outputs import JOURNAL, shown
+from .spec import MEASURES, Spec
 
 #: Trials of random values before the sampler models the results (Optuna's own default).
 STARTUP_TRIALS = 10
@@ -85,10 +88,28 @@ def _optuna() -> Any:
     return optuna
 
 
-def _study(optuna: Any, spec: Spec, options: SearchOptions, file: Path) -> Any:
+def _study(optuna: Any, spec: Spec, options: SearchOptions, file: Path
+           ) -> tuple[Any, list[Evaluated], int]:
+    """The study in the journal ``file`` (checked by :func:`.outputs.journal_path`), its
+    finished trials and the number pruned; a journal Optuna cannot read, or whose trials
+    are not of this question (values outside the tunables' ranges), is a located error."""
+    try:
+        study = _open_study(optuna, spec, options, file)
+        return study, [_evaluated(t, spec) for t in _finished(optuna, study)], _pruned(optuna, study)
+    except CardgenError:
+        raise
+    except Exception as exc:  # a damaged or planted journal, of any shape
+        where = shown(JOURNAL)
+        raise CardgenError(error("balance-setup", f"cannot read the study journal {where}: "
+                                 f"{type(exc).__name__}: {str(exc)[:200]}",
+                                 location=Location(where),
+                                 hint="delete it to start the study afresh")) from None
+
+
+def _open_study(optuna: Any, spec: Spec, options: SearchOptions, file: Path) -> Any:
     from optuna.storages import JournalStorage
     from optuna.storages.journal import JournalFileBackend
-    file.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(file.parent)
     storage = JournalStorage(JournalFileBackend(str(file)))
     # a trial whose first half of games scores worse than the median of the trials before
     # at that point is stopped there (hopeless): half the cost
@@ -102,7 +123,8 @@ def _study(optuna: Any, spec: Spec, options: SearchOptions, file: Path) -> Any:
     if not study.get_trials(deepcopy=False):
         study.enqueue_trial({t.path: t.slot.value for t in spec.tunables})  # today's data first
     # a resumed run draws from a generator seeded by the seed and the trials already done
-    study.sampler = optuna.samplers.TPESampler(seed=options.seed * 1_000_003 + len(done),
+    # (within the generator's 0..2**32-1: the same seed as ever for seeds up to 4294)
+    study.sampler = optuna.samplers.TPESampler(seed=(options.seed * 1_000_003 + len(done)) % 2**32,
                                                n_startup_trials=STARTUP_TRIALS)
     return study
 
@@ -116,8 +138,21 @@ def _pruned(optuna: Any, study: Any) -> int:
     return sum(1 for t in study.get_trials(deepcopy=False) if t.state == optuna.trial.TrialState.PRUNED)
 
 
-def _evaluated(t: Any) -> Evaluated:
-    return Evaluated(dict(t.params), dict(t.user_attrs["measured"]), float(t.value), t.number)
+def _evaluated(t: Any, spec: Spec) -> Evaluated:
+    """A finished trial of the journal, which must hold a whole number inside its range for
+    each tunable and a finite number for each measure."""
+    values, measured = dict(t.params), dict(t.user_attrs.get("measured") or {})
+    ranges = {x.path: (x.low, x.high) for x in spec.tunables}
+    if (set(values) != set(ranges)
+            or not all(type(v) is int and ranges[p][0] <= v <= ranges[p][1] for p, v in values.items())
+            or set(measured) != set(MEASURES) or not all(_finite(v) for v in measured.values())
+            or not _finite(t.value)):
+        raise ValueError(f"trial {t.number} is not a trial of balance.yaml's tunables")
+    return Evaluated(values, measured, float(t.value), t.number)
+
+
+def _finite(value: Any) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)
 
 
 def _best(trials: list[Evaluated]) -> Evaluated:
@@ -141,10 +176,8 @@ def run_study(spec: Spec, runner: Runner, options: SearchOptions, file: Path,
     optuna = _optuna()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # Optuna's experimental-feature notes
-        study = _study(optuna, spec, options, file)
+        study, done, pruned = _study(optuna, spec, options, file)
     dists = {t.path: optuna.distributions.IntDistribution(t.low, t.high) for t in spec.tunables}
-    done = [_evaluated(t) for t in _finished(optuna, study)]
-    pruned = _pruned(optuna, study)
     if done or pruned:
         report(f"resuming the study in {file}: {len(done) + pruned} trials done")
     start = time.monotonic()

@@ -64,7 +64,8 @@ class Spec:
     penalty: float  # weight of changing values, against a target missed by its tolerance
 
 
-def _findings(data: GameData) -> set[tuple[str, str]]:
+def rule_errors(data: GameData) -> set[tuple[str, str]]:
+    """The errors of the fact, count and schema checks of `cardgen check` (code, message)."""
     found = check_rule_facts(data) + check_invariants(data) + check_effects(data)
     return {(f.code, f.message) for f in found if f.severity is Severity.ERROR}
 
@@ -73,7 +74,7 @@ def _refusal(data: GameData, slot: Slot, low: int, high: int, before: set[tuple[
              at: Location) -> Finding | None:
     """An error when changing the value breaks a fact of the rulebook or a count."""
     for probe in dict.fromkeys(v for v in (low, high, slot.value + 1) if v != slot.value):
-        new = _findings(patched(data, {slot.path: probe})) - before
+        new = rule_errors(patched(data, {slot.path: probe})) - before
         if new:
             # what the rulebook fixes first: it says more than the schema's bounds
             code, message = min(new, key=lambda f: (f[0] not in FIXED_CODES, f))
@@ -129,7 +130,7 @@ def read_spec(project: Path, data: GameData) -> Spec:
                                  "{path, range} entries", location=Location(file)))
     problems: list[Finding] = []
     tunables: list[Tunable] = []
-    before = _findings(data)
+    before = rule_errors(data)
     seen: set[str] = set()
     for i, entry in enumerate(raw["tunable"]):
         at = raw["tunable"].at(i)

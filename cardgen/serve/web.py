@@ -5,19 +5,27 @@ Safe by default: it listens on the loopback address only, answers only requests 
 to that host (no DNS rebinding), serves files from the serve folder alone (``..``, encoded
 dots and absolute paths are refused), and has no endpoint that writes anything. The one
 action, opening the editor, runs the user's own ``--editor`` command and only for a file and
-line that a finding on the page points at inside card_data/.
+line that a finding on the page points at inside card_data/. Every answer forbids framing
+and loading anything from elsewhere (:data:`SECURITY_HEADERS`); a client gets
+:class:`Limits`: a whole request within a deadline, and a bounded number of connections and
+event streams (a 503 past them).
 """
 
 from __future__ import annotations
 
+import io
 import json
+import socket
 import sys
 import threading
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path, PurePosixPath
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from .desk import IMAGE_ROUTE, Desk, Sources
@@ -34,17 +42,70 @@ PING = 15.0
 MAX_BODY = 4096
 #: Seconds a client may take to send a request (a stalled one frees its thread).
 REQUEST_SECONDS = 30
+#: On every answer: no page may frame the preview (clickjacking), and the page loads
+#: scripts, styles, images and event streams from this server only.
+SECURITY_HEADERS = (("X-Frame-Options", "DENY"),
+                    ("Content-Security-Policy", "frame-ancestors 'none'; default-src 'self'"),
+                    ("X-Content-Type-Options", "nosniff"))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What clients may hold of the server: a page needs one event stream and a few
+    connections, so these stop a runaway script, not a designer with many tabs."""
+
+    #: seconds for a whole request (line, headers and body), however slowly it trickles in
+    request_seconds: float = REQUEST_SECONDS
+    #: connections answered at once (each holds a thread); one more gets a 503
+    threads: int = 64
+    #: open event streams (one per open page); one more gets a 503
+    streams: int = 16
 
 
 class DeskServer(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, port: int, desk: Desk, images: Path, editor: Editor | None = None):
+    def __init__(self, port: int, desk: Desk, images: Path, editor: Editor | None = None,
+                 limits: Limits = Limits()):
         super().__init__((HOST, port), DeskHandler)
         self.desk = desk
         self.images = images.resolve()
         self.editor = editor
+        self.limits = limits
         self.stopping = threading.Event()
+        self._held = {"threads": 0, "streams": 0}
+        self._count = threading.Lock()
+
+    def take(self, what: str) -> bool:
+        """Hold one of the ``what`` ("threads", "streams") :attr:`limits` allow, if any is left."""
+        with self._count:
+            if self._held[what] >= getattr(self.limits, what):
+                return False
+            self._held[what] += 1
+            return True
+
+    def give_back(self, what: str) -> None:
+        with self._count:
+            self._held[what] -= 1
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """A thread per connection, up to :attr:`Limits.threads`; past them a 503, sent
+        from here without reading the request (it is a few bytes: the send never waits)."""
+        if not self.take("threads"):
+            busy(request, "too many connections to the preview; try again")
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.give_back("threads")
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.give_back("threads")
 
     @property
     def url(self) -> str:
@@ -57,16 +118,71 @@ class DeskServer(ThreadingHTTPServer):
 
     def handle_error(self, request: object, client_address: object) -> None:
         """A client that went away (or stalled) ends its request quietly; anything else is
-        a bug and is reported as the standard library does."""
-        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+        a bug, told in one line (the terminal shows builds, never a traceback)."""
+        exc = sys.exc_info()[1]
+        if isinstance(exc, (ConnectionError, TimeoutError)):
             return
-        super().handle_error(request, client_address)  # pragma: no cover - a bug
+        print(f"cardgen serve: a request failed ({type(exc).__name__}: {str(exc)[:200]}); "
+              "please report this", file=sys.stderr)  # pragma: no cover - a bug
+
+
+def busy(request: socket.socket, message: str) -> None:
+    """A 503 written straight to a connection no handler takes."""
+    body = json.dumps({"error": message}).encode()
+    head = ["HTTP/1.1 503 Service Unavailable", "Content-Type: application/json",
+            f"Content-Length: {len(body)}", "Cache-Control: no-store", "Retry-After: 2",
+            "Connection: close", *(f"{name}: {value}" for name, value in SECURITY_HEADERS)]
+    try:
+        request.setblocking(False)
+        request.send("\r\n".join(head).encode() + b"\r\n\r\n" + body)
+    except OSError:
+        pass  # the client is gone, or not reading: it is closed all the same
+
+
+class _DeadlineReader(io.RawIOBase):
+    """A connection's bytes, each read waiting no longer than the request's deadline: a
+    client that sends one byte at a time still has :attr:`Limits.request_seconds` in all."""
+
+    def __init__(self, sock: socket.socket, timeout: float):
+        self.sock, self.timeout = sock, timeout
+        self.until: float | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.until is not None:
+            left = self.until - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the request took too long")
+            self.sock.settimeout(min(left, self.timeout))
+        try:
+            return self.sock.recv_into(buffer)
+        finally:
+            self.sock.settimeout(self.timeout)
 
 
 class DeskHandler(BaseHTTPRequestHandler):
     server: DeskServer
     server_version = "cardgen-serve"
     timeout = REQUEST_SECONDS
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # the plain reader; reads go through the deadline instead
+        self._reader = _DeadlineReader(self.connection, self.timeout)
+        self.rfile = io.BufferedReader(self._reader)
+
+    def handle_one_request(self) -> None:
+        """One request, which must arrive whole within the deadline (the wait for it on a
+        kept-alive connection included); past it the connection is closed."""
+        self._reader.until = time.monotonic() + self.server.limits.request_seconds
+        super().handle_one_request()
+
+    def end_headers(self) -> None:
+        for name, value in SECURITY_HEADERS:  # every answer, the standard library's errors too
+            self.send_header(name, value)
+        super().end_headers()
 
     def log_message(self, format: str, *args: object) -> None:
         pass  # the terminal shows builds, not requests
@@ -139,21 +255,31 @@ class DeskHandler(BaseHTTPRequestHandler):
         path = safe_path(self.server.images, raw)
         if path is None:
             self._error(HTTPStatus.FORBIDDEN, "outside the preview's images")
-        elif path.suffix not in IMAGE_TYPES or not path.is_file():
+            return
+        try:  # a name too long for the file system is no image either
+            body = path.read_bytes() if path.suffix in IMAGE_TYPES and path.is_file() else None
+        except OSError:
+            body = None
+        if body is None:
             self._error(HTTPStatus.NOT_FOUND)
         else:
             # names are content hashes: an image never changes under its name
-            self._send(HTTPStatus.OK, path.read_bytes(), IMAGE_TYPES[path.suffix],
+            self._send(HTTPStatus.OK, body, IMAGE_TYPES[path.suffix],
                        cache="public, max-age=31536000, immutable")
 
     def _events(self) -> None:
-        """Server-sent events: ``state`` with the new version whenever the desk changes."""
-        self.send_response(HTTPStatus.OK)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        seen = -1
+        """Server-sent events: ``state`` with the new version whenever the desk changes;
+        a 503 past :attr:`Limits.streams` open ones."""
+        if not self.server.take("streams"):
+            self._error(HTTPStatus.SERVICE_UNAVAILABLE, "too many pages of the preview are "
+                        "open; close one", retry=True)
+            return
         try:
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            seen = -1
             while not self.server.stopping.is_set():
                 version = self.server.desk.wait(seen, PING)
                 if version == seen:
@@ -164,19 +290,23 @@ class DeskHandler(BaseHTTPRequestHandler):
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             pass  # the page was closed
+        finally:
+            self.server.give_back("streams")
 
-    def _send(self, status: HTTPStatus, body: bytes, kind: str, cache: str) -> None:
+    def _send(self, status: HTTPStatus, body: bytes, kind: str, cache: str,
+              retry: bool = False) -> None:
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", cache)
-        self.send_header("X-Content-Type-Options", "nosniff")
+        if retry:
+            self.send_header("Retry-After", "2")
         self.end_headers()
         self.wfile.write(body)
 
-    def _error(self, status: HTTPStatus, message: str = "") -> None:
+    def _error(self, status: HTTPStatus, message: str = "", retry: bool = False) -> None:
         body = json.dumps({"error": message or status.phrase}).encode()
-        self._send(status, body, "application/json", cache="no-store")
+        self._send(status, body, "application/json", cache="no-store", retry=retry)
 
 
 def open_request(length: str, read: Callable[[int], bytes]) -> tuple[str, int] | None:

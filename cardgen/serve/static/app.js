@@ -12,6 +12,8 @@ function el(tag, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (name === "class") node.className = value;
     else if (name === "dataset") Object.assign(node.dataset, value);
+    // custom properties through the CSSOM: the server's policy refuses style="" attributes
+    else if (name === "style") for (const [prop, v] of Object.entries(value)) node.style.setProperty(prop, String(v));
     else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
     else node.setAttribute(name, value === true ? "" : value);
   }
@@ -49,7 +51,11 @@ function listen() {
   const events = new EventSource("/events");
   events.addEventListener("state", (e) => { if (Number(e.data) !== page.version) refresh(); });
   events.onopen = () => refresh();
-  events.onerror = () => setStatus("connection to cardgen serve lost; retrying…", "bad");
+  events.onerror = () => {
+    setStatus("connection to cardgen serve lost; retrying…", "bad");
+    // a refused stream (503: too many pages open) is not retried by the browser itself
+    if (events.readyState === EventSource.CLOSED) setTimeout(listen, 5000);
+  };
 }
 
 async function openInEditor(finding) {
@@ -163,10 +169,10 @@ function drawDecks(cards) {
 function drawTile(card) {
   const faces = LANGS.filter((l) => card.images[l]).map((lang) =>
     el("figure", { class: "face" },
-      el("div", { class: "stack", style: `--copies:${card.copies}` },
+      el("div", { class: "stack", style: { "--copies": card.copies } },
         Array.from({ length: card.copies }, (_, i) =>
           el("img", { class: "face-img", src: card.images[lang], alt: `${card.names[lang]} (${lang})`,
-                      width: 200, height: 279, style: `--i:${i}`,
+                      width: 200, height: 279, style: { "--i": i },
                       dataset: { lang, card: card.id, copy: i + 1 } }))),
       el("figcaption", {}, lang.toUpperCase(), card.copies > 1 ? ` · ×${card.copies}` : "")));
   const tile = el("article", { class: "card", id: "card-" + card.id, dataset: { id: card.id } },

@@ -1,0 +1,126 @@
+"""output/balance/: every file `cardgen balance` reads or writes there, named through the walls.
+
+Each path goes through :func:`~cardgen.files.safepath.in_output`, so the folder or a file in
+it that leads out of output/ (a link) is refused; a file there must be a regular file (a
+FIFO or a device is refused, never opened). The study journal, which Optuna appends to in
+place, may not be a link at all, and its lock (Optuna's link to the journal while a run
+writes) may only be that link. :func:`check_outputs` runs all of it before the search and
+before ``--apply``: a planted file costs no trial and nothing outside is read or touched.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from ..errors import CardgenError, Location, error
+from ..files.oserrors import check_regular
+from ..files.safepath import OUTPUT, in_output
+
+FOLDER = "balance"
+OUT = Path(OUTPUT) / FOLDER
+JOURNAL = "study.journal"
+#: Optuna's JournalFileSymlinkLock: a link named so, to the journal, while a run appends.
+LOCK = JOURNAL + ".lock"
+PROPOSAL_NAME = "proposal.yaml"
+#: The playtests of today's and the proposed data, as `cardgen playtest` writes them.
+REPORTS = ("current", "proposed")
+#: The largest journal handed to Optuna (a trial of 26 tunables is about 3 kB).
+MAX_JOURNAL = 1024 * 1024 * 1024
+
+
+def shown(rel: str) -> str:
+    return f"{OUT.as_posix()}/{rel}"
+
+
+def _link_out(where: str) -> CardgenError:
+    return CardgenError(error(
+        "unsafe-path", f"refusing {where}: it is a link that leads out of output/",
+        location=Location(where), hint=f"remove the link {where}; cardgen balance makes its "
+        "files there itself"))
+
+
+def _inside(project: Path, rel: str) -> Path:
+    """``output/balance[/<rel>]`` through :func:`in_output`; a link out of output/ on the
+    way is refused at the link itself."""
+    parts = [FOLDER, *(rel.split("/") if rel else [])]
+    output = (project / OUTPUT).resolve()
+    for i in range(1, len(parts) + 1):
+        if not (project / OUTPUT).joinpath(*parts[:i]).resolve().is_relative_to(output):
+            raise _link_out("/".join([OUTPUT, *parts[:i]]))
+    return in_output(project, "/".join(parts))
+
+
+def out_path(project: Path, rel: str) -> Path:
+    """``output/balance/<rel>``: inside output/ (links resolved), and a regular file or
+    nothing yet; else a CardgenError at the file."""
+    path = _inside(project, rel)
+    problem = check_regular(path, shown(rel))
+    if problem is not None:
+        raise CardgenError(problem)
+    return path
+
+
+def out_folder(project: Path, rel: str = "") -> Path:
+    """``output/balance[/<rel>]`` as a folder inside output/ (or not made yet)."""
+    path = _inside(project, rel)
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return path
+    if not stat.S_ISDIR(mode):
+        raise CardgenError(error("os-not-directory", f"{shown(rel).rstrip('/')} is not a folder",
+                                 location=Location(shown(rel).rstrip("/")),
+                                 hint="remove it; cardgen balance makes the folder itself"))
+    return path
+
+
+def journal_path(project: Path) -> Path:
+    """The study journal: a regular file of its own (never a link) of at most
+    :data:`MAX_JOURNAL` bytes, or nothing yet; its lock absent or Optuna's own."""
+    path = out_path(project, JOURNAL)
+    if path.is_symlink():
+        raise CardgenError(error(
+            "unsafe-path", f"{shown(JOURNAL)} is a link; Optuna appends to the journal in "
+            "place, so it must be a file of its own", location=Location(shown(JOURNAL)),
+            hint="remove the link; the next run starts the study afresh"))
+    if path.is_file() and path.stat().st_size > MAX_JOURNAL:
+        raise CardgenError(error(
+            "file-too-large", f"the study journal is {path.stat().st_size} bytes; at most "
+            f"{MAX_JOURNAL} are read", location=Location(shown(JOURNAL)),
+            hint="delete it to start the study afresh"))
+    lock = _inside(project, LOCK)
+    if os.path.lexists(lock) and not (lock.is_symlink() and lock.resolve() == path.resolve()):
+        raise CardgenError(error(
+            "unsafe-path", f"{shown(LOCK)} is not the study's lock (a link to the journal "
+            "that a run makes and removes)", location=Location(shown(LOCK)),
+            hint="remove it, then run the command again"))
+    return path
+
+
+def _scan(project: Path, rel: str) -> None:
+    """Every entry already under ``output/balance/<rel>/``, which a run replaces: none
+    leads out of output/ or is other than a folder or a regular file."""
+    top = out_folder(project, rel)
+    if not top.is_dir():
+        return
+    output = (project / OUTPUT).resolve()
+    for folder, dirs, files in os.walk(top):
+        for name in dirs + files:
+            path = Path(folder) / name
+            where = shown(f"{rel}/{path.relative_to(top).as_posix()}")
+            if not path.resolve().is_relative_to(output):
+                raise _link_out(where)
+            if name in files and (problem := check_regular(path, where)) is not None:
+                raise CardgenError(problem)
+
+
+def check_outputs(project: Path) -> None:
+    """Every path of output/balance/ a run reads or writes, checked before it starts."""
+    out_folder(project)
+    journal_path(project)
+    out_path(project, PROPOSAL_NAME)
+    for rel in REPORTS:
+        _scan(project, rel)
+
