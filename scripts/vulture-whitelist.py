@@ -59,11 +59,8 @@ _.safe_box
 REVERSED_PT
 spec_loc
 
-# codes.Code.about: read by people (the registry's description of each code), and by
-# tests/test_codes.py through the dataclass
-from cardgen.codes import Code
-
-Code.about
+# codes.Code.about: the registry's description of each code, for people reading it
+_.about
 # serve/web.py Limits: read by name (getattr(self.limits, kind)) in the server's take()
 _.threads
 _.streams
