@@ -81,3 +81,18 @@ def test_no_key_when_a_mapping_may_read_text_elsewhere():
     assert load_yaml_text(anchored, "cards.yaml")["cards"][0].source_key() is None
     crlf = "cards:\r\n  - id: a\r\n"
     assert load_yaml_text(crlf, "cards.yaml")["cards"][0].source_key() is None
+
+
+def test_a_document_nested_a_hundred_thousand_deep_is_an_error_not_a_crash() -> None:
+    """libyaml's C composer ran out of stack on '[' * 100000 and killed the process."""
+    import pytest
+
+    from cardgen.data.yamlsrc import load_yaml_text
+    from cardgen.errors import CardgenError
+
+    for text in ("[" * 100_000 + "]" * 100_000, "a: " + "{b: " * 100_000 + "1" + "}" * 100_000):
+        with pytest.raises(CardgenError) as caught:
+            load_yaml_text(text, "card_data/cards/deep.yaml")
+        (found,) = caught.value.findings
+        assert found.code == "yaml-too-deep" and found.location.file == "card_data/cards/deep.yaml"
+    assert load_yaml_text("[" * 50 + "]" * 50, "ok.yaml") is not None  # shallow nesting loads

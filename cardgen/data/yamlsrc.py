@@ -215,8 +215,39 @@ class _Constructor:
         return out
 
 
+#: How deeply a document may nest: project files nest about ten deep. libyaml's composer
+#: recurses in C and crashes the process (no Python exception) near 100,000 levels.
+MAX_NESTING = 1000
+
+
+def _too_deep(text: str) -> bool:
+    """Whether the document nests more than :data:`MAX_NESTING` deep. Nesting needs a
+    bracket or a column of indentation per level, so a file with few brackets and short
+    lines (every project file) is passed without reading its events."""
+    if text.count("[") + text.count("{") <= MAX_NESTING and max(
+            map(len, text.splitlines()), default=0) <= MAX_NESTING:
+        return False
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=SafeLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_NESTING:
+                    return True
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        pass  # the loader below locates the syntax error
+    return False
+
+
 def load_yaml_text(text: str, file: str) -> Any:
     """Parse one YAML document safely; raise CardgenError with a location on any problem."""
+    if _too_deep(text):
+        raise CardgenError(error(
+            "yaml-too-deep", f"the document nests more than {MAX_NESTING} levels deep",
+            location=Location(file), hint="data files nest a few levels: look for a run of "
+            "'[' or '{' or of indentation"))
     loader = SafeLoader(text)
     try:
         root = loader.get_single_node()
