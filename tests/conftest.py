@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -98,3 +99,14 @@ def pytest_unconfigure(config):
     if folder:  # the process that made it
         os.environ.pop(_HYPOTHESIS_HOME, None)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def send_raw(port: int, request: bytes) -> bytes:
+    """Send ``request`` as a client that then stops sending; the server's answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        sock.shutdown(socket.SHUT_WR)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)

@@ -25,7 +25,7 @@ from cardgen.impose.spec import load_profiles, load_sheet_spec
 from cardgen.serve.web import open_request
 from cardgen.wording.sandbox import MAX_TEXT, WordingSandbox
 from cardgen.wording.templates import TextError, compile_wording, run_wording
-from tests.conftest import ROOT
+from tests.conftest import ROOT, send_raw
 from tests.test_budget import ceiling
 
 LIMITS = settings(deadline=None, derandomize=True, database=None,
@@ -279,19 +279,6 @@ def preview(tmp_path_factory):
     server.stop()
 
 
-def _raw(port: int, request: bytes) -> bytes:
-    """Send ``request`` as a client that then stops sending; the server's answer."""
-    import socket
-
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(request)
-        sock.shutdown(socket.SHUT_WR)
-        chunks = []
-        while chunk := sock.recv(65536):
-            chunks.append(chunk)
-    return b"".join(chunks)
-
-
 @settings(LIMITS, max_examples=40)
 @given(method=st.sampled_from([b"GET", b"POST", b"PUT", b"HEAD"]),
        path=st.sampled_from([b"/", b"/api/open", b"/api/state", b"/img/../x", b"/img/%2e%2e/x",
@@ -307,6 +294,6 @@ def test_preview_requests_over_http_never_raise_in_the_server(preview, method, p
                + b"\r\nContent-Type: " + kind + b"\r\nContent-Length: " + length + b"\r\n\r\n"
                + body)
     with ceiling():
-        answer = _raw(port, request)
+        answer = send_raw(port, request)
     assert answer.startswith(b"HTTP/1.0 ") or not answer
     assert not raised, raised

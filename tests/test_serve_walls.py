@@ -17,6 +17,7 @@ import pytest
 
 from cardgen.serve.desk import Desk
 from cardgen.serve.web import SECURITY_HEADERS, DeskServer, Limits
+from tests.conftest import send_raw
 
 CSP = "frame-ancestors 'none'; default-src 'self'"
 
@@ -56,16 +57,6 @@ def _get(server: DeskServer, path: str, method: str = "GET",
     return res
 
 
-def _raw(server: DeskServer, request: bytes) -> bytes:
-    with socket.create_connection(("127.0.0.1", server.server_address[1]), timeout=10) as sock:
-        sock.sendall(request)
-        sock.shutdown(socket.SHUT_WR)
-        chunks = []
-        while chunk := sock.recv(65536):
-            chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def _headers(answer: bytes) -> dict[str, str]:
     head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")[1:]
     return {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in head)}
@@ -95,14 +86,14 @@ def test_every_answer_forbids_framing_and_foreign_content(served, path, method, 
 
 def test_a_request_line_too_long_is_414_with_the_headers_and_a_long_path_404(served, capfd):
     port = served.server_address[1]
-    answer = _raw(served, b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\n\r\n")
+    answer = send_raw(served.server_address[1], b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 414") or answer.startswith(b"HTTP/1.0 414")
     assert _headers(answer)["content-security-policy"] == CSP
     for path in ("/" + "a" * 10_000, "/img/" + "a" * 10_000 + ".jpg",
                  "/img/" + "/".join(["b" * 250] * 40) + ".png", "/static/" + "c" * 10_000,
                  "/img/" + "%41" * 3_000 + ".jpg"):
         request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
-        assert _raw(served, request.encode()).split(b" ")[1] == b"404", path[:20]
+        assert send_raw(served.server_address[1], request.encode()).split(b" ")[1] == b"404", path[:20]
     out = capfd.readouterr()
     assert out.err == "" and out.out == ""
 

@@ -16,7 +16,7 @@ import yaml
 from ..data.load import load_or_raise
 from ..data.model import LANGS, GameData
 from ..data.yamledit import TextEdit, edit_files
-from ..data.yamlsrc import LocList, LocMap, SafeLoader, load_yaml_text
+from ..data.yamlsrc import LocList, LocMap, load_yaml_text, nests_deeper
 from ..errors import CardgenError, Finding, Location, error
 from ..files.oserrors import read_input
 from ..files.write import atomic_write
@@ -105,24 +105,6 @@ def playtest_reports(project: Path, body: dict[str, Any], games: int, seed: int,
 # --apply --------------------------------------------------------------------------------
 
 
-def _nesting_ok(text: str) -> bool:
-    """Whether the YAML nests at most :data:`MAX_NESTING` deep, found from the parser's
-    events (without building anything: a deeply nested document would exhaust the stack
-    of the composer). A syntax error is left to the loader, which locates it."""
-    depth = 0
-    try:
-        for event in yaml.parse(text, Loader=SafeLoader):
-            if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                if depth > MAX_NESTING:
-                    return False
-            elif isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
-    except yaml.YAMLError:
-        pass
-    return True
-
-
 def _number(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -144,7 +126,7 @@ def _read_proposal(project: Path) -> LocList:
         raise CardgenError(error("file-encoding", f"file is not UTF-8 ({exc.reason} at byte "
                                  f"{exc.start})", location=where,
                                  hint="run `cardgen balance` again")) from None
-    if not _nesting_ok(text):
+    if nests_deeper(text, MAX_NESTING):
         raise CardgenError(error("balance-proposal", f"the proposal nests more than "
                                  f"{MAX_NESTING} deep", location=where,
                                  hint="run `cardgen balance` again"))

@@ -220,6 +220,24 @@ class _Constructor:
 MAX_NESTING = 1000
 
 
+def nests_deeper(text: str, limit: int) -> bool:
+    """Whether the document nests more than ``limit`` deep, found from the parser's events
+    (without composing: libyaml's composer would exhaust its stack). A syntax error is left
+    to the loader, which locates it."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=SafeLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > limit:
+                    return True
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    return False
+
+
 def _too_deep(text: str) -> bool:
     """Whether the document nests more than :data:`MAX_NESTING` deep. Nesting needs a
     bracket or a column of indentation per level, so a file with few brackets and short
@@ -227,18 +245,7 @@ def _too_deep(text: str) -> bool:
     if text.count("[") + text.count("{") <= MAX_NESTING and max(
             map(len, text.splitlines()), default=0) <= MAX_NESTING:
         return False
-    depth = 0
-    try:
-        for event in yaml.parse(text, Loader=SafeLoader):
-            if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                if depth > MAX_NESTING:
-                    return True
-            elif isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
-    except yaml.YAMLError:
-        pass  # the loader below locates the syntax error
-    return False
+    return nests_deeper(text, MAX_NESTING)
 
 
 def load_yaml_text(text: str, file: str) -> Any:
