@@ -110,3 +110,15 @@ def send_raw(port: int, request: bytes) -> bytes:
         while chunk := sock.recv(65536):
             chunks.append(chunk)
     return b"".join(chunks)
+
+
+def at(folder: Path):
+    """The project in ``folder`` as the stages after the loader take it (its card data
+    loaded, every other file read when first asked for); a folder of layouts only has no
+    card data."""
+    from cardgen.data.project import Documents, Project, load_project
+    from cardgen.errors import CardgenError
+    try:
+        return load_project(folder)[0]
+    except CardgenError:
+        return Project(folder, None, Documents(folder))  # type: ignore[arg-type]

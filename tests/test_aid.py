@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from reportlab.lib.units import mm
-from test_board_helpers import ROOT, game, page_sizes, pdf_fonts, pdf_text
+from test_board_helpers import ROOT, game, page_sizes, pdf_fonts, pdf_text, shipped
 
 from cardgen.board import build_player_aid
 from cardgen.wording.components import load_components
@@ -13,11 +13,11 @@ from cardgen.wording.sandbox import fill_in
 
 @pytest.mark.parametrize("lang", ["en", "cs"])
 def test_aid_has_every_section_for_both_sides(lang):
-    pdf = build_player_aid(game(), lang, ROOT)
+    pdf = build_player_aid(shipped(), lang)
     (w, h), = page_sizes(pdf)
     assert w == pytest.approx(210 * mm, abs=0.1) and h == pytest.approx(297 * mm, abs=0.1)
     assert all(emb == "yes" for _n, emb in pdf_fonts(pdf))
-    comp, findings = load_components(ROOT)
+    comp, findings = load_components(shipped())
     assert comp is not None and not findings
     txt = pdf_text(pdf)
     for key in ("sequence_title", "round_end_title", "exchange_title", "loyalty_title"):
@@ -31,7 +31,7 @@ def test_aid_has_every_section_for_both_sides(lang):
 
 
 def test_aid_text_is_not_rulebook_prose():
-    comp, _ = load_components(ROOT)
+    comp, _ = load_components(shipped())
     rules = (ROOT.parent / "shared" / "rules" / "rules-v0.27.4-en.txt")
     if not rules.is_file():
         pytest.skip("rulebook not available")

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 from reportlab.lib.units import mm
-from test_board_helpers import ROOT, game, pdf_fonts, pdf_info, pdf_text, words
+from test_board_helpers import ROOT, game, pdf_fonts, pdf_info, pdf_text, shipped, words
 
 from cardgen.board import build_board
 from cardgen.board.base import display_name, load_components, make_ctx
 from cardgen.board.board import regions
+from cardgen.data.project import load_project
 from cardgen.errors import CardgenError
 from cardgen.wording.sandbox import fill_in
 
@@ -20,7 +21,7 @@ LANGS = ("en", "cs")
 
 @pytest.fixture(scope="module", params=LANGS)
 def board(request):
-    return request.param, build_board(game(), request.param, ROOT)
+    return request.param, build_board(shipped(), request.param)
 
 
 def test_page_is_a2_landscape_with_3mm_bleed_and_boxes(board):
@@ -44,7 +45,7 @@ def test_fonts_are_embedded_and_no_helvetica(board):
 def test_every_place_and_track_is_named_in_its_language(board):
     lang, pdf = board
     data = game()
-    ctx = make_ctx(data, lang, ROOT, "board")
+    ctx = make_ctx(shipped(), lang, "board")
     txt = pdf_text(pdf)
     for place in data.places.values():
         if place.category in ("country", "battleground"):
@@ -68,7 +69,7 @@ def test_every_place_and_track_is_named_in_its_language(board):
 def test_round_track_shows_plays_and_hand_from_data(board):
     txt = pdf_text(board[1])
     lang = board[0]
-    labels = load_components(ROOT)[0]
+    labels = load_components(shipped())[0]
     for phase in game().phases:  # each number says what it is (2.25: "4–5": 4 plays, hand 5)
         assert fill_in(labels.label("round_plays", lang), n=phase.plays) in txt
         assert fill_in(labels.label("round_hand", lang), n=phase.hand) in txt
@@ -84,7 +85,7 @@ def test_card_play_track_has_extra_spaces(board):
 
 def test_treasury_of_louis_is_upside_down_at_the_top(board):
     lang, pdf = board
-    ctx = make_ctx(game(), lang, ROOT, "board")
+    ctx = make_ctx(shipped(), lang, "board")
     reg = regions(ctx)
     louis, charles = reg["treasury-wittelsbach"], reg["treasury-luxembourg"]
     assert louis.rotate == 180 and charles.rotate == 0
@@ -99,7 +100,7 @@ def test_treasury_of_louis_is_upside_down_at_the_top(board):
 
 
 def test_places_do_not_overlap_and_stay_on_the_map():
-    ctx = make_ctx(game(), "en", ROOT, "board")
+    ctx = make_ctx(shipped(), "en", "board")
     reg = regions(ctx)
     mx, my, mw, mh = reg["map"].box
     places = [r for r in reg.values() if r.kind in ("country", "battleground")]
@@ -120,7 +121,7 @@ def test_missing_translation_is_a_finding(tmp_path: Path):
     comp = tmp_path / "card_data" / "components.yaml"
     comp.write_text(comp.read_text().replace("cs: Janova věrnost", "de: Johanns Treue"))
     with pytest.raises(CardgenError) as exc:
-        build_board(game(), "cs", tmp_path)
+        build_board(load_project(tmp_path)[0], "cs")
     codes = {f.code for f in exc.value.findings}
     assert "missing-translation" in codes or "unknown-key" in codes
     assert any("components.yaml" in str(f.location) for f in exc.value.findings)

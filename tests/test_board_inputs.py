@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen.board import build_board, build_player_aid, build_tokens
-from cardgen.data.load import load
+from cardgen.data.project import load_project
 from cardgen.errors import CardgenError
 from tests.conftest import ROOT, replace_in
 
@@ -20,9 +20,8 @@ JUNK = ["", "- ", ": :", "{", "]", "~", "null", "1e999", "yes", "'", "[1, 2]", "
 
 
 def _error(project: Path, build=build_board):
-    data, _ = load(project)
     with pytest.raises(CardgenError) as info:
-        build(data, "en", project)
+        build(load_project(project)[0], "en")
     return info.value.findings
 
 
@@ -72,9 +71,9 @@ def test_damaged_board_inputs_give_findings_never_a_crash(tmp_path_factory, file
     elif ":" in lines[i]:
         lines[i] = lines[i].split(":", 1)[0] + ": " + junk
     path.write_text("\n".join(lines), encoding="utf-8")
-    data, _ = load(project)
+    gathered = load_project(project)[0]
     for build in (build_board, build_tokens, build_player_aid):
         try:
-            build(data, "cs", project)
+            build(gathered, "cs")
         except CardgenError as exc:
             assert all(f.location is not None for f in exc.findings), exc

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 from reportlab.lib.units import mm
-from test_board_helpers import ROOT, game, page_sizes, pdf_fonts
+from test_board_helpers import page_sizes, pdf_fonts, shipped
 
 from cardgen.board import build_board_tiles
 from cardgen.board.base import PAPERS
@@ -59,7 +59,7 @@ def test_alignment_marks_end_up_hidden_under_the_cut_neighbour(paper):
 
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 def test_tiled_pdf_pages(paper):
-    pdf = build_board_tiles(game(), "cs", ROOT, paper)
+    pdf = build_board_tiles(shipped(), "cs", paper)
     plan = plan_tiles(594, 420, PAPERS[paper])
     sizes = page_sizes(pdf)
     assert len(sizes) == 1 + len(plan.tiles)

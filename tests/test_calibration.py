@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import at
 from test_home_print import PX, mask, pages
 
 from cardgen.cli import main
@@ -22,7 +23,7 @@ def centre(img) -> tuple[float, float]:
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_back_target_lies_behind_the_front_one_and_moves_with_the_offset(tmp_path, paper):
-    spec = load_sheet_spec(ROOT)
+    spec = load_sheet_spec(at(ROOT))
     front, back = pages(build_calibration(spec, paper, "en"), tmp_path, 1, 2, "a")
     width_mm = front.width / PX
     fx, fy = centre(front)

@@ -13,7 +13,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from conftest import copy_project, replace_in
+from conftest import at, copy_project, replace_in
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from cardgen.cli import main
@@ -98,7 +98,7 @@ def test_the_scan_sees_what_it_must(tmp_path):
 
 
 def test_component_labels_get_card_text_typography():
-    comp, findings = load_components(ROOT)
+    comp, findings = load_components(at(ROOT))
     assert comp is not None and not findings
     assert f"bonus v{NBSP}příštím" in comp.label("legend_bonus", "cs")
     assert f"ním), a{NBSP}zezadu" in comp.label("tiles_howto", "cs")

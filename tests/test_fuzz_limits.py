@@ -25,7 +25,7 @@ from cardgen.impose.spec import load_profiles, load_sheet_spec
 from cardgen.serve.web import open_request
 from cardgen.wording.sandbox import MAX_TEXT, WordingSandbox
 from cardgen.wording.templates import TextError, compile_wording, run_wording
-from tests.conftest import ROOT, send_raw
+from tests.conftest import ROOT, at, send_raw
 from tests.test_budget import ceiling
 
 LIMITS = settings(deadline=None, derandomize=True, database=None,
@@ -147,7 +147,7 @@ def _loads_or_is_located(tmp_path_factory, file: str, key: str, value: str,
 @given(key=st.sampled_from(PROFILE_KEYS), value=NUMBERS)
 def test_profile_numbers_of_any_kind_load_or_are_located_errors(tmp_path_factory, key, value):
     def loaded(project: Path) -> None:
-        for profile in load_profiles(project).values():
+        for profile in load_profiles(at(project)).values():
             assert 0 <= profile.bleed <= 10 and 72 <= profile.resolution <= 1200
 
     _loads_or_is_located(tmp_path_factory, "profiles.yaml", key, value, loaded)
@@ -167,7 +167,7 @@ def test_layout_numbers_of_any_kind_load_or_are_located_errors(tmp_path_factory,
 @given(key=st.sampled_from(SHEET_KEYS), value=NUMBERS)
 def test_sheet_numbers_of_any_kind_load_or_are_located_errors(tmp_path_factory, key, value):
     def loaded(project: Path) -> None:
-        spec = load_sheet_spec(project)
+        spec = load_sheet_spec(at(project))
         assert 0 <= spec.printer_margin <= 30 and 0 < spec.marks.length <= 30
 
     _loads_or_is_located(tmp_path_factory, "sheets.yaml", key, value, loaded)
@@ -188,7 +188,7 @@ def test_a_sheet_number_slip_is_an_error_at_its_line(tmp_path_factory, old, new,
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
     line = text[:text.index(old)].count("\n") + 1
     with pytest.raises(CardgenError) as exc:
-        load_sheet_spec(project)
+        load_sheet_spec(at(project))
     found = [f for f in exc.value.findings if says in f.message]
     assert found and "must be from" in found[0].message, exc.value
     assert found[0].location.line == line

@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import at
 from PIL import Image
 
 from cardgen.impose import BackSide, CardSize, build_sheets, load_sheet_spec
@@ -26,7 +27,7 @@ MARGIN = 6  # mm a home printer may leave blank
 
 @pytest.fixture(scope="module")
 def spec():
-    return load_sheet_spec(ROOT)
+    return load_sheet_spec(at(ROOT))
 
 
 def pages(pdf: bytes, tmp_path: Path, first: int, last: int, name: str = "p"
@@ -177,21 +178,21 @@ def _ink_box(img: Image.Image) -> tuple[int, int, int, int]:
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_player_aid_stays_inside_the_printer_margin(tmp_path, paper):
-    from test_board_helpers import game
+    from test_board_helpers import shipped
 
     from cardgen.board import build_player_aid
 
-    (page,) = pages(build_player_aid(game(), "en", ROOT, paper), tmp_path, 1, 1)
+    (page,) = pages(build_player_aid(shipped(), "en", paper), tmp_path, 1, 1)
     x0, y0, x1, y1 = _ink_box(page)
     assert min(x0, y0, page.width - x1, page.height - y1) / PX >= MARGIN - 0.15
 
 
 def test_board_tile_labels_keep_5_mm_from_the_paper_edge(tmp_path):
-    from test_board_helpers import game
+    from test_board_helpers import shipped
 
     from cardgen.board import build_board_tiles
 
-    (tile,) = pages(build_board_tiles(game(), "cs", ROOT, "letter"), tmp_path, 2, 2)
+    (tile,) = pages(build_board_tiles(shipped(), "cs", "letter"), tmp_path, 2, 2)
     strip = tile.crop((0, tile.height - round(10 * PX), tile.width, tile.height))
     bottom = _ink_box(strip)[3]  # of the label, below the board window
     assert (strip.height - bottom) / PX >= 5
@@ -200,12 +201,12 @@ def test_board_tile_labels_keep_5_mm_from_the_paper_edge(tmp_path):
 def test_token_backs_move_by_the_back_offset(tmp_path):
     """--back-offset moves the tokens' backs pages like the card sheets' (issue 30): every
     back face by exactly the offset, the fronts not at all."""
-    from test_board_helpers import game
+    from test_board_helpers import shipped
 
     from cardgen.board import build_tokens
 
-    plain = build_tokens(game(), "en", ROOT, "a4")
-    moved = build_tokens(game(), "en", ROOT, "a4", back_offset=(1.5, -1.0))
+    plain = build_tokens(shipped(), "en", "a4")
+    moved = build_tokens(shipped(), "en", "a4", back_offset=(1.5, -1.0))
     plain_front, plain_back = pages(plain, tmp_path, 1, 2, "a")
     moved_front, moved_back = pages(moved, tmp_path, 1, 2, "b")
     gold = (0xC9, 0x9A, 0x2E)  # the round and loyalty markers' tiles

@@ -15,7 +15,7 @@ from cardgen.data.load import load
 from cardgen.render.card import check_face
 from cardgen.wording.compose import compose_faces
 from cardgen.wording.face import TextLine
-from tests.conftest import ROOT, replace_in
+from tests.conftest import ROOT, at, replace_in
 
 LUX = Path("card_data") / "cards" / "luxembourg.yaml"
 DEED_EN = '        en: "Place 2 influence in Bohemia. Draw 1 card."'
@@ -108,7 +108,7 @@ def test_a_control_character_in_a_board_label_is_refused_at_its_line(project):
     path = project / "card_data" / "components.yaml"
     old = 'tiles_title: {en: "Board in {n} sheets"'
     line = replace_in(path, old, 'tiles_title: {en: "Board in\\t{n} sheets"')
-    _components, findings = load_components(project)
+    _components, findings = load_components(at(project))
     [hit] = [f for f in findings if f.code == "control-character"]
     assert (hit.location.file, hit.location.line, hit.lang) == (
         "card_data/components.yaml", line, "en")

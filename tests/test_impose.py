@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import at
 
 from cardgen.errors import CardgenError
 from cardgen.impose import (
@@ -30,7 +31,7 @@ PT = 72 / 25.4
 
 @pytest.fixture(scope="module")
 def spec():
-    return load_sheet_spec(ROOT)
+    return load_sheet_spec(at(ROOT))
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import at
 from PIL import Image
 
 from cardgen.errors import CardgenError
@@ -31,7 +32,7 @@ PT = 72 / 25.4
 
 @pytest.fixture(scope="module")
 def profiles():
-    return load_profiles(ROOT)
+    return load_profiles(at(ROOT))
 
 
 @pytest.fixture(scope="module")
@@ -186,7 +187,7 @@ def test_a_profile_with_an_empty_bleed_is_a_finding(tmp_path):
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("    bleed: 3\n", "    bleed:\n", 1), encoding="utf-8")
     with pytest.raises(CardgenError) as info:
-        load_profiles(tmp_path)
+        load_profiles(at(tmp_path))
     assert any("exactly one of 'bleed'" in f.message for f in info.value.findings)
 
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import at
 
 from cardgen.errors import CardgenError
 from cardgen.impose import (
@@ -27,7 +28,7 @@ CARD = CardSize(63, 88, 3)
 
 @pytest.fixture(scope="module")
 def spec():
-    return load_sheet_spec(ROOT)
+    return load_sheet_spec(at(ROOT))
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +44,7 @@ def hashes(faces):
 @pytest.fixture(scope="module")
 def manifest(spec, faces, hashes):
     plans = {f"sheets-{p}.pdf": plan_sheets(faces, CARD, spec, p) for p in ("a4", "letter")}
-    profile = load_profiles(ROOT)["generic"]
+    profile = load_profiles(at(ROOT))["generic"]
     return build_manifest(faces, hashes, plans, "en", profile)
 
 

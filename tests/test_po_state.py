@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import replace_in
+from conftest import at, replace_in
 
 from cardgen.cli import main
 from cardgen.data.load import load
@@ -69,7 +69,7 @@ def test_an_english_edit_makes_the_entry_fuzzy_with_the_previous_english(project
     assert f"card_data/components.yaml:{line}:41: components:labels.shields_here (cs): " \
            "fuzzy -> translated" in out
     assert (project / "card_data" / "components.yaml").read_bytes() == before
-    states = text_states(load(project)[0], project)
+    states = text_states(load(project)[0], at(project))
     assert states["components:labels.shields_here"] == "translated"
     assert "fuzzy" not in states.values()
 

@@ -7,6 +7,7 @@ import subprocess
 from types import MappingProxyType
 
 import pytest
+from conftest import at
 from PIL import Image
 from test_lang_fixtures import CARDS, CLEAN, NB, ROOT, make_project
 
@@ -50,7 +51,7 @@ def proof_of(project, findings=None, **kw) -> tuple[bytes, object]:
     layout = load_layout(ROOT / "layouts" / "card.yaml")
     pdf = build_proof(data, compose_faces(data, "en", project), compose_faces(data, "cs", project),
                       check_language(data) if findings is None else findings, draw_card, layout,
-                      states=text_states(data, project), **kw)
+                      states=text_states(data, at(project)), **kw)
     return pdf, data
 
 

@@ -4,7 +4,7 @@ token labels."""
 
 from __future__ import annotations
 
-from conftest import replace_in
+from conftest import at, replace_in
 
 from cardgen.check.reversed import card_findings, token_findings
 from cardgen.cli import main
@@ -12,8 +12,8 @@ from cardgen.data.layout import load_layout
 
 
 def test_the_shipped_layouts_keep_reversed_type_at_6_pt_bold(project):
-    assert card_findings(load_layout(project / "layouts" / "card.yaml")) == []
-    assert token_findings(project) == []
+    assert card_findings(at(project), load_layout(project / "layouts" / "card.yaml")) == []
+    assert token_findings(at(project)) == []
 
 
 def test_a_small_italic_card_footer_is_an_error_at_its_line(project, capsys):
@@ -29,6 +29,6 @@ def test_a_small_italic_card_footer_is_an_error_at_its_line(project, capsys):
 def test_a_small_token_label_is_an_error_at_its_line(project):
     replace_in(project / "layouts" / "tokens.yaml", "side_name: {font: bold, size: 6,",
                "side_name: {font: body, size: 4.5,")
-    (found,) = token_findings(project)
+    (found,) = token_findings(at(project))
     assert found.code == "reversed-text" and "4.5 pt body" in found.message
     assert found.location.file.endswith("tokens.yaml") and found.location.line

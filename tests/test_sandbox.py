@@ -13,7 +13,7 @@ from cardgen.cli import main
 from cardgen.data.load import load
 from cardgen.wording.sandbox import MAX_TEXT, WordingSandbox, fill_in
 from cardgen.wording.templates import Renderer, TextError
-from tests.conftest import ROOT, replace_in
+from tests.conftest import ROOT, at, replace_in
 
 EN = Path("card_data") / "text" / "en.yaml"
 LABEL = '  use_cost: "Costs {{ cur(n, \'any\') }} to use"'
@@ -130,7 +130,7 @@ def test_rules_table_labels_still_fill_in_their_values(project):
     from cardgen.tables import tables_document
 
     data, _ = load(project)
-    doc = tables_document(data, "en", project)
+    doc = tables_document(at(project), "en")
     assert f"Rules v{data.game.rules_version}" in doc.subtitle
 
 

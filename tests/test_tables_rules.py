@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardgen.data.load import load_or_raise
 from cardgen.tables import tables_document
 from cardgen.tables.table import Table
-from tests.conftest import ROOT, copy_project, replace_in
+from tests.conftest import ROOT, at, copy_project, replace_in
 
 LANGS = ("en", "cs")
 #: the rulebook, in shared/ beside the repository (as CI lays it out too)
@@ -28,8 +27,7 @@ def _yaml(name: str) -> dict:
 
 @pytest.fixture(scope="module")
 def docs() -> dict[str, dict[str, Table]]:
-    data = load_or_raise(ROOT)
-    return {lang: {t.id: t for t in tables_document(data, lang, ROOT).tables} for lang in LANGS}
+    return {lang: {t.id: t for t in tables_document(at(ROOT), lang).tables} for lang in LANGS}
 
 
 def _rows(table: Table) -> dict[str, tuple]:
@@ -125,8 +123,7 @@ def test_a_star_follows_the_facts(tmp_path):
                "shield_markers: 1}\n", "")
     replace_in(project / "card_data" / "rules" / "facts.yaml", "    game: markers\n",
                "    game: markers\n    values: {markers: 1}\n")
-    data = load_or_raise(project)
-    rows = _rows({t.id: t for t in tables_document(data, "en", project).tables}["inventory"])
+    rows = _rows({t.id: t for t in tables_document(at(project), "en").tables}["inventory"])
     assert rows["Round marker"][1].prototype and rows["Shield markers"][1].prototype
 
 

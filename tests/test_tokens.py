@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from reportlab.lib.units import mm
-from test_board_helpers import ROOT, game, page_sizes, pdf_fonts, pdf_text
+from test_board_helpers import game, page_sizes, pdf_fonts, pdf_text, shipped
 
 from cardgen.board import build_tokens
 from cardgen.board.base import PAPERS, display_name, make_ctx
@@ -13,7 +13,7 @@ from cardgen.board.tokens import back_x, pack, token_list
 
 @pytest.fixture(scope="module")
 def ctx():
-    return make_ctx(game(), "en", ROOT, "tokens")
+    return make_ctx(shipped(), "en", "tokens")
 
 
 def test_quantities_come_from_components(ctx):
@@ -54,7 +54,7 @@ def test_packing_stays_in_margins_without_overlap_and_backs_mirror(ctx, paper):
 
 @pytest.mark.parametrize(("lang", "paper"), [("en", "a4"), ("cs", "letter")])
 def test_token_pdf(lang, paper):
-    pdf = build_tokens(game(), lang, ROOT, paper)
+    pdf = build_tokens(shipped(), lang, paper)
     sizes = page_sizes(pdf)
     assert len(sizes) % 2 == 0  # every front page has its back page
     pw, ph = PAPERS[paper]

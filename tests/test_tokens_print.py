@@ -8,19 +8,20 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from test_board_helpers import ROOT, game
+from test_board_helpers import shipped
 from test_home_print import PX, mask, pages
 
 from cardgen.board import build_tokens
 from cardgen.board.base import PAPERS
 from cardgen.board.tokens import Placed, Token, back_xy
+from cardgen.data.project import load_project
 
 LUX = (0x9B, 0x1C, 0x1C)
 
 
 @pytest.fixture(scope="module")
 def tokens_pdf():
-    return build_tokens(game(), "en", ROOT, "a4")
+    return build_tokens(shipped(), "en", "a4")
 
 
 def _runs(red, dark, length: int, along_x: bool) -> tuple[Counter[float], int]:
@@ -81,7 +82,7 @@ def test_short_edge_flip_mirrors_the_backs_vertically():
 def test_tokens_carry_the_print_hints(tmp_path, flip, duplex, words):
     import subprocess
 
-    pdf = build_tokens(game(), "en", ROOT, "letter", flip)
+    pdf = build_tokens(shipped(), "en", "letter", flip)
     assert b"/PrintScaling /None" in pdf and duplex in pdf
     path = tmp_path / "t.pdf"
     path.write_bytes(pdf)
@@ -97,7 +98,7 @@ def test_a_gutter_too_narrow_for_bleed_and_marks_is_a_located_error(project):
 
     line = replace_in(project / "layouts" / "tokens.yaml", "gutter: 8", "gutter: 5")
     with pytest.raises(CardgenError) as exc:
-        build_tokens(game(), "en", project, "a4")
+        build_tokens(load_project(project)[0], "en", "a4")
     (f,) = exc.value.findings
     assert f.code == "token-marks" and f.location.file.endswith("tokens.yaml")
     assert f.location.line == line

@@ -31,7 +31,7 @@ from cardgen.errors import CardgenError
 from cardgen.vtt import load_config, plan_piles, raster, vtt_files
 from cardgen.vtt.geometry import TILE_TYPES, Footprint, TableGeometry
 from cardgen.vtt.links import check_base_url, image_links
-from tests.conftest import copy_project, replace_in
+from tests.conftest import at, copy_project, replace_in
 
 SAVE = "king-of-the-romans.json"
 BASE_URL = "https://example.org/king"
@@ -97,7 +97,7 @@ def tiles(save: dict) -> dict[str, dict]:
 
 
 def table_of(project: Path) -> TableGeometry:
-    return TableGeometry(load_config(project).data["tts"], BOARD_MM)
+    return TableGeometry(load_config(at(project)).data["tts"], BOARD_MM)
 
 
 def cell_pixels(project: Path) -> tuple[int, int]:
@@ -194,7 +194,7 @@ def test_markers_start_on_their_spaces_and_shields_in_the_supply(first) -> None:
     save = first["save"]
     from cardgen.data.load import load
     data, _ = load(project)
-    ctx = make_ctx(data, "en", project, "board")
+    ctx = make_ctx(at(project), "en", "board")
     table = table_of(project)
     spaces = track_spaces(ctx)
     loose = tiles(save)
@@ -333,7 +333,7 @@ def test_the_czech_save_links_only_czech_images(first, checked) -> None:
     """Issue 31: with --vtt-base-url, the Czech table points at the Czech folder only."""
     project, faces = first["project"], checked.faces["cs"]
     folder = project / "output" / "cs" / "vtt"
-    files = vtt_files(checked.data, "cs", faces, checked.layout, project,
+    files = vtt_files(at(project), "cs", faces, checked.layout,
                       {f.card_id: "" for f in faces}, folder, BASE_URL)
     (save_file,) = [f for f in files if f.name == SAVE]
     save = json.loads(save_file.make())
@@ -473,7 +473,7 @@ def test_every_piece_rests_on_the_table_apart_and_markers_on_their_spaces(first,
         else:
             assert f.gap(board) >= gap - ROUNDING, f"{name} touches the board"
     assert all(f.rests_on == pytest.approx(table.board_top) for f in on_board.values())
-    ctx = make_ctx(checked.data, "en", project, "board")
+    ctx = make_ctx(at(project), "en", "board")
     spaces = track_spaces(ctx)
     for name, (x, y, w, h) in (("Round", spaces["round_track"][0]),
                                ("John’s loyalty", spaces["loyalty"][1])):
@@ -486,7 +486,7 @@ def test_a_card_in_two_piles_is_an_error_at_its_line(project, checked) -> None:
     line = replace_in(project / "layouts" / "vtt.yaml",
                       "    except: [john-of-luxembourg-lux]\n", "")
     with pytest.raises(CardgenError) as exc:
-        plan_piles(load_config(project), checked.faces["en"], checked.data)
+        plan_piles(load_config(at(project)), checked.faces["en"], checked.data)
     found = [f for f in exc.value.findings if f.card == "john-of-luxembourg-lux"]
     assert found and found[0].location.file == "layouts/vtt.yaml"
     assert "two piles" in found[0].message and found[0].location.line < line + 10

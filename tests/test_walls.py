@@ -28,7 +28,7 @@ from cardgen.impose.spec import load_profiles
 from cardgen.render import facestore
 from cardgen.serve.web import MAX_BODY, open_request
 from cardgen.translate.review import git_card_data
-from tests.conftest import ROOT, replace_in
+from tests.conftest import ROOT, at, replace_in
 from tests.test_budget import ceiling
 
 CARDS = Path("card_data") / "cards"
@@ -282,7 +282,7 @@ def test_a_compare_report_that_is_not_one_exits_2(project, capsys, tmp_path, wha
 def test_a_profile_number_far_out_of_range_is_an_error_at_its_line(project):
     line = replace_in(project / "layouts" / "profiles.yaml", "bleed_px: 36", "bleed_px: 10000000")
     with ceiling(), pytest.raises(CardgenError) as caught:
-        load_profiles(project)
+        load_profiles(at(project))
     found = caught.value.findings[0]
     assert found.location.line == line and "from 0 to 500" in found.message
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..data.project import load_project
 from ..errors import CardgenError, Location, error
 from ..playtest import playable_rules
 from ..progress import Progress
@@ -53,7 +54,7 @@ def _confirmation(spec: Spec, reports: dict[str, dict[str, Any]], seed: int,
 def balance(project: Path, options: BalanceOptions, progress: Progress | None = None) -> BalanceResult:
     progress = progress or Progress(mode="quiet")
     check_outputs(project)  # a planted link or FIFO in output/balance/: before anything runs
-    data = playable_rules(project).data  # the data `cardgen playtest` would play
+    data = playable_rules(*load_project(project)).data  # the data `cardgen playtest` would play
     spec = read_spec(project, data)
     search = options.search
     if search.trials < 1 or search.games < 2 or options.confirm_games < 1 or search.validate < 0:

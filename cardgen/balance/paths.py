@@ -122,7 +122,8 @@ def read_slot(data: GameData, path: str) -> Slot:
 def _card_with(card: Card, parts: list[str], value: int) -> Card:
     key = parts[2]
     if len(parts) == 3 and key in CARD_NUMBERS:
-        return replace(card, **{key: value})
+        number: dict[str, Any] = {key: value}
+        return replace(card, **number)
     if len(parts) == 3 and key == "cost":
         return replace(card, cost=coins(tuple(card.cost), value))
     lines = tuple(replace(ln, effects=_set_effect(ln.effects, parts[4:], value))
@@ -149,6 +150,7 @@ def patched(data: GameData, values: Mapping[str, int]) -> GameData:
             place = places[parts[1]]
             places[parts[1]] = replace(place, attrs={**place.attrs, parts[2]: value})
         else:
-            phases = [replace(ph, **{parts[2]: value}) if ph.id == parts[1] else ph for ph in phases]
+            number: dict[str, Any] = {parts[2]: value}
+            phases = [replace(ph, **number) if ph.id == parts[1] else ph for ph in phases]
     return replace(data, cards=tuple(cards[c.id] for c in data.cards), places=places,
                    phases=tuple(phases))

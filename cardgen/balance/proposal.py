@@ -15,6 +15,7 @@ import yaml
 
 from ..data.load import load_or_raise
 from ..data.model import LANGS, GameData
+from ..data.project import Documents
 from ..data.yamledit import TextEdit, edit_files
 from ..data.yamlsrc import LocList, LocMap, load_yaml_text, nests_deeper
 from ..errors import CardgenError, Finding, Location, error
@@ -229,7 +230,7 @@ def _restamp(project: Path, english: dict[str, tuple[str, str]]) -> None:
     """The Czech of a re-rendered text is the canonical rendering of the new English: a text
     that was in step with its English stays so (not fuzzy); a review mark stays on the old
     Czech, so the new one reads as translated, not reviewed."""
-    state = read_state(project)
+    state = read_state(Documents(project))
     changed = False
     for context, (before, after) in english.items():
         rec = state.get(context)

@@ -19,7 +19,7 @@ from ..check.effects import check_effects
 from ..check.facts import check_rule_facts
 from ..check.invariants import check_invariants
 from ..data.model import GameData
-from ..data.yamlsrc import LocMap, load_yaml_file
+from ..data.yamlsrc import LocList, LocMap, load_yaml_file
 from ..errors import CardgenError, Finding, Location, Severity, error
 from .paths import PathError, Slot, patched, read_slot
 
@@ -125,7 +125,7 @@ def read_spec(project: Path, data: GameData) -> Spec:
                                  hint="list the values the search may change, see README "
                                  "\"Balancing the game\""))
     raw = load_yaml_file(path, file)
-    if not isinstance(raw, dict) or not isinstance(raw.get("tunable"), list) or not raw["tunable"]:
+    if not isinstance(raw, LocMap) or not isinstance(raw.get("tunable"), LocList) or not raw["tunable"]:
         raise CardgenError(error("balance-spec", "balance.yaml needs a list 'tunable:' of "
                                  "{path, range} entries", location=Location(file)))
     problems: list[Finding] = []
@@ -135,7 +135,7 @@ def read_spec(project: Path, data: GameData) -> Spec:
     for i, entry in enumerate(raw["tunable"]):
         at = raw["tunable"].at(i)
         rng = _range(entry, at)
-        if not isinstance(entry, dict) or not isinstance(entry.get("path"), str) or rng is None:
+        if not isinstance(entry, LocMap) or not isinstance(entry.get("path"), str) or rng is None:
             problems.append(error("balance-spec", "each tunable needs a path and a range "
                                   "[low, high] of whole numbers, low below high", location=at,
                                   hint="e.g. {path: cards.charles-iv.political, range: [1, 5]}"))

@@ -4,13 +4,11 @@ words from ``card_data/components.yaml``."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from reportlab.lib.colors import HexColor, white
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from ..data.model import GameData
+from ..data.project import Project
 from ..errors import CardgenError, error
 from ..render.cmyk import CmykConverter
 from ..wording.sandbox import fill_in
@@ -107,14 +105,14 @@ def draw_aid(c: Canvas, ctx: Ctx, side: str, x0: float, y0: float, w: float, h: 
             text(c, right, y0 + m + 4 * i, row, ctx.font("body"), 8.5, width=cw)
 
 
-def build_player_aid(data: GameData, lang: str, project: Path, paper: str = "a4",
+def build_player_aid(project: Project, lang: str, paper: str = "a4",
                      cmyk: CmykConverter | None = None) -> bytes:
     """One page: the Luxembourg aid on the top half, the Wittelsbach aid on the bottom half,
     with a cut line between them."""
     if paper not in PAPERS:
         raise CardgenError(error("bad-paper", f"unknown paper '{paper}'",
                                  hint=f"use one of: {', '.join(PAPERS)}"))
-    ctx = make_ctx(data, lang, project, "aid")
+    ctx = make_ctx(project, lang, "aid")
     pw, ph = PAPERS[paper]
     buf, c = new_canvas((pw, ph), ctx.comp.aid["title"][lang], ctx.font("body"), cmyk)
     c.setFont(ctx.font("body"), 9)

@@ -23,8 +23,9 @@ from reportlab.pdfgen import canvas as rl_canvas
 from .. import fonts as shared_fonts
 from ..data.layout import FONT_ROLES
 from ..data.model import LANGS, GameData
+from ..data.project import Project
 from ..data.shape import check_shape
-from ..data.sidefiles import Source, read_yaml, shape_of
+from ..data.sidefiles import Source, read_source, shape_of
 from ..errors import CardgenError, Finding, error, has_errors
 from ..files.safepath import resolved
 from ..render.cmyk import CmykCanvas, CmykConverter
@@ -73,21 +74,27 @@ class Layout:
         return HexColor(self.data["colours"][key])
 
 
-def load_layout(project: Path, name: str, findings: list[Finding]) -> Layout | None:
-    src = read_yaml(project / "layouts" / f"{name}.yaml", project, findings)
+def load_layout(project: Project, name: str) -> tuple[Layout | None, list[Finding]]:
+    """``layouts/<name>.yaml`` checked, its fonts registered (made once per project)."""
+    return project.derived(f"layout:{name}", lambda: _layout(project, name))
+
+
+def _layout(project: Project, name: str) -> tuple[Layout | None, list[Finding]]:
+    findings: list[Finding] = []
+    src = read_source(project.documents, f"layouts/{name}.yaml", findings)
     if src is None:
-        return None
+        return None, findings
     shape = check_shape(src.raw, shape_of(name), src.raw.loc, name)
     findings += shape
     if shape:
-        return None
+        return None, findings
     fonts = src.data["fonts"]
     files: dict[str, Path] = {}
     for role in FONT_ROLES:
         rel = fonts.get(role)
         path = resolved(src.path.parent / str(rel), src.at("fonts", role), str(rel)) \
             if rel else None
-        if path is not None and not path.is_relative_to(project.resolve()):
+        if path is not None and not path.is_relative_to(project.root.resolve()):
             findings.append(error("outside-project", f"the font for '{role}' is outside the "
                                   "project; cardgen reads only files inside the project",
                                   location=src.at("fonts", role),
@@ -99,8 +106,8 @@ def load_layout(project: Path, name: str, findings: list[Finding]) -> Layout | N
         else:
             files[role] = path
     if len(files) != len(FONT_ROLES):
-        return None
-    return Layout(src, shared_fonts.register_fonts(files))
+        return None, findings
+    return Layout(src, shared_fonts.register_fonts(files)), findings
 
 
 @dataclass
@@ -109,7 +116,6 @@ class Ctx:
 
     data: GameData
     lang: str
-    project: Path
     layout: Layout
     comp: Components
 
@@ -126,20 +132,21 @@ class Ctx:
         return display_name(self.data.places[pid].name.values[self.lang], self.lang)
 
 
-def make_ctx(data: GameData, lang: str, project: Path, layout_name: str) -> Ctx:
-    """Load the layout and components; raise one CardgenError with every finding."""
-    findings: list[Finding] = []
+def make_ctx(project: Project, lang: str, layout_name: str) -> Ctx:
+    """The layout and components; raise one CardgenError with every finding."""
     if lang not in LANGS:
         raise CardgenError(error("bad-lang", f"unknown language '{lang}'",
                                  hint=f"use one of: {', '.join(LANGS)}"))
-    layout = load_layout(project, layout_name, findings)
+    data = project.data
+    layout, found = load_layout(project, layout_name)
+    findings = list(found)
     if layout is not None and layout_name == "board":
         findings += position_findings(data, layout.source)
     comp, found = load_components(project)
     findings += found
     if has_errors(findings) or layout is None or comp is None:
         raise CardgenError(findings)
-    return Ctx(data, lang, project, layout, comp)
+    return Ctx(data, lang, layout, comp)
 
 
 # --- canvas helpers ------------------------------------------------------------------------

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from ..data.model import GameData
+from ..data.project import Project
 from ..render.cmyk import CmykConverter
 from ..wording.sandbox import fill_in
 from . import glyphs
@@ -573,10 +572,10 @@ def draw_board(ctx: Ctx, c: Canvas) -> None:
     Board(ctx, c).draw()
 
 
-def build_board(data: GameData, lang: str, project: Path,
+def build_board(project: Project, lang: str,
                 cmyk: CmykConverter | None = None) -> bytes:
     """Full-size board PDF (default A2 landscape) with bleed, TrimBox and BleedBox."""
-    ctx = make_ctx(data, lang, project, "board")
+    ctx = make_ctx(project, lang, "board")
     w, h, b = sheet(ctx)
     buf, c = new_canvas((w + 2 * b, h + 2 * b), ctx.label("title"), ctx.font("body"), cmyk)
     c.setFont(ctx.font("body"), 10)

@@ -11,13 +11,12 @@ from __future__ import annotations
 import math
 import string
 from dataclasses import dataclass
-from pathlib import Path
 
 from reportlab.lib.colors import HexColor, white
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from ..data.model import GameData
+from ..data.project import Project
 from ..errors import CardgenError, error
 from ..render.cmyk import CmykConverter
 from ..wording.sandbox import fill_in
@@ -135,13 +134,13 @@ def marks(plan: TilePlan) -> tuple[list[Mark], list[float], list[float]]:
     return out, cuts_x, cuts_y
 
 
-def build_board_tiles(data: GameData, lang: str, project: Path, paper: str = "a4",
+def build_board_tiles(project: Project, lang: str, paper: str = "a4",
                       cmyk: CmykConverter | None = None) -> bytes:
     """The board on A4 or Letter sheets, overlapping by at least 10 mm, with an assembly page."""
     if paper not in PAPERS:
         raise CardgenError(error("bad-paper", f"unknown paper '{paper}'",
                                  hint=f"use one of: {', '.join(PAPERS)}"))
-    ctx = make_ctx(data, lang, project, "board")
+    ctx = make_ctx(project, lang, "board")
     bw, bh, bleed = sheet(ctx)
     plan = plan_tiles(bw, bh, PAPERS[paper])
     pw, ph = plan.paper

@@ -10,13 +10,12 @@ Every face is painted ``bleed`` mm beyond its cut; the crop marks start beyond t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from reportlab.lib.colors import HexColor, white
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from ..data.model import GameData
+from ..data.project import Project
 from ..errors import CardgenError, error
 from ..render import icons
 from ..render.cmyk import CmykConverter
@@ -226,7 +225,7 @@ def sheet_findings(ctx: Ctx) -> list:
     return out
 
 
-def build_tokens(data: GameData, lang: str, project: Path, paper: str = "a4",
+def build_tokens(project: Project, lang: str, paper: str = "a4",
                  flip: str = "long", cmyk: CmykConverter | None = None,
                  back_offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
     """Token sheets on A4 (or Letter): each front page followed by its back page, mirrored
@@ -235,7 +234,7 @@ def build_tokens(data: GameData, lang: str, project: Path, paper: str = "a4",
     if paper not in PAPERS:
         raise CardgenError(error("bad-paper", f"unknown paper '{paper}'",
                                  hint=f"use one of: {', '.join(PAPERS)}"))
-    ctx = make_ctx(data, lang, project, "tokens")
+    ctx = make_ctx(project, lang, "tokens")
     found = sheet_findings(ctx)
     if found:
         raise CardgenError(found)

@@ -38,6 +38,7 @@ from .options import BuildOptions, check_options, read_manifest
 # build-on-save, needs none of them and starts several times faster without them.
 if TYPE_CHECKING:
     from ..data.layout import Layout
+    from ..data.project import Project
     from ..render.facestore import FaceStore
     from .outputs import Target
 
@@ -149,7 +150,6 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
                 log("unchanged")
                 return BuildReport(skipped=[output / rel for rel in state.outputs],
                                    findings=cached, unchanged=True)
-        _check_profile(project, options.profile)
         make_folder(cache_dir)
         with os_errors("copy the inputs to", cache_dir):
             snapshot = Path(tempfile.mkdtemp(prefix=SNAPSHOT_PREFIX, dir=cache_dir)).resolve()
@@ -167,14 +167,14 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
             shutil.rmtree(snapshot, ignore_errors=True)
 
 
-def _check_profile(project: Path, name: str) -> None:
+def _check_profile(project: Project, name: str) -> None:
     """A print-shop profile name that is not in layouts/profiles.yaml is said before the
     long part of a build (an unchanged build used the same name last time: it was there)."""
     from ..impose import load_profiles, select_profile
     try:
         profiles = load_profiles(project)
     except CardgenError:
-        return  # the build reports a damaged profiles file with its other findings
+        return  # the check reports a damaged profiles file with its other findings
     select_profile(profiles, name)
 
 
@@ -242,16 +242,18 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     card_cache = CardFileCache.read(output, keep=True)
     report = run_check(project, fit_cache=fit_cache, check_cache=check_cache,
                        card_cache=card_cache)
+    if report.project is not None:
+        _check_profile(report.project, options.profile)
     if not report.ok:
         raise CardgenError(report.findings)
-    assert report.data is not None and report.layout is not None
-    data, layout = report.data, report.layout
+    assert report.project is not None and report.data is not None and report.layout is not None
+    gathered, data, layout = report.project, report.data, report.layout
     card_key, base_key = project_keys(project)
     result = BuildReport(findings=[f for f in report.findings if f.severity is not Severity.ERROR],
                          data=data, faces=report.faces, layout=layout)
     if options.strict and not _clean(result.findings):
         raise CardgenError(strict(result.findings))
-    shop = print_shop_findings(project, layout, options.profile,
+    shop = print_shop_findings(gathered, layout, options.profile,
                                [f for lang in options.langs for f in report.faces[lang]])
     if has_errors(shop):
         raise CardgenError(shop)
@@ -260,7 +262,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     faces_kept = FaceStore(output / CACHE_DIR)
     targets: list[Target] = []
     for lang in options.langs:
-        targets += _lang_targets(project, output, data, layout, report.faces[lang], lang, options,
+        targets += _lang_targets(gathered, output, layout, report.faces[lang], lang, options,
                                  manifest, (card_key, base_key), result, faces_kept)
     stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
     result.skipped = [output / t.rel for t in targets if t not in stale]
@@ -305,7 +307,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     return result
 
 
-def _lang_targets(project: Path, output: Path, data: GameData, layout: Layout,
+def _lang_targets(project: Project, output: Path, layout: Layout,
                   faces: list[CardFace], lang: str, options: BuildOptions,
                   manifest: dict | None, keys: tuple[str, str],
                   result: BuildReport, faces_kept: FaceStore | None = None) -> list[Target]:
@@ -326,7 +328,7 @@ def _lang_targets(project: Path, output: Path, data: GameData, layout: Layout,
     if options.cards or manifest is not None:
         reprint = tuple(select_reprint(faces, options.cards, manifest, hashes))
         result.reprinted[lang] = list(reprint)
-    ctx = LangContext(project, data, lang, faces, layout, base_key, card_key,
+    ctx = LangContext(project, lang, faces, layout, base_key, card_key,
                       flip=options.flip, gutterfold=options.gutterfold,
                       cmyk=converter(project, options.profile, options.cmyk or pdfx,
                                      options.icc),
@@ -336,4 +338,4 @@ def _lang_targets(project: Path, output: Path, data: GameData, layout: Layout,
                       vtt=options.vtt, vtt_base_url=options.vtt_base_url, output=output,
                       faces_kept=faces_kept)
     return card_targets(ctx) + game_targets(ctx) + vtt_targets(ctx) + table_targets(
-        data, lang, project, card_key, ctx.cmyk)
+        project, lang, card_key, ctx.cmyk)

@@ -13,7 +13,7 @@ from ..files.incremental import JsonCache, code_digest, digest, file_digest
 from ..files.oserrors import check_regular
 from ..files.safepath import inside
 from ..wording.face import CardFace, face_key
-from .common import CARD_LAYOUT, read_findings
+from .common import read_findings
 
 # The stages (check, compose, render, impose, …) are imported by the functions that run
 # them: a build that finds nothing changed, the usual case in `watch` and in an editor's
@@ -22,12 +22,15 @@ if TYPE_CHECKING:
     from ..check.cache import CheckCache
     from ..data.cardcache import CardFileCache
     from ..data.layout import Layout
+    from ..data.project import Project
 
 
 @dataclass
 class CheckReport:
     data: GameData | None
     findings: list[Finding]
+    #: every input as loaded (None when there was no card data to load)
+    project: Project | None = None
     faces: dict[str, list[CardFace]] = field(default_factory=dict)
     layout: Layout | None = None
     translation: list[str] = field(default_factory=list)  # state counts, fuzzy texts
@@ -67,8 +70,7 @@ def run_check(project: Path, *, lang_only: bool = False,
     from ..check.reversed import card_findings as reversed_card_findings
     from ..check.reversed import token_findings as reversed_token_findings
     from ..data.cardcache import CardFileCache
-    from ..data.layout import load_layout
-    from ..data.load import load
+    from ..data.project import load_project
     from ..tables import label_findings as table_label_findings
     from ..tables.glossary import label_findings as glossary_label_findings
     from ..translate.translation import state_summary
@@ -77,29 +79,30 @@ def run_check(project: Path, *, lang_only: bool = False,
     if card_cache is None:
         card_cache = CardFileCache.read(project / "output")
     try:
-        data, findings = load(project, card_cache)
+        gathered, findings = load_project(project, card_cache)
     except CardgenError as exc:
         return CheckReport(None, exc.findings)
-    findings = list(findings)
+    data, findings = gathered.data, list(findings)
     if check_cache is None:
         check_cache = CheckCache.from_json(JsonCache(project / "output", CHECKS_CACHE)
                                            .read(checks_key()))
     if fit_cache is None:
         fit_cache = read_fit_cache(JsonCache(project / "output", FIT_CACHE), fit_key())
     findings.extend(checks.run_all(data, lang_only=lang_only, cache=check_cache))
-    findings.extend(check_component_texts(project, data))  # board, token and aid texts
-    findings.extend(check_reminders(project, data))  # next-purchase tokens (6.22)
-    findings.extend(check_restated(project, data))  # … and what they restate
-    report = CheckReport(data, findings)
-    state_found, report.translation = state_summary(data, project)
+    findings.extend(check_component_texts(gathered))  # board, token and aid texts
+    findings.extend(check_reminders(gathered))  # next-purchase tokens (6.22)
+    findings.extend(check_restated(gathered))  # … and what they restate
+    report = CheckReport(data, findings, gathered)
+    state_found, report.translation = state_summary(data, gathered)
     findings.extend(state_found)
     if report.ok:
         try:
-            layout = load_layout(project / CARD_LAYOUT)
-            findings.extend(reversed_card_findings(layout) + reversed_token_findings(project))
+            layout = gathered.card_layout()
+            findings.extend(reversed_card_findings(gathered, layout)
+                            + reversed_token_findings(gathered))
             findings.extend(coin_row_findings(data, layout))  # yield and cost coins (2.33, 2.34)
             if not lang_only:  # every other layout, as the build reads it
-                findings.extend(f for f in input_findings(project, data, layout)
+                findings.extend(f for f in input_findings(gathered, layout)
                                 if f not in findings)
             findings.extend(art_findings(data, project, layout))
             findings.extend(f for lang in LANGS for f in glossary_label_findings(data, lang))

@@ -15,8 +15,6 @@ if TYPE_CHECKING:
     from .outputs import Target
 
 
-CARD_LAYOUT = Path("layouts") / "card.yaml"
-
 
 Log = Callable[[str], None]
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..data.model import LANGS, GameData
+from ..data.model import LANGS
+from ..data.project import Project
 from ..errors import CardgenError, Finding
 
 if TYPE_CHECKING:
@@ -33,14 +33,14 @@ def _found(load: Callable[[], Any], out: list[Finding]) -> Any:
         return None
 
 
-def input_findings(project: Path, data: GameData, layout: Layout) -> list[Finding]:
+def input_findings(project: Project, layout: Layout) -> list[Finding]:
     """What a build would refuse in layouts/board, tokens, aid, sheets, profiles and vtt."""
     from ..board.base import make_ctx
     from ..impose import CardSize, duplex_geometry, gutterfold_geometry, load_profiles, load_sheet_spec
     from ..vtt import load_config
     out: list[Finding] = []
     for name in BOARD_LAYOUTS:
-        _found(partial(lambda name: make_ctx(data, LANGS[0], project, name), name), out)
+        _found(partial(lambda name: make_ctx(project, LANGS[0], name), name), out)
     _found(lambda: load_profiles(project), out)
     _found(lambda: load_config(project), out)
     spec = _found(lambda: load_sheet_spec(project), out)

@@ -17,6 +17,7 @@ from .. import impose
 from ..board import build_board, build_board_tiles, build_player_aid, build_tokens
 from ..data.layout import Layout
 from ..data.model import GameData
+from ..data.project import Project
 from ..errors import Finding
 from ..files.incremental import digest
 from ..fonts import register_fonts
@@ -52,8 +53,7 @@ class Target:
 class LangContext:
     """Everything the targets of one language are made from."""
 
-    project: Path
-    data: GameData
+    project: Project
     lang: str
     faces: list[CardFace]
     layout: Layout
@@ -74,6 +74,10 @@ class LangContext:
     #: the last build's face drawings, and where this build's go (None: every face drawn)
     faces_kept: FaceStore | None = None
 
+    @property
+    def data(self) -> GameData:
+        return self.project.data
+
 
 def _drawers(ctx: LangContext, layout: Layout | None = None) -> tuple[Callable, Callable]:
     layout = layout or ctx.layout
@@ -92,7 +96,7 @@ def _card_size(layout: Layout) -> impose.CardSize:
     return impose.CardSize(g.width, g.height, g.bleed)
 
 
-def print_shop_findings(project: Path, layout: Layout, profile_id: str,
+def print_shop_findings(project: Project, layout: Layout, profile_id: str,
                         faces: Sequence[CardFace] = ()) -> list[Finding]:
     """What the chosen print-shop profile does to the layout's card (scaling, bleed) and to
     the art of ``faces`` (its resolution at the shop's scaled size)."""
@@ -139,7 +143,7 @@ def _cmyk_key(ctx: LangContext) -> str:
     return ctx.cmyk.key if ctx.cmyk else "rgb"
 
 
-def converter(project: Path, profile_id: str, cmyk: bool, icc: Path | None
+def converter(project: Project, profile_id: str, cmyk: bool, icc: Path | None
               ) -> CmykConverter | None:
     """The build's CMYK converter: ``--icc FILE`` or the shipped profile, at the print-shop
     profile's ink limit; None for an RGB build (``--icc`` alone means CMYK)."""
@@ -150,7 +154,7 @@ def converter(project: Path, profile_id: str, cmyk: bool, icc: Path | None
                          profile.rich_black)
 
 
-def wants_pdfx(project: Path, profile_id: str, pdfx: bool | None) -> bool:
+def wants_pdfx(project: Project, profile_id: str, pdfx: bool | None) -> bool:
     """Whether print-shop.pdf is PDF/X-1a: ``--pdfx`` / ``--no-pdfx`` when given, else what
     the print-shop profile asks (DriveThruCards does)."""
     if pdfx is not None:
@@ -285,35 +289,35 @@ def game_targets(ctx: LangContext) -> list[Target]:
     data, lang, project, cmyk = ctx.data, ctx.lang, ctx.project, ctx.cmyk
     key = digest(ctx.base_key, lang, _cmyk_key(ctx))
     out = [Target(f"{lang}/board.pdf", digest(key, "board"),
-                  lambda: build_board(data, lang, project, cmyk))]
+                  lambda: build_board(project, lang, cmyk))]
     for paper in PAPERS:
         suffix = "" if paper == "a4" else "-letter"
         out += [
             Target(f"{lang}/board-{paper}.pdf", digest(key, "tiles", paper),
-                   partial(lambda paper: build_board_tiles(data, lang, project, paper, cmyk), paper)),
+                   partial(lambda paper: build_board_tiles(project, lang, paper, cmyk), paper)),
             Target(f"{lang}/tokens{suffix}.pdf",
                    digest(key, "tokens", paper, ctx.flip, repr(ctx.back_offset)),
-                   partial(lambda paper: build_tokens(data, lang, project, paper, ctx.flip, cmyk,
+                   partial(lambda paper: build_tokens(project, lang, paper, ctx.flip, cmyk,
                                                     ctx.back_offset), paper)),
         ]
     out.append(Target(f"{lang}/player-aid.pdf", digest(key, "aid"),
-                      lambda: build_player_aid(data, lang, project, cmyk=cmyk)))
+                      lambda: build_player_aid(project, lang, cmyk=cmyk)))
     out.append(Target(f"{lang}/glossary.pdf", digest(key, "glossary", *glossary_card_inputs(data)),
                       lambda: build_glossary_sheet(data, lang, ctx.layout.fonts, cmyk)))
     return out
 
 
-def table_targets(data: GameData, lang: str, project: Path, card_key: str,
+def table_targets(project: Project, lang: str, card_key: str,
                   cmyk: CmykConverter | None = None) -> list[Target]:
     """output/<lang>/rules-tables.pdf, .md and .html. The tables' words are made here (it
     is quick) and are their key, with ``card_key`` (code, fonts, layouts): a card change
     that no table shows rebuilds none of them. The PDF is CMYK in a CMYK build (``cmyk``)."""
-    doc = tables_document(data, lang, project)
-    key = digest(card_key, lang, "tables", repr(doc), drawing_inputs(data))
+    doc = tables_document(project, lang)
+    key = digest(card_key, lang, "tables", repr(doc), drawing_inputs(project.data))
     pdf_key = digest(key, cmyk.key if cmyk else "rgb")
     return [Target(f"{lang}/rules-tables.{ext}", digest(pdf_key if ext == "pdf" else key, ext),
                    make)
-            for ext, make in writers(doc, data, project, cmyk).items()]
+            for ext, make in writers(doc, project, cmyk).items()]
 
 
 def vtt_targets(ctx: LangContext) -> list[Target]:
@@ -321,8 +325,8 @@ def vtt_targets(ctx: LangContext) -> list[Target]:
     (a sheet by its cards' face hashes), so a changed card rewrites only its own sheet."""
     if not ctx.vtt:
         return []
-    output = ctx.output or ctx.project / "output"
-    files = vtt_files(ctx.data, ctx.lang, ctx.faces, ctx.layout, ctx.project, ctx.face_hashes,
+    output = ctx.output or ctx.project.root / "output"
+    files = vtt_files(ctx.project, ctx.lang, ctx.faces, ctx.layout, ctx.face_hashes,
                       output / ctx.lang / "vtt", ctx.vtt_base_url)
     return [Target(f"{ctx.lang}/vtt/{f.name}",
                    digest(ctx.base_key if f.shared else "", "vtt", *f.key), f.make)

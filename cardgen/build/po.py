@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..data.model import LANGS, GameData
+from ..data.model import LANGS
 from ..errors import CardgenError, Finding, has_errors
 from ..files.safepath import in_output
 from ..wording.face import CardFace
 from .check import run_check
-from .common import CARD_LAYOUT
 
 if TYPE_CHECKING:
+    from ..data.project import Project
     from ..translate.po import ImportReport
 
 
@@ -20,10 +20,11 @@ def po_export(project: Path, *, pot: bool = False) -> Path:
     """`cardgen po export`: output/po/cs.po with every translatable string, its state and
     its length budget from the fit engine; with ``pot``, output/po/cards.pot for msgmerge."""
     from ..check.text import check_templates
-    from ..data.load import load
+    from ..data.project import load_project
     from ..translate.po import export_po
     from ..wording.compose import compose_faces
-    data, findings = load(project)
+    gathered, findings = load_project(project)
+    data = gathered.data
     findings += check_templates(data)  # the export renders canonical text through them
     if has_errors(findings):
         raise CardgenError(findings)
@@ -34,19 +35,19 @@ def po_export(project: Path, *, pot: bool = False) -> Path:
         except CardgenError as exc:
             if any(f.code in ("template-unsafe", "template-error") for f in exc.findings):
                 raise
-    budgets = po_budgets(data, faces.get("cs", []), project)
+    budgets = po_budgets(gathered, faces.get("cs", []))
     path = in_output(project, "po/" + ("cards.pot" if pot else "cs.po"))
-    return export_po(data, path, project=project, budgets=budgets, pot=pot)
+    return export_po(data, path, project=gathered, budgets=budgets, pot=pot)
 
 
-def po_budgets(data: GameData, faces: list[CardFace], project: Path) -> dict[str, tuple[int, float]]:
+def po_budgets(project: Project, faces: list[CardFace]) -> dict[str, tuple[int, float]]:
     """PO context -> (characters that still fit at the minimum size, that size): the text
     box budget for a card's lines and Deed name, the name bar's for its name."""
     from ..check.lang import card_texts
-    from ..data.layout import load_layout
     from ..render.card import spare_characters
+    data = project.data
     try:
-        layout = load_layout(project / CARD_LAYOUT)
+        layout = project.card_layout()
     except CardgenError:
         return {}
     out: dict[str, tuple[int, float]] = {}
@@ -65,9 +66,10 @@ def po_check(project: Path) -> list[Finding]:
     """What `cardgen check` finds, and the board's label findings: the QA a PO import's
     texts go through before anything is written."""
     from ..wording.components import load_components
-    findings = run_check(project).findings
-    findings += load_components(project)[1]
-    return findings
+    report = run_check(project)
+    if report.project is not None:
+        report.findings += load_components(report.project)[1]
+    return report.findings
 
 
 def po_import(project: Path, file: Path) -> ImportReport:

@@ -12,7 +12,6 @@ from ..errors import CardgenError, Severity, error
 from ..files.safepath import in_output
 from ..files.write import atomic_write
 from .check import face_keys_of, run_check
-from .common import CARD_LAYOUT
 from .options import read_manifest
 
 if TYPE_CHECKING:
@@ -29,17 +28,16 @@ def proof(project: Path, *, only_problems: bool = False, changed_since: str | No
     """`cardgen proof`: output/proof/cs-en.pdf with every card in both languages, or with
     ``changed_since`` (an earlier manifest.json or a git revision) cs-en-changes.pdf with
     only the changed cards."""
-    from ..data.layout import load_layout
     from ..render.card import draw_card
     from ..translate.proof import build_proof
     from ..translate.translation import text_states
     from ..wording.compose import compose_faces
     report = run_check(project)
-    data = report.data
-    if data is None:
+    data, gathered = report.data, report.project
+    if data is None or gathered is None:
         raise CardgenError([f for f in report.findings if f.severity is Severity.ERROR])
     # a proof is most useful when the texts have errors: compose even then
-    layout = report.layout or load_layout(project / CARD_LAYOUT)
+    layout = report.layout or gathered.card_layout()
     faces = report.faces or {lang: compose_faces(data, lang, project) for lang in LANGS}
     earlier, hashes = None, None
     if changed_since is not None:
@@ -48,7 +46,7 @@ def proof(project: Path, *, only_problems: bool = False, changed_since: str | No
         hashes = {lang: {card: key[:16] for card, key in keys[lang].items()} for lang in LANGS}
     pdf = build_proof(data, faces["en"], faces["cs"], report.findings, draw_card, layout,
                       only_problems=only_problems, earlier=earlier, hashes=hashes,
-                      states=text_states(data, project))
+                      states=text_states(data, gathered))
     path = in_output(project, "proof/" + (FULL_PROOF if changed_since is None else CHANGES_PROOF))
     atomic_write(path, pdf)
     return path

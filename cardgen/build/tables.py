@@ -25,11 +25,12 @@ def tables(project: Path, langs: tuple[str, ...] = LANGS) -> TablesReport:
     """`cardgen tables`: check the data, then write output/<lang>/rules-tables.pdf, .md
     and .html that changed (the same targets, keys and files as `cardgen build`)."""
     from .. import check as checks
-    from ..data.load import load
+    from ..data.project import load_project
     from ..tables import label_findings as table_label_findings
     from .outputs import table_targets
     check_options(BuildOptions(langs=langs))
-    data, findings = load(project)
+    gathered, findings = load_project(project)
+    data = gathered.data
     if not has_errors(findings):
         findings = [*findings, *checks.run_all(data),
                     *(f for lang in LANGS for f in table_label_findings(data, lang))]
@@ -41,7 +42,7 @@ def tables(project: Path, langs: tuple[str, ...] = LANGS) -> TablesReport:
     card_key = project_keys(project)[0]
     with build_lock(output):
         state = BuildState.read(output)
-        targets = [t for lang in langs for t in table_targets(data, lang, project, card_key)]
+        targets = [t for lang in langs for t in table_targets(gathered, lang, card_key)]
         stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
         report.skipped = [output / t.rel for t in targets if t not in stale]
         with StagedFiles() as staged:

@@ -7,10 +7,10 @@ they print (so a "v" never ends a line on the board even before the file is fixe
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
-from ..data.model import LANGS, GameData
-from ..data.yamlsrc import LocList, LocMap, load_yaml_file
+from ..data.model import LANGS
+from ..data.project import Project
+from ..data.yamlsrc import LocList, LocMap
 from ..errors import CardgenError, Finding, Location, error, warning
 from ..wording.components import load_components
 from ..wording.language import fix_text, typography_problems
@@ -20,7 +20,7 @@ from .names import strip_tokens
 SEVERITY = {"warning": warning, "error": error}
 
 
-def component_texts(project: Path) -> Iterator[tuple[str, str, str, Location]]:
+def component_texts(project: Project) -> Iterator[tuple[str, str, str, Location]]:
     """(path, language, text, location) of every {en, cs} text in components.yaml, as
     written (before the typography the generators apply)."""
     comp, _ = load_components(project)
@@ -41,12 +41,11 @@ def component_texts(project: Path) -> Iterator[tuple[str, str, str, Location]]:
     yield from walk(comp.source.raw, "")
 
 
-def sheet_texts(project: Path) -> Iterator[tuple[str, str, str, Location]]:
+def sheet_texts(project: Project) -> Iterator[tuple[str, str, str, Location]]:
     """(path, language, text, location) of the home-print instructions
     (``layouts/sheets.yaml`` ``strings: <lang>:``, plural tables included)."""
-    path = project / "layouts" / "sheets.yaml"
     try:
-        raw = load_yaml_file(path, "layouts/sheets.yaml")
+        raw = project.documents.read("layouts/sheets.yaml")
     except CardgenError:  # the build reports it
         return
     strings = raw.get("strings") if isinstance(raw, LocMap) else None
@@ -63,26 +62,25 @@ def sheet_texts(project: Path) -> Iterator[tuple[str, str, str, Location]]:
                     yield f"strings.{lang}.{key}" + (f".{sub}" if sub else ""), lang, text, where
 
 
-def _all_texts(project: Path) -> Iterator[tuple[str, str, str, Location]]:
+def _all_texts(project: Project) -> Iterator[tuple[str, str, str, Location]]:
     yield from component_texts(project)
     yield from sheet_texts(project)
 
 
-def check_component_texts(project: Path, data: GameData | None = None) -> list[Finding]:
+def check_component_texts(project: Project) -> list[Finding]:
     """A typography finding per problem in a board, token, aid or sheet text, at its line;
-    with ``data``, the glossary's fixed phrases too (:func:`check_component_terms`)."""
+    and the glossary's fixed phrases (:func:`check_component_terms`)."""
     out = []
     for path, lang, text, loc in _all_texts(project):
         for rule, found in typography_problems(text, lang):
             out.append(SEVERITY[rule.severity.value](
                 rule.code, f"{path}: {rule.message.format(found=found)}", location=loc,
                 lang=lang, hint=rule.hint))
-    if data is not None:
-        out.extend(check_component_terms(project, data))
+    out.extend(check_component_terms(project))
     return out
 
 
-def check_component_terms(project: Path, data: GameData) -> list[Finding]:
+def check_component_terms(project: Project) -> list[Finding]:
     """A glossary term of several words ("play area", "discard pile") in the English of a
     board, token or aid text needs one of its Czech forms in the Czech ("herní oblast", not
     "oblast zahraných karet"), as card text does (``lang-glossary``). One-word terms are
@@ -91,7 +89,7 @@ def check_component_terms(project: Path, data: GameData) -> list[Finding]:
     pairs: dict[str, dict[str, tuple[str, Location]]] = {}
     for path, lang, text, loc in component_texts(project):
         pairs.setdefault(path, {})[lang] = (text, loc)
-    phrases = [t for t in data.glossary if any(" " in f for f in t.forms.get("en", ()))]
+    phrases = [t for t in project.data.glossary if any(" " in f for f in t.forms.get("en", ()))]
     out = []
     for path, texts in pairs.items():
         if "en" not in texts or "cs" not in texts:
@@ -108,7 +106,7 @@ def check_component_terms(project: Path, data: GameData) -> list[Finding]:
     return out
 
 
-def component_fixes(project: Path) -> Iterator[tuple[Location, str, str, str]]:
+def component_fixes(project: Project) -> Iterator[tuple[Location, str, str, str]]:
     """(location, path, language, repaired text) for every text ``--fix`` would change."""
     for path, lang, text, loc in _all_texts(project):
         fixed = fix_text(text, lang)

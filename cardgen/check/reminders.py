@@ -9,14 +9,15 @@ the engine play different games.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from ..data.model import GameData, walk
+from ..data.model import walk
+from ..data.project import Project
 from ..errors import Finding, warning
 from ..wording.components import load_components
 
 
-def check_reminders(project: Path, data: GameData) -> list[Finding]:
+def check_reminders(project: Project) -> list[Finding]:
+    data = project.data
     comp, _ = load_components(project)
     if comp is None:  # the component checks report why
         return []

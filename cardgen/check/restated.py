@@ -20,10 +20,10 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, cast
 
 from ..data.model import LANGS, GameData, walk
+from ..data.project import Project
 from ..data.yamlsrc import LocList, LocMap
 from ..errors import Finding, Location, error
 from ..wording.components import Components, load_components
@@ -80,7 +80,7 @@ def _component_texts(comp: Components) -> Iterator[_Text]:
     yield from walk(comp.source.raw, "")
 
 
-def _sheet_pairs(project: Path) -> Iterator[_Text]:
+def _sheet_pairs(project: Project) -> Iterator[_Text]:
     pairs: dict[str, _Text] = {}
     for path, lang, text, loc in sheet_texts(project):
         key = path.split(".", 2)[2]  # strings.<lang>.<key>
@@ -260,7 +260,8 @@ def _quote(rec: dict) -> str:
     return " / ".join(map(str, quote.values())) if isinstance(quote, dict) else str(quote)
 
 
-def check_restated(project: Path, data: GameData) -> list[Finding]:
+def check_restated(project: Project) -> list[Finding]:
+    data = project.data
     """Every board, token, aid and sheet text against what it restates, and its two
     languages against each other (see the module docstring)."""
     vocab = _vocabulary(data)

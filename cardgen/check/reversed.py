@@ -5,12 +5,12 @@ in when the plates drift. A check rule, so a layout change cannot bring it back.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from ..data.layout import Layout
-from ..data.sidefiles import read_yaml
-from ..data.yamlsrc import LocMap, load_yaml_file
+from ..data.project import Project
+from ..data.sidefiles import read_source
+from ..data.yamlsrc import LocMap
 from ..errors import CardgenError, Finding, Location, error
 
 #: The smallest reversed type a print shop takes, in points, and the faces it may use.
@@ -32,12 +32,11 @@ def _finding(where: Location, what: str, font: str, size: float) -> Finding | No
                  location=where, hint=f"set it in the bold face at {MIN_REVERSED_PT:g} pt or more")
 
 
-def card_findings(layout: Layout) -> list[Finding]:
+def card_findings(project: Project, layout: Layout) -> list[Finding]:
     """Reversed card texts too small or not bold, each at its line of the layout file."""
-    source = Path(layout.source)
-    shown = f"layouts/{source.name}"
+    shown = project.documents.rel(layout.source)
     try:
-        raw = load_yaml_file(source, shown)
+        raw = project.documents.read(shown)
     except CardgenError:
         raw = None
     out = []
@@ -54,10 +53,10 @@ def card_findings(layout: Layout) -> list[Finding]:
     return out
 
 
-def token_findings(project: Path) -> list[Finding]:
+def token_findings(project: Project) -> list[Finding]:
     """Reversed token labels (``labels:`` of layouts/tokens.yaml) too small or not bold."""
     problems: list[Finding] = []
-    source = read_yaml(Path(project) / "layouts" / "tokens.yaml", Path(project), problems)
+    source = read_source(project.documents, "layouts/tokens.yaml", problems)
     if source is None:
         return problems
     out = []

@@ -21,7 +21,8 @@ from reportlab.lib.units import mm
 from ..errors import CardgenError, Finding, Location, error, has_errors
 from ..files.safepath import in_project, resolved
 from .fields import Field, check_record, range_findings
-from .yamlsrc import LocMap, load_yaml_file
+from .project import Documents
+from .yamlsrc import LocMap
 
 #: Body text may never be set smaller than this (print legibility), whatever a layout says.
 MIN_BODY_PT = 6.5
@@ -309,17 +310,17 @@ def _merge(base: LocMap, over: LocMap) -> LocMap:
     return out
 
 
-def _load_raw(path: Path, chain: tuple[Path, ...], project: Path) -> LocMap:
+def _load_raw(path: Path, chain: tuple[Path, ...], documents: Documents) -> LocMap:
     path = resolved(path)  # a loop of links: an error at the file
     if path in chain:
         cycle = " → ".join(p.name for p in (*chain[chain.index(path):], path))
         raise CardgenError(error("layout-extends-cycle", f"layout 'extends' cycle: {cycle}",
-                                 location=Location(str(path)),
+                                 location=Location(documents.rel(path)),
                                  hint="remove one of the 'extends:' entries in this cycle"))
-    data = load_yaml_file(path)
+    data = documents.read(path)
     if not isinstance(data, LocMap):
         raise CardgenError(error("shape", "a layout file must be a mapping of sections",
-                                 location=Location(str(path))))
+                                 location=Location(documents.rel(path))))
     parents = data.get("extends")
     if parents is None:
         return data
@@ -331,12 +332,12 @@ def _load_raw(path: Path, chain: tuple[Path, ...], project: Path) -> LocMap:
             raise CardgenError(error("wrong-type", "'extends' takes layout file names",
                                      location=where))
         parent_path = path.parent / name
-        in_project(parent_path, project, where, "layout named in 'extends'")
+        in_project(parent_path, documents.root, where, "layout named in 'extends'")
         if not parent_path.is_file():
             raise CardgenError(error("layout-extends-missing",
                                      f"layout '{name}' named in 'extends' does not exist",
                                      location=where, hint=f"looked for {parent_path}"))
-        parent = _load_raw(parent_path, (*chain, path), project)
+        parent = _load_raw(parent_path, (*chain, path), documents)
         merged = parent if merged is None else _merge(merged, parent)
     assert merged is not None
     child = LocMap({k: v for k, v in data.items() if k != "extends"})
@@ -346,14 +347,18 @@ def _load_raw(path: Path, chain: tuple[Path, ...], project: Path) -> LocMap:
     return out
 
 
-def load_layout(path: Path | str, project: Path | None = None) -> Layout:
+def load_layout(path: Path | str, project: Path | None = None,
+                documents: Documents | None = None) -> Layout:
     """Load, merge and validate a card layout; raise CardgenError with every finding.
     ``extends:`` and font paths must stay inside ``project`` (by default the folder that
-    holds the layout's folder)."""
+    holds the layout's folder); ``documents`` are the project's parsed files, when it has
+    been gathered (:mod:`cardgen.data.project`)."""
     path = Path(path)
-    project = project if project is not None else path.absolute().parent.parent
-    raw = _load_raw(path, (), project)
-    findings = validate(raw, path.resolve().parent, project)
+    if documents is None:
+        project = project if project is not None else path.absolute().parent.parent
+        documents = Documents(project)
+    raw = _load_raw(path if path.is_absolute() else documents.root / path, (), documents)
+    findings = validate(raw, path.resolve().parent, documents.root)
     if has_errors(findings):
         raise CardgenError(findings)
     return _build(raw, path)

@@ -28,10 +28,11 @@ from .fields import (
     printable_findings,
 )
 from .patterns import BoundedPattern, PatternError, bounded
+from .project import Documents
 from .ranges import held, range_findings
 from .shape import check_shape
 from .specs import CARD_SPEC, EXCEPTION_SPEC, LINE_SPEC, RULE_NUMBERS, SCHEMA_SHAPE, TEXT_SHAPE
-from .yamlsrc import LocList, LocMap, load_yaml_bytes, load_yaml_file
+from .yamlsrc import LocList, LocMap, load_yaml_bytes
 
 
 def _texts(value: Any) -> tuple[str, ...]:
@@ -40,8 +41,9 @@ def _texts(value: Any) -> tuple[str, ...]:
     return tuple(str(x) for x in value) if isinstance(value, list) else ()
 
 class _Loader:
-    def __init__(self, project: Path):
+    def __init__(self, project: Path, documents: Documents):
         self.project = project
+        self.documents = documents
         self.root = project / "card_data"
         self.findings: list[Finding] = []
         self.files: list[Path] = []
@@ -55,8 +57,7 @@ class _Loader:
     def read(self, path: Path) -> Any:
         self.files.append(path)
         try:
-            in_project(path, self.project, what="data file")
-            return load_yaml_file(path, self.rel(path))
+            return self.documents.read(self.rel(path))
         except CardgenError as exc:
             self.findings.extend(exc.findings)
             return None
@@ -526,17 +527,20 @@ def _uncollected() -> Iterator[None]:
 _FROZEN_AFTER_COLLECTION = [0]
 
 
-def load(project: Path, cache: CardFileCache | None = None) -> tuple[m.GameData, list[Finding]]:
+def load(project: Path, cache: CardFileCache | None = None, documents: Documents | None = None
+         ) -> tuple[m.GameData, list[Finding]]:
     """Load card_data/ under ``project``; return the model and every shape finding.
 
     With a ``cache`` (cardgen/cardcache.py), card files whose bytes it holds are not parsed
-    again."""
+    again; ``documents`` keeps every other file parsed for the later stages
+    (:func:`cardgen.data.project.load_project`)."""
     with _uncollected():
-        return _load(project, cache or CardFileCache())
+        return _load(project, cache or CardFileCache(), documents or Documents(project))
 
 
-def _load(project: Path, cache: CardFileCache) -> tuple[m.GameData, list[Finding]]:
-    loader = _Loader(project)
+def _load(project: Path, cache: CardFileCache, documents: Documents
+          ) -> tuple[m.GameData, list[Finding]]:
+    loader = _Loader(project, documents)
     if not loader.root.is_dir():
         raise CardgenError(error("no-card-data", f"no card_data/ folder in {project}",
                                  location=Location(str(project)),

@@ -12,12 +12,11 @@ from typing import Any
 
 import yaml
 
-from ..errors import CardgenError, Finding, Location, error
-from ..files.oserrors import check_regular
-from ..files.safepath import in_project
+from ..errors import Finding, Location, error
 from .fields import control_findings
 from .model import LANGS
-from .yamlsrc import LocList, LocMap, load_yaml_file
+from .project import Documents
+from .yamlsrc import LocList, LocMap
 
 
 def plain(value: Any) -> Any:
@@ -60,25 +59,10 @@ class Source:
         return loc
 
 
-def read_yaml(path: Path, project: Path, findings: list[Finding]) -> Source | None:
-    try:
-        rel = str(path.relative_to(project))
-    except ValueError:
-        rel = str(path)
-    if not path.is_file():
-        findings.append(check_regular(path, rel)  # a loop of links, a FIFO …
-                        or error("file-missing", f"{rel} not found", location=Location(rel)))
-        return None
-    try:
-        in_project(path, project, what="data file")
-        raw = load_yaml_file(path, rel)
-    except CardgenError as exc:
-        findings.extend(exc.findings)
-        return None
-    if not isinstance(raw, LocMap):
-        findings.append(error("shape", f"{rel} must be a mapping", location=Location(rel)))
-        return None
-    return Source(path, raw, plain(raw))
+def read_source(documents: Documents, rel: str, findings: list[Finding]) -> Source | None:
+    """``rel`` of the project as a :class:`Source`, or None with why added to ``findings``."""
+    raw = documents.mapping(rel, findings)
+    return None if raw is None else Source(documents.root / rel, raw, plain(raw))
 
 
 def bilingual_findings(value: Any, where: Location, what: str) -> list[Finding]:

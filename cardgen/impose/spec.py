@@ -13,7 +13,8 @@ from types import MappingProxyType
 from typing import Any
 
 from ..data.fields import Field, check_record, range_findings, suggest
-from ..data.yamlsrc import LocMap, load_yaml_file
+from ..data.project import Documents, Project
+from ..data.yamlsrc import LocMap
 from ..errors import CardgenError, Finding, Location, error, has_errors
 from ..files.safepath import in_project
 from ..render.cmyk import RichBlack
@@ -136,11 +137,15 @@ SHEET_RANGES: dict[str, dict[str, tuple[float, float]]] = {
 }
 
 
-def load_sheet_spec(project: Path) -> SheetSpec:
-    """Load ``layouts/sheets.yaml``; raise CardgenError with every finding at once."""
-    path = Path(project) / "layouts" / "sheets.yaml"
+def load_sheet_spec(project: Project) -> SheetSpec:
+    """``layouts/sheets.yaml`` (made once per project); raise CardgenError with every
+    finding at once."""
+    return project.derived("sheets", lambda: _sheet_spec(project.documents))
+
+
+def _sheet_spec(documents: Documents) -> SheetSpec:
     name = "layouts/sheets.yaml"
-    raw = load_yaml_file(path, name)
+    raw = documents.read(name)
     findings = check_record(raw, {
         "papers": Field(dict, required=True),
         "grid": Field(dict, required=True),
@@ -187,7 +192,7 @@ def load_sheet_spec(project: Path) -> SheetSpec:
     findings += _positive(fold, ("columns", "rows", "fold_gap"), "gutterfold")
     findings += range_findings(fold, SHEET_RANGES["gutterfold"], "gutterfold")
     strings = _check_strings(_sub(raw, "strings"), findings)
-    base = path.parent
+    base = documents.root / "layouts"
     fonts = {}
     for key in ("font", "bold_font", "mono_font"):
         value = raw.get(key)
@@ -272,10 +277,15 @@ def _rich_black_findings(rich: LocMap) -> list[Finding]:
     return found + _positive(rich, ("min_size",), "rich_black")
 
 
-def load_profiles(project: Path) -> dict[str, Profile]:
-    """Load ``layouts/profiles.yaml``; raise CardgenError with every finding at once."""
+def load_profiles(project: Project) -> dict[str, Profile]:
+    """``layouts/profiles.yaml`` (made once per project); raise CardgenError with every
+    finding at once."""
+    return project.derived("profiles", lambda: _profiles(project.documents))
+
+
+def _profiles(documents: Documents) -> dict[str, Profile]:
     name = "layouts/profiles.yaml"
-    raw = load_yaml_file(Path(project) / "layouts" / "profiles.yaml", name)
+    raw = documents.read(name)
     findings = check_record(raw, {"profiles": Field(dict, required=True),
                                   "scaling": Field(dict), "rich_black": Field(dict)},
                             Location(name), name)
@@ -310,12 +320,12 @@ def load_profiles(project: Path) -> dict[str, Profile]:
             icc = rec.get("icc")
             if isinstance(icc, str):
                 try:
-                    in_project(Path(project) / "layouts" / icc, Path(project), rec.at("icc"),
+                    in_project(documents.root / "layouts" / icc, documents.root, rec.at("icc"),
                                f"ICC profile of {what}")
                 except CardgenError as exc:
                     found += exc.findings
                     icc = None
-            if isinstance(icc, str) and not (Path(project) / "layouts" / icc).is_file():
+            if isinstance(icc, str) and not (documents.root / "layouts" / icc).is_file():
                 found.append(error("file-missing", f"{what}: ICC profile not found: {icc}",
                                    location=rec.at("icc"), hint="paths are relative to layouts/"))
             if (rec.get("bleed") is None) == (rec.get("bleed_px") is None):
@@ -331,7 +341,7 @@ def load_profiles(project: Path) -> dict[str, Profile]:
                            float(rec["card"]["height"]), bleed, rec["page_order"],
                            rec["colour_space"], res, bleed_px, rec.loc,
                            _num(rec, "ink_limit", 300.0),
-                           (Path(project) / "layouts" / rec["icc"]).resolve() if rec.get("icc")
+                           (documents.root / "layouts" / rec["icc"]).resolve() if rec.get("icc")
                            else None, *limits, pdfx=bool(rec.get("pdfx", False)),
                            rich_black=black)
     if has_errors(findings):

@@ -9,13 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from ..check import RULE_CHECKS
-from ..data.layout import load_layout
-from ..data.load import load
 from ..data.model import LANGS
+from ..data.project import Project, load_project
 from ..engine import Rules, RulesError
 from ..engine.players import PLAYERS
 from ..engine.rules import EffectError
-from ..errors import CardgenError, Location, Severity, error
+from ..errors import CardgenError, Finding, Location, Severity, error
 from ..files.oserrors import read_input
 from ..files.safepath import in_output
 from ..files.write import atomic_write
@@ -30,8 +29,6 @@ from .run import chunk_count, play_many
 from .sentences import figure_name, finding_text
 from .supply import kinds, unmeasured
 from .words import Words
-
-CARD_LAYOUT = Path("layouts") / "card.yaml"
 
 
 @dataclass(frozen=True)
@@ -52,9 +49,10 @@ class PlaytestResult:
     lines: list[str]  # the findings (and changes) in the first language, for the terminal
 
 
-def playable_rules(project: Path) -> Rules:
-    """Load and rule-check the data; anything the engine can't play is a located error."""
-    data, findings = load(project)
+def playable_rules(project: Project, findings: list[Finding]) -> Rules:
+    """Rule-check the loaded data (``findings``: the loader's); anything the engine can't
+    play is a located error."""
+    data = project.data
     findings = list(findings)
     for check in RULE_CHECKS:
         findings.extend(check(data))
@@ -92,7 +90,7 @@ def _old_report(path: Path) -> dict[str, Any]:
     return old
 
 
-def _components(project: Path) -> tuple[dict[str, Any], dict[str, dict[str, str]]]:
+def _components(project: Project) -> tuple[dict[str, Any], dict[str, dict[str, str]]]:
     """components.yaml's token table, and each reminder's printed text per language."""
     comp, found = load_components(project)
     errors = [f for f in found if f.severity is Severity.ERROR]
@@ -105,8 +103,9 @@ def _components(project: Path) -> tuple[dict[str, Any], dict[str, dict[str, str]
 
 def playtest(project: Path, options: PlaytestOptions, progress: Progress | None = None) -> PlaytestResult:
     old = _old_report(options.compare) if options.compare else None
-    rules = playable_rules(project)
-    tokens, reminders = _components(project)
+    gathered, loaded = load_project(project)
+    rules = playable_rules(gathered, loaded)
+    tokens, reminders = _components(gathered)
     words = {lang: Words(rules.data, lang) for lang in options.langs}  # missing words fail early
     records = _play(rules, options, tokens, progress or Progress(mode="quiet"))
     meta = {"seed": options.seed, "players": list(options.players),
@@ -121,7 +120,7 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
         report["compare"] = compare(report, old)
     report["findings_text"] = {lang: [finding_text(w, f, reminders) for f in report["findings"]]
                                for lang, w in words.items()}
-    written = _write(project, report, words, reminders)
+    written = _write(gathered, report, words, reminders)
     first = words[options.langs[0]]
     lines = [f"{i + 1}. {t}" for i, t in enumerate(report["findings_text"][first.lang])]
     if "compare" in report:
@@ -157,14 +156,14 @@ def _play(rules: Rules, options: PlaytestOptions, tokens: dict[str, Any],
         progress.finish()
 
 
-def _write(project: Path, report: dict[str, Any], words: dict[str, Words],
+def _write(project: Project, report: dict[str, Any], words: dict[str, Words],
            reminders: dict[str, dict[str, str]]) -> list[Path]:
     """output/playtest/report.json and <lang>/report.pdf, each written atomically."""
-    written = [in_output(project, "playtest/report.json")]  # never through a link out
+    written = [in_output(project.root, "playtest/report.json")]  # never through a link out
     atomic_write(written[0], to_json(report))
-    fonts = load_layout(project / CARD_LAYOUT).fonts
+    fonts = project.card_layout().fonts
     for lang, w in words.items():
-        written.append(in_output(project, f"playtest/{lang}/report.pdf"))
+        written.append(in_output(project.root, f"playtest/{lang}/report.pdf"))
         atomic_write(written[-1], build_pdf(report, fonts, w, reminders))
     return written
 

@@ -68,7 +68,8 @@ class ImageCache:
         pdfs = [render_cards_pdf(chunk, layout, physical=False)[0] for chunk in chunks]
         crop = _trim_pixels(layout)
         with ThreadPoolExecutor(len(chunks)) as pool:
-            list(pool.map(lambda job: self._store(*job, keys, crop), zip(chunks, pdfs, strict=True)))
+            list(pool.map(lambda job: self._store(job[0], job[1], keys, crop),
+                          zip(chunks, pdfs, strict=True)))
         return [f.card_id for f in missing]
 
     def _store(self, faces: list[CardFace], pdf: bytes, keys: dict[str, str],

@@ -9,10 +9,10 @@ into PDF, Markdown and HTML, so the three always carry the same content.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from ..board.base import make_ctx
 from ..data.model import GameData
+from ..data.project import Project
 from ..errors import CardgenError, has_errors
 from ..render.cmyk import CmykConverter
 from ..wording.components import load_components, token_inventory
@@ -27,21 +27,22 @@ __all__ = ["Document", "build_tables_html", "build_tables_md", "build_tables_pdf
            "drawing_inputs", "label_findings", "tables_document", "writers"]
 
 
-def tables_document(data: GameData, lang: str, project: Path) -> Document:
+def tables_document(project: Project, lang: str) -> Document:
     """Every table in ``lang``; raises one CardgenError if labels are missing or the
     inventory's totals disagree with game.yaml or the token sheets."""
     comp, found = load_components(project)
     if comp is None or has_errors(found):
         raise CardgenError(found)
+    data = project.data
     inventory = facts.inventory(data, comp.tokens, len(token_inventory(data, comp)))
     return document(data, lang, comp, inventory)
 
 
-def writers(doc: Document, data: GameData, project: Path, cmyk: CmykConverter | None = None
+def writers(doc: Document, project: Project, cmyk: CmykConverter | None = None
             ) -> dict[str, Callable[[], bytes]]:
     """The bytes of each file of ``doc``, by extension, made on demand (the PDF in CMYK
     through ``cmyk`` when given)."""
-    return {"pdf": lambda: build_pdf(doc, make_ctx(data, doc.lang, project, "board"), cmyk),
+    return {"pdf": lambda: build_pdf(doc, make_ctx(project, doc.lang, "board"), cmyk),
             "md": lambda: build_markdown(doc).encode("utf-8"),
             "html": lambda: build_html(doc).encode("utf-8")}
 
@@ -51,13 +52,13 @@ def drawing_inputs(data: GameData) -> str:
     return repr(sorted((s.id, s.colour, s.charge) for s in data.shields.values()))
 
 
-def build_tables_pdf(data: GameData, lang: str, project: Path) -> bytes:
-    return build_pdf(tables_document(data, lang, project), make_ctx(data, lang, project, "board"))
+def build_tables_pdf(project: Project, lang: str) -> bytes:
+    return build_pdf(tables_document(project, lang), make_ctx(project, lang, "board"))
 
 
-def build_tables_md(data: GameData, lang: str, project: Path) -> bytes:
-    return build_markdown(tables_document(data, lang, project)).encode("utf-8")
+def build_tables_md(project: Project, lang: str) -> bytes:
+    return build_markdown(tables_document(project, lang)).encode("utf-8")
 
 
-def build_tables_html(data: GameData, lang: str, project: Path) -> bytes:
-    return build_html(tables_document(data, lang, project)).encode("utf-8")
+def build_tables_html(project: Project, lang: str) -> bytes:
+    return build_html(tables_document(project, lang)).encode("utf-8")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..check.components import component_fixes
 from ..check.lang import all_texts
-from ..data.load import load
+from ..data.project import load_project
 from ..data.yamledit import TextEdit, edit_files
 from ..errors import Finding, quoted
 from ..wording.language import fix_text
@@ -27,7 +27,8 @@ def fix_project(project: Path) -> tuple[list[str], list[Finding]]:
     Returns one line per repaired text actually written, and the findings of the files that
     could not be edited (left as they were; the other files are still repaired).
     """
-    data, findings = load(project)
+    gathered, findings = load_project(project)
+    data = gathered.data
     cut = {f.location for f in findings if f.code == "text-overflow"}  # the model has a part
     lines: dict[TextEdit, str] = {}
     for t in all_texts(data):
@@ -39,7 +40,7 @@ def fix_project(project: Path) -> tuple[list[str], list[Finding]]:
                 loc = t.text.at(lang)
                 lines[TextEdit(loc, fixed)] = (f"{loc}: {t.card.id} {t.key} ({lang}): "
                                                f"{quoted(value)} -> {quoted(fixed)}")
-    for loc, path, lang, fixed in component_fixes(project):  # board, token and aid texts
+    for loc, path, lang, fixed in component_fixes(gathered):  # board, token and aid texts
         lines[TextEdit(loc, fixed)] = f"{loc}: {path} ({lang}): -> {quoted(fixed)}"
     outcome = edit_files(project, lines)
     done = set(outcome.applied)

@@ -31,6 +31,7 @@ from ..check.lang import CardText
 from ..check.names import TOKEN, find_phrase, strip_tokens
 from ..data.fields import control_findings
 from ..data.model import GameData
+from ..data.project import Project, load_project
 from ..data.yamledit import TextEdit, edit_files, edit_yaml
 from ..errors import CardgenError, Finding, Location, Severity, error, has_errors, warning
 from ..files.incremental import snapshot_inputs
@@ -167,13 +168,13 @@ def _previous(old: dict[str, PoEntry], unit: Unit, rec: Record | None) -> str | 
     return None
 
 
-def build_entries(data: GameData, project: Path | None = None,
+def build_entries(data: GameData, project: Project | None = None,
                   canonical: Canonical | None = compose_canonical, budgets: Budgets | None = None,
                   old: dict[str, PoEntry] | None = None, pot: bool = False) -> list[PoEntry]:
     """The PO entries of every translatable string, with their state unless ``pot``."""
-    project = project or data.root
+    project = project or Project.around(data)
     units = all_units(data, project)
-    state = {} if pot else read_state(project)
+    state = {} if pot else read_state(project.documents)
     referrers = _referrers(data)
     budgets = budgets or {}
     entries = []
@@ -210,7 +211,7 @@ def _header(data: GameData, pot: bool) -> dict[str, str]:
 
 
 def po_bytes(data: GameData, canonical: Canonical | None = compose_canonical, *,
-             project: Path | None = None, budgets: Budgets | None = None,
+             project: Project | None = None, budgets: Budgets | None = None,
              old: dict[str, PoEntry] | None = None, pot: bool = False) -> bytes:
     entries = build_entries(data, project, canonical, budgets, old, pot)
     return write_po(HEADER, _header(data, pot), entries, header_fuzzy=pot)
@@ -227,7 +228,7 @@ def previous_export(path: Path) -> dict[str, PoEntry]:
 
 
 def export_po(data: GameData, path: Path, canonical: Canonical | None = compose_canonical, *,
-              project: Path | None = None, budgets: Budgets | None = None, pot: bool = False
+              project: Project | None = None, budgets: Budgets | None = None, pot: bool = False
               ) -> Path:
     """Write the PO file of every translatable string to ``path`` (e.g. output/po/cs.po),
     or with ``pot`` the template for msgmerge (output/po/cards.pot). A fuzzy entry's previous
@@ -289,10 +290,10 @@ def _language(header: dict[str, str], file: str, line: int) -> list[Finding]:
                        "cardgen po export")]
 
 
-def _plan(project: Path, data: GameData, entries: list[PoEntry], file: str,
+def _plan(project: Project, data: GameData, entries: list[PoEntry], file: str,
           report: ImportReport) -> _Plan:
     units = {u.context: u for u in all_units(data, project)}
-    old_state = read_state(project)
+    old_state = read_state(project.documents)
     plan = _Plan(state=dict(old_state))
     for entry in entries:
         where = Location(file, entry.line, 1)
@@ -399,9 +400,8 @@ def import_po(project: Path, file: Path, check: Check | None = None) -> ImportRe
     holds a line break or control character, or — with ``check`` — when the project with the
     entries applied has errors it does not have now.
     """
-    from ..data.load import load  # the load stage
-
-    data, _ = load(project)
+    gathered, _ = load_project(project)
+    data = gathered.data
     raw = read_input(file)  # a regular file only: never a FIFO or /dev/zero
     parsed, problems = parse_po(raw, str(file))
     if parsed is None:
@@ -410,7 +410,7 @@ def import_po(project: Path, file: Path, check: Check | None = None) -> ImportRe
     if language:
         raise CardgenError(language)
     report = ImportReport()
-    plan = _plan(project, data, parsed.entries, str(file), report)
+    plan = _plan(gathered, data, parsed.entries, str(file), report)
     if has_errors(report.findings):
         raise CardgenError([*report.findings, _nothing_written(file, report.findings)])
     if check is not None and plan.edits:
@@ -424,7 +424,7 @@ def import_po(project: Path, file: Path, check: Check | None = None) -> ImportRe
     report.findings.extend(outcome.findings)
     unwritten = {plan.contexts[id(e)] for e in plan.edits if id(e) not in done}
     state = {k: v for k, v in plan.state.items() if k not in unwritten}
-    if state != read_state(project):
+    if state != read_state(gathered.documents):  # as it was read before the texts were written
         try:
             _write_state(project, state)
         except CardgenError as exc:

@@ -24,7 +24,8 @@ from typing import Any
 
 from ..check.lang import CardText, all_texts
 from ..data.model import GameData
-from ..data.yamlsrc import LocList, LocMap, load_yaml_file
+from ..data.project import Documents, Project
+from ..data.yamlsrc import LocList, LocMap
 from ..errors import CardgenError, Finding, Location, error
 
 STATE_FILE = Path("card_data") / "text" / "cs-state.yaml"
@@ -79,9 +80,9 @@ SOURCES: tuple[tuple[str, str, str | None, str], ...] = (
 SOURCE_PREFIXES = frozenset({prefix for prefix, *_ in SOURCES} | {"text"})
 
 
-def _read(project: Path, rel: str) -> Any:
-    path = project / rel
-    return load_yaml_file(path, rel) if path.is_file() else None
+def _read(project: Project, rel: str) -> Any:
+    documents = project.documents
+    return documents.read(rel) if documents.exists(rel) else None
 
 
 #: What each case or plural key of a table of forms is, for the translator.
@@ -153,7 +154,7 @@ def _pair(en: Any, en_loc: Location, cs: Any, cs_loc: Location | None, parent: L
                    parent if key is not None else None, key or "cs", what)
 
 
-def other_units(project: Path) -> Iterator[Unit]:
+def other_units(project: Project) -> Iterator[Unit]:
     """The translatable strings outside the cards, in file order."""
     for prefix, rel, subtree, what in SOURCES:
         doc = _read(project, rel)
@@ -172,7 +173,7 @@ def _prefixed(unit: Unit, prefix: str) -> Unit:
                 unit.parent, unit.cs_key, unit.what)
 
 
-def all_units(data: GameData, project: Path) -> list[Unit]:
+def all_units(data: GameData, project: Project) -> list[Unit]:
     """Every translatable string: the cards' texts, then everything else."""
     return [_card_unit(t) for t in all_texts(data) if t.text.get("en")] + list(other_units(project))
 
@@ -193,12 +194,11 @@ class Record:
     reviewed: str | None = None  # hash of the Czech as reviewed
 
 
-def read_state(project: Path) -> dict[str, Record]:
+def read_state(documents: Documents) -> dict[str, Record]:
     """card_data/text/cs-state.yaml (absent: no state recorded yet)."""
-    path = project / STATE_FILE
-    if not path.is_file():
+    if not documents.exists(str(STATE_FILE)):
         return {}
-    doc = load_yaml_file(path, str(STATE_FILE))
+    doc = documents.read(str(STATE_FILE))
     if doc is None:
         return {}
     if not isinstance(doc, LocMap):
@@ -244,18 +244,18 @@ def translation_state(unit: Unit, state: dict[str, Record]) -> str:
     return "translated"
 
 
-def text_states(data: GameData, project: Path) -> dict[str, str]:
+def text_states(data: GameData, project: Project) -> dict[str, str]:
     """PO context -> state of every translatable string (for the proof and serve views;
     a card text's context is ``CardText.context``, ``<card id>:<key>``)."""
-    state = read_state(project)
+    state = read_state(project.documents)
     return {u.context: translation_state(u, state) for u in all_units(data, project)}
 
 
-def state_summary(data: GameData, project: Path) -> tuple[list[Finding], list[str]]:
+def state_summary(data: GameData, project: Project) -> tuple[list[Finding], list[str]]:
     """For ``cardgen check``: the state counts, then one line per fuzzy text with its
     file:line (a state, not a problem: no finding); a broken state file is an error."""
     try:
-        state = read_state(project)
+        state = read_state(project.documents)
     except CardgenError as exc:
         return exc.findings, []
     units = all_units(data, project)

@@ -12,7 +12,7 @@ from ..board.base import make_ctx
 from ..board.board import sheet as board_sheet
 from ..board.tokens import token_list
 from ..data.layout import Layout
-from ..data.model import GameData
+from ..data.project import Project
 from ..render.pdf import png_name
 from ..wording.face import CardFace
 from . import raster
@@ -32,14 +32,14 @@ class VttFile:
     make: Callable[[], bytes]
 
 
-def vtt_files(data: GameData, lang: str, faces: Sequence[CardFace], layout: Layout,
-              project: Path, face_hashes: Mapping[str, str], folder: Path, base_url: str = ""
+def vtt_files(project: Project, lang: str, faces: Sequence[CardFace], layout: Layout,
+              face_hashes: Mapping[str, str], folder: Path, base_url: str = ""
               ) -> list[VttFile]:
     """Every file of ``folder`` (``output/<lang>/vtt/``, where local image links point;
     ``base_url``: the web folder holding each language's copy, see :mod:`.links`); raises
     one CardgenError for a bad vtt.yaml."""
     config = load_config(project)
-    piles = plan_piles(config, faces, data)
+    piles = plan_piles(config, faces, project.data)
     sheets = plan_sheets(piles)
     cell = config.cell
     url = image_links(base_url, lang, folder)
@@ -55,8 +55,8 @@ def vtt_files(data: GameData, lang: str, faces: Sequence[CardFace], layout: Layo
     out.append(VttFile("back.png", ("back", lang, str(cell)), True, lambda: back(cell)))
     out.append(VttFile("hidden.png", ("hidden", lang, str(cell)), True, lambda: back(cell)))
 
-    ctx = make_ctx(data, lang, project, "tokens")
-    board_ctx = make_ctx(data, lang, project, "board")
+    ctx = make_ctx(project, lang, "tokens")
+    board_ctx = make_ctx(project, lang, "board")
     tokens = distinct_tokens(token_list(ctx))
     px = config.data["board"]["pixels_wide"]
     out.append(VttFile("board.png", ("board", lang, str(px)), True,

@@ -12,12 +12,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ..data.model import GameData
+from ..data.project import Project
 from ..data.shape import check_shape
-from ..data.sidefiles import Source, bilingual_findings, read_yaml, shape_of
+from ..data.sidefiles import Source, bilingual_findings, read_source, shape_of
 from ..errors import CardgenError, Finding, error
 from ..wording.face import CardFace
 
@@ -64,10 +64,15 @@ class Sheet:
         return self.deck_id * 100 + [f.card_id for f in self.faces].index(face.card_id)
 
 
-def load_config(project: Path) -> VttConfig:
-    """``layouts/vtt.yaml`` with its shape and every name and note in both languages checked."""
+def load_config(project: Project) -> VttConfig:
+    """``layouts/vtt.yaml`` with its shape and every name and note in both languages checked
+    (made once per project)."""
+    return project.derived("vtt", lambda: _config(project))
+
+
+def _config(project: Project) -> VttConfig:
     findings: list[Finding] = []
-    src = read_yaml(project / "layouts" / "vtt.yaml", project, findings)
+    src = read_source(project.documents, "layouts/vtt.yaml", findings)
     if src is not None:
         findings += check_shape(src.raw, shape_of("vtt"), src.raw.loc, "vtt")
     if src is None or findings:

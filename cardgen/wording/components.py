@@ -6,12 +6,12 @@ language's typography.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ..data.model import LANGS, GameData
+from ..data.project import Project
 from ..data.shape import check_shape
-from ..data.sidefiles import Source, bilingual_findings, read_yaml, shape_of, walk_bilingual
+from ..data.sidefiles import Source, bilingual_findings, read_source, shape_of, walk_bilingual
 from ..errors import CardgenError, Finding, error, has_errors
 from .language import fix_text
 
@@ -35,9 +35,14 @@ class Components:
                 hint=f"add '{key}: {{en: …, cs: …}}' under labels:")) from None
 
 
-def load_components(project: Path) -> tuple[Components | None, list[Finding]]:
+def load_components(project: Project) -> tuple[Components | None, list[Finding]]:
+    """card_data/components.yaml, checked and typeset (made once per project)."""
+    return project.derived("components", lambda: _components(project))
+
+
+def _components(project: Project) -> tuple[Components | None, list[Finding]]:
     findings: list[Finding] = []
-    src = read_yaml(project / "card_data" / "components.yaml", project, findings)
+    src = read_source(project.documents, "card_data/components.yaml", findings)
     if src is None:
         return None, findings
     findings += check_shape(src.raw, shape_of("components"), src.raw.loc, "components")
