@@ -104,30 +104,61 @@ def test_findings_and_card_effects_follow_the_figures():
     assert "house" in kinds and "no_card_effect" in kinds and len(found) == 3
 
 
-def test_a_certain_first_player_difference_is_a_finding_in_both_languages():
-    """Luxembourg wins 80 % of the games it plays the last round first and 30 % of the others:
-    the findings page says so, in words, with the difference and its interval."""
+def test_a_certain_first_player_difference_is_one_finding_per_condition_in_both_languages():
+    """Luxembourg wins 80 % of the games it plays the last round first and 30 % of the others.
+    The figure report.first_player computes from the games is the same fact for both sides
+    (one plays the last round first exactly when the other does not), so the findings page
+    says it once per condition, in words, with the difference and its interval."""
     from cardgen.data.load import load
     from cardgen.playtest.findings import findings
     from cardgen.playtest.sentences import finding_text
     from cardgen.playtest.words import Words
     from tests.conftest import ROOT
     rep = _figures(_first_player(160, 60))
-    lux = rep["first_player"]["last_round"]["luxembourg"]["difference"]
+    last = rep["first_player"]["last_round"]
+    lux = last["luxembourg"]["difference"]
     assert lux["effect"] == pytest.approx(0.5, abs=0.01) and lux["ci95"][0] > 0.3
+    assert last["wittelsbach"]["difference"]["effect"] == lux["effect"]  # one fact, two sides
     found = [f for f in findings(rep) if f["kind"] == "first_player"]
-    assert {(f["side"], f["condition"]) for f in found} == {
-        ("luxembourg", "last_round"), ("wittelsbach", "last_round"), ("wittelsbach", "more_rounds")}
-    first = next(f for f in found if f["side"] == "luxembourg")
+    assert [(f["side"], f["condition"]) for f in found] == [
+        ("luxembourg", "last_round"), ("wittelsbach", "more_rounds")]
+    first = found[0]
     assert first["effect"] == lux["effect"] and first["ci95"] == lux["ci95"]
     data, _ = load(ROOT)
     lo, hi = (round(100 * x) for x in lux["ci95"])
     text = {lang: finding_text(Words(data, lang), first, {}).replace("\u00a0", " ")
             for lang in ("en", "cs")}
     assert text["en"] == ("Luxembourg wins 50 pp more often when it plays first in the last round "
-                          f"[{lo}–{hi}].")
+                          f"[{lo}–{hi}]; an association, as the house behind chooses who plays "
+                          "first (4.1).")
     assert text["cs"].startswith("Lucemburkové vyhrávají o 50 p. b. častěji, když začínají v posledním kole")
-    assert text["cs"].endswith(f"[{lo}–{hi}].")
+    assert f"[{lo}–{hi}]; jde o souvislost" in text["cs"] and text["cs"].endswith("(4.1).")
+
+
+def test_first_player_findings_rank_below_the_cards_and_never_crowd_them_out():
+    """A first-player association (Cohen's h about 1) is larger than any card's effect, but
+    a designer can act on the card: the card findings come first, and of five findings at
+    most one states each first-player condition."""
+    from cardgen.playtest.findings import findings
+    rep = _figures(_first_player(160, 60))
+    by_side = {"luxembourg": {"win_rate_used": 0.6, "games_used": 200},
+               "wittelsbach": {"win_rate_used": 0.4, "games_used": 200}}
+    rep["card_effects"] = {
+        "strong": {"effect": 0.1, "ci95": [0.05, 0.15], "n": 400, "beyond_noise": True,
+                   "beyond_noise_all_cards": True, "by_side": by_side},
+        "weak": {"effect": -0.08, "ci95": [-0.13, -0.03], "n": 400, "beyond_noise": True,
+                 "beyond_noise_all_cards": True, "by_side": by_side}}
+    rep["components"] = {"kinds": {"vote_markers:wittelsbach": {
+        "short": {"rate": 0.5, "ci95": [0.45, 0.55]}, "peak": 30, "printed": 12}}}
+    kinds = [f["kind"] for f in findings(rep)]
+    assert len(kinds) == 5 and {"card_stronger", "card_weaker", "house", "electors_held",
+                                "component_short"} == set(kinds)  # nothing crowded out
+    del rep["components"]["kinds"]["vote_markers:wittelsbach"]
+    found = findings(rep)
+    kinds = [f["kind"] for f in found]
+    assert kinds[-1] == "first_player" and kinds.count("first_player") == 1
+    assert kinds.index("card_stronger") < kinds.index("first_player")
+    assert kinds.index("card_weaker") < kinds.index("first_player")
 
 
 @pytest.mark.parametrize("lux_first_wins, lux_other_wins", [
