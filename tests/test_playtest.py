@@ -196,6 +196,8 @@ def test_compare_pairs_games_by_seed_and_lists_only_changes_beyond_noise(project
     assert playtest(project, *args, "--compare", str(old)) == 0  # the same data: nothing moved
     rep = json.loads((project / REPORT / "report.json").read_text(encoding="utf-8"))
     assert rep["compare"]["paired_games"] == 40 and rep["compare"]["changes"] == []
+    head = rep["compare"]["headline"]  # stated even when nothing moved
+    assert head["change"] == 0 and not head["beyond_noise"] and head["interval"] == [0, 0]
     # more vote markers printed: the same games, but the markers no longer run short
     replace_in(project / "card_data/components.yaml", "vote_markers: 12", "vote_markers: 60")
     capsys.readouterr()
@@ -208,6 +210,37 @@ def test_compare_pairs_games_by_seed_and_lists_only_changes_beyond_noise(project
     assert "win:luxembourg" not in changes  # the games themselves did not change
     assert "Luxembourg’s vote markers" in out
     assert "Changes against the old report" in pdf_text(project / REPORT / "en/report.pdf")
+
+
+def test_a_large_change_of_the_win_rate_is_always_listed_with_its_interval(project, tmp_path, capsys):
+    """Louis IV at 9/9 instead of 3/2 on 40 paired games: Luxembourg's win rate moves by far
+    more than 5 pp. It is tested first and on its own, so the 139 other figures compared
+    cannot hide it (with one interval over all 140 figures it was not listed)."""
+    args = ["--games", "40", "--seed", "2", "--players", "random,random", "--jobs", "1"]
+    assert playtest(project, *args, "--lang", "en") == 0
+    old = tmp_path / "old.json"
+    old.write_bytes((project / REPORT / "report.json").read_bytes())
+    replace_in(project / CARDS / "wittelsbach.yaml", "    political: 3\n    military: 2\n",
+               "    political: 9\n    military: 9\n")  # the first card: Louis IV
+    capsys.readouterr()
+    assert playtest(project, *args, "--compare", str(old)) == 0
+    out = capsys.readouterr().out
+    diff = json.loads((project / REPORT / "report.json").read_text(encoding="utf-8"))["compare"]
+    head = diff["headline"]
+    lo, hi = head["interval"]
+    assert head["figure"] == "win:luxembourg" and head["change"] <= -0.05 and hi < 0
+    assert head["beyond_noise"] and diff["figures_compared"] == 139
+    from cardgen.playtest.intervals import Z95, z_family
+    assert abs(head["change"]) < (hi - lo) / 2 * z_family(140) / Z95  # Bonferroni hid it
+    assert f"Luxembourg wins: {head['old']:.3f} → {head['new']:.3f} ({head['change']:+.3f}" in out
+    en, cs = (pdf_text(project / REPORT / lang / "report.pdf").replace("\u00a0", " ")
+              for lang in ("en", "cs"))
+    old_pct, new_pct = (f"{100 * head[k]:.1f} %" for k in ("old", "new"))
+    assert f"Luxembourg wins: {old_pct} → {new_pct}" in " ".join(en.split())
+    assert "a change beyond the noise" in " ".join(en.split())
+    assert (f"Lucemburkové vyhrávají: {old_pct} → {new_pct}".replace(".", ",")
+            in " ".join(cs.split()))
+    assert "změna mimo šum" in " ".join(cs.split())
 
 
 def test_compare_with_a_report_without_per_game_columns(project, tmp_path, capsys):

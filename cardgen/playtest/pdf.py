@@ -223,13 +223,23 @@ class Report:
                   else w("compare_unpaired"))
         caption = self.para(w("compare_caption", paired=paired, shown=len(diff["changes"]),
                               figures=diff["figures_compared"]), "small")
+        headline = self.para(self.headline(diff["headline"]), "finding")
         if not diff["changes"]:
-            self.section(w("compare"), caption, self.para(w("compare_none")))
+            self.section(w("compare"), headline, Spacer(1, 1 * mm), caption,
+                         self.para(w("compare_none"), "small"))
             return
         rows = [[capitalised(figure_name(w, r, self.reminders)), self.value(r, "old"), self.value(r, "new"),
                  self.value(r, "change"), self.interval(r)] for r in diff["changes"]]
-        self.section(w("compare"), caption, Spacer(1, 1 * mm),
+        self.section(w("compare"), headline, Spacer(1, 1 * mm), caption, Spacer(1, 1 * mm),
                      self.table(w.head("compare_head"), rows, [74 * mm, 20 * mm, 20 * mm, 22 * mm, 34 * mm]))
+
+    def headline(self, row: Mapping[str, Any]) -> str:
+        """The house win rate's change, always stated, with its own 95 % interval."""
+        w = self.w
+        return w("compare_headline", figure=capitalised(figure_name(w, row, self.reminders)),
+                 old=self.value(row, "old"), new=self.value(row, "new"),
+                 change=self.value(row, "change"), ci=self.interval(row),
+                 verdict=w.typo(str(w.raw("compare_beyond" if row["beyond_noise"] else "compare_within"))))
 
     def _is_share(self, row: Mapping[str, Any]) -> bool:
         return row["kind"] in ("win", "crecy", "tie", "control", "short")
