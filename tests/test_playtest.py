@@ -61,10 +61,76 @@ def test_report_json_and_pdf_in_both_languages(project, capsys):
                     "First player, by house", "Card effects, adjusted for side",
                     "Component sufficiency", "Players and limits", "Frankfurt"):
         assert heading in en
-    assert "6 games, seed 3" in en and "6 her, seed 3" in cs  # the Czech plural (CLDR many)
+    assert "6 games, seed 3" in en and "6 her, semínko 3" in cs  # the Czech plural (CLDR many)
     for heading in ("Hlavní zjištění", "Kurfiřti na konci hry", "Dostatek komponent", "Trevír"):
         assert heading in cs
     assert "share of games (%)" in en and "podíl her (%)" in cs  # axis titles
+
+
+def _tables(flowables: list) -> list:
+    """Every table of the report's flowables, those kept with their heading included."""
+    from reportlab.platypus import KeepTogether, Table
+    out = []
+    for f in flowables:
+        if isinstance(f, Table):
+            out.append(f)
+        elif isinstance(f, KeepTogether):
+            out += _tables(f._content)
+    return out
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler (pdftotext)")
+def test_report_tables_set_like_the_cards_in_both_languages(project):
+    """The Czech editor's second review (nos. 2, 3, 5, 6, 9, 12–14): every column head fits
+    its column, so a word is never cut („politick/á“, "politica/l"); the cards are listed in
+    the language's alphabetical order (Ř after R, „Jan …“ together); a name starts its row
+    with a capital; John's two cards say whose they are; the Czech report has no English."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from cardgen.data.layout import load_layout
+    from cardgen.data.load import load
+    from cardgen.fonts import register_fonts
+    from cardgen.playtest.pdf import HEAD_SIZE, report_flowables
+    from cardgen.playtest.words import Words
+    from cardgen.tables.glossary import SORT_KEYS
+    assert playtest(project, "--games", "2", "--players", "random,random", "--jobs", "1") == 0
+    rep = json.loads((project / REPORT / "report.json").read_text(encoding="utf-8"))
+    data, _ = load(project)
+    files = load_layout(project / "layouts/card.yaml").fonts
+    fonts = register_fonts({k: files[k] for k in ("body", "bold")})
+    names = {}
+    for lang in ("en", "cs"):
+        w = Words(data, lang)
+        tables = _tables(report_flowables(rep, fonts, w, {}))
+        assert len(tables) >= 6
+        for t in tables:
+            for cell, width, style in zip(t._cellvalues[0], t._colWidths, t._cellStyles[0], strict=True):
+                room = width - style.leftPadding - style.rightPadding
+                for word in cell.getPlainText().split(" "):  # NBSP binds: "(L / W)" is one word
+                    assert stringWidth(word, fonts["body"], HEAD_SIZE) <= room, (lang, word)
+        uses = next(t for t in tables if len(t._cellvalues[0]) == 10)
+        names[lang] = [row[0] for row in uses._cellvalues[1:]]
+        assert names[lang] == sorted(names[lang], key=SORT_KEYS[lang])
+        assert all(n[:1].isupper() for n in names[lang])
+    cs = [n.replace("\u00a0", " ") for n in names["cs"]]
+    assert cs.index("Rudolf II. Falcký") < cs.index("Řád německých rytířů") \
+        < cs.index("Štěpán II. Bavorský") < cs.index("Vévodská družina")
+    assert cs.index("Ota Habsburský") < cs.index("Papež Benedikt XII.") < cs.index("Petr Žitavský")
+    assert cs.index("Jan III. Brabantský") < cs.index("Jan Volek") < cs.index("Janovští kušiníci")
+    assert {"Jan Lucemburský (lucemburská karta)", "Jan Lucemburský (wittelsbašská karta)"} <= set(cs)
+    assert {"John of Luxembourg (Luxembourg card)", "John of Luxembourg (Wittelsbach card)"} \
+        <= {n.replace("\u00a0", " ") for n in names["en"]}
+    text = {lang: " ".join(pdf_text(project / REPORT / lang / "report.pdf").split())
+            for lang in ("en", "cs")}
+    for word in ("politická", "vojenská", "posílení", "hry s kartou (L / W)", "zahrání na hru"):
+        assert word in text["cs"].replace("\u00a0", " "), word
+    for word in ("political", "military", "countered", "games used (L / W)"):
+        assert word in text["en"].replace("\u00a0", " "), word
+    assert "seed" not in text["cs"].lower() and "engine" not in text["cs"].lower()
+    assert "2 hry, semínko 1" in text["cs"].replace("\u00a0", " ")
+    assert "začíná proto často ta strana, která je pozadu" in text["cs"]
+    assert "často prohrává" not in text["cs"]
+    assert "Připomínací žetony „Zablokováno“" in text["cs"]
 
 
 def _figures(first_player: dict) -> dict:
