@@ -2,7 +2,10 @@
 asks (who wins, who holds which elector, what the first player gains, which cards matter,
 whether the printed pieces suffice, what a data change did), then an appendix.
 
-Each heading stays on the page of its chart or table and caption (KeepTogether)."""
+Each heading stays on the page of its chart or table and caption (KeepTogether); a table
+that may run longer than a page starts where its heading, caption and first rows fit and
+splits, its head repeated (a whole long table kept with its heading would leave a page
+empty first)."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
+    CondPageBreak,
     Flowable,
     KeepTogether,
     ListFlowable,
@@ -39,6 +43,7 @@ from .words import Words
 
 WIDTH = 170 * mm
 PAD = 3  # points left and right of a table cell's text
+KEEP = 40 * mm  # a long table's heading, caption and first rows
 HEAD_SIZE, CELL_SIZE = 7.5, 7
 SIDE_COLOURS = {"luxembourg": colors.HexColor("#9b1c1c"), "wittelsbach": colors.HexColor("#1f4e8c")}
 BROWN, BLUE = colors.HexColor("#b08d57"), colors.HexColor("#4a6fa5")
@@ -89,6 +94,8 @@ class Report:
                                  spaceAfter=4),
             "h2": ParagraphStyle("h2", parent=body, fontName=self.bold, fontSize=11.5, leading=15,
                                  spaceBefore=9, spaceAfter=3, keepWithNext=1),
+            "h2_free": ParagraphStyle("h2_free", parent=body, fontName=self.bold, fontSize=11.5,
+                                      leading=15, spaceBefore=9, spaceAfter=3),
         }
         self.out: list[Flowable] = []
 
@@ -99,6 +106,12 @@ class Report:
     def section(self, heading: str, *blocks: Flowable) -> None:
         """A heading with its chart, table and caption, never split from them by a page."""
         self.out.append(KeepTogether([self.para(heading, "h2"), *blocks]))
+
+    def long_section(self, heading: str, *blocks: Flowable) -> None:
+        """A heading and caption with a table that may run over pages: started only where
+        the first rows fit too, then split."""
+        *before, table = blocks
+        self.out += [CondPageBreak(KEEP), KeepTogether([self.para(heading, "h2_free"), *before]), table]
 
     def table(self, head: list[str], rows: list[list[str]], widths: list[float] | None = None,
               text_columns: int = 1) -> Table:
@@ -221,9 +234,8 @@ class Report:
                          "—" if v["effect"] is None else w.pp(v["effect"], 1),
                          "—" if v["ci95"] is None else w.ci(v["ci95"], decimals=1),
                          w.num(uses[c]["bought_per_game"], 2), w.num(uses[c]["played_per_game"], 2)])
-        self.out.append(self.para(w("cards_table"), "h2"))
-        self.out.append(self.table(w.head("cards_head"), cells,
-                                   [52 * mm, 26 * mm, 22 * mm, 30 * mm, 20 * mm, 20 * mm]))
+        self.long_section(w("cards_table"), self.table(w.head("cards_head"), cells,
+                                                      [52 * mm, 26 * mm, 22 * mm, 30 * mm, 20 * mm, 20 * mm]))
 
     def components(self) -> None:
         w = self.w
@@ -261,8 +273,8 @@ class Report:
             return
         rows = [[capitalised(figure_name(w, r, self.reminders)), self.value(r, "old"), self.value(r, "new"),
                  self.value(r, "change"), self.interval(r)] for r in diff["changes"]]
-        self.section(w("compare"), headline, Spacer(1, 1 * mm), caption, Spacer(1, 1 * mm),
-                     self.table(w.head("compare_head"), rows, [74 * mm, 20 * mm, 20 * mm, 22 * mm, 34 * mm]))
+        table = self.table(w.head("compare_head"), rows, [74 * mm, 20 * mm, 20 * mm, 22 * mm, 34 * mm])
+        self.long_section(w("compare"), headline, Spacer(1, 1 * mm), caption, Spacer(1, 1 * mm), table)
 
     def headline(self, row: Mapping[str, Any]) -> str:
         """The house win rate's change, always stated, with its own 95 % interval."""
@@ -312,10 +324,9 @@ class Report:
                                                    "boost", "yield_only", "countered",
                                                    "deed_unresolvable"))]
                 for c, v in sorted(rep["cards"].items(), key=lambda kv: (w.collate(names[kv[0]]), kv[0]))]
-        self.out.append(self.para(w("uses"), "h2"))
-        self.out.append(self.para(w("uses_caption", games=w.count(rep["games"], "game")), "small"))
-        self.out.append(Spacer(1, 1 * mm))
-        self.out.append(self.table(w.head("uses_head"), rows, [50 * mm] + [13.3 * mm] * 9))
+        caption = self.para(w("uses_caption", games=w.count(rep["games"], "game")), "small")
+        self.long_section(w("uses"), caption, Spacer(1, 1 * mm),
+                          self.table(w.head("uses_head"), rows, [50 * mm] + [13.3 * mm] * 9))
         if rep.get("ladder"):
             rows = [[f"{w.player_name(r['players'][0])} : {w.player_name(r['players'][1])}",
                      w.num(r["games"]), w.pct(r["rate"]),
