@@ -299,6 +299,7 @@ def test_a_large_change_of_the_win_rate_is_always_listed_with_its_interval(proje
     from cardgen.playtest.intervals import Z95, z_family
     assert abs(head["change"]) < (hi - lo) / 2 * z_family(140) / Z95  # Bonferroni hid it
     assert f"Luxembourg wins: {head['old']:.3f} → {head['new']:.3f} ({head['change']:+.3f}" in out
+    assert f"{len(diff['changes'])} of 139 other figures beyond the noise" in out
     en, cs = (pdf_text(project / REPORT / lang / "report.pdf").replace("\u00a0", " ")
               for lang in ("en", "cs"))
     old_pct, new_pct = (f"{100 * head[k]:.1f} %" for k in ("old", "new"))

@@ -186,4 +186,5 @@ def compare_lines(diff: dict[str, Any], w: Words, reminders: dict[str, dict[str,
     head = diff["headline"]
     verdict = w.raw("compare_beyond" if head["beyond_noise"] else "compare_within")
     return [f"{w('compare')}:", f"{line(head)} {verdict}",
-            f"  + {len(diff['changes'])}/{diff['figures_compared']}", *map(line, diff["changes"])]
+            "  " + w("compare_others", shown=len(diff["changes"]), figures=diff["figures_compared"]),
+            *map(line, diff["changes"])]

@@ -35,7 +35,7 @@ LABELS: tuple[str, ...] = (
     "components_caption", "components_unmeasured",
     *(f"component.{k}" for k in ("vote_markers", "influence", "military", "currency", "reminder")),
     "compare", "compare_caption", "compare_paired", "compare_unpaired", "compare_none",
-    "compare_headline", "compare_beyond", "compare_within",
+    "compare_headline", "compare_beyond", "compare_within", "compare_others",
     *(f"figure.{k}" for k in ("win", "crecy", "end_round", "tie", "purchases", "control",
                               "bought", "played", "peak", "short")),
     "appendix", "ladder", "ladder_caption", "ends", "ends_caption", "purchases",
