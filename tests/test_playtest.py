@@ -61,10 +61,76 @@ def test_report_json_and_pdf_in_both_languages(project, capsys):
                     "First player, by house", "Card effects, adjusted for side",
                     "Component sufficiency", "Players and limits", "Frankfurt"):
         assert heading in en
-    assert "6 games, seed 3" in en and "6 her, seed 3" in cs  # the Czech plural (CLDR many)
+    assert "6 games, seed 3" in en and "6 her, semínko 3" in cs  # the Czech plural (CLDR many)
     for heading in ("Hlavní zjištění", "Kurfiřti na konci hry", "Dostatek komponent", "Trevír"):
         assert heading in cs
     assert "share of games (%)" in en and "podíl her (%)" in cs  # axis titles
+
+
+def _tables(flowables: list) -> list:
+    """Every table of the report's flowables, those kept with their heading included."""
+    from reportlab.platypus import KeepTogether, Table
+    out = []
+    for f in flowables:
+        if isinstance(f, Table):
+            out.append(f)
+        elif isinstance(f, KeepTogether):
+            out += _tables(f._content)
+    return out
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler (pdftotext)")
+def test_report_tables_set_like_the_cards_in_both_languages(project):
+    """The Czech editor's second review (nos. 2, 3, 5, 6, 9, 12–14): every column head fits
+    its column, so a word is never cut („politick/á“, "politica/l"); the cards are listed in
+    the language's alphabetical order (Ř after R, „Jan …“ together); a name starts its row
+    with a capital; John's two cards say whose they are; the Czech report has no English."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from cardgen.data.layout import load_layout
+    from cardgen.data.load import load
+    from cardgen.fonts import register_fonts
+    from cardgen.playtest.pdf import HEAD_SIZE, report_flowables
+    from cardgen.playtest.words import Words
+    from cardgen.tables.glossary import SORT_KEYS
+    assert playtest(project, "--games", "2", "--players", "random,random", "--jobs", "1") == 0
+    rep = json.loads((project / REPORT / "report.json").read_text(encoding="utf-8"))
+    data, _ = load(project)
+    files = load_layout(project / "layouts/card.yaml").fonts
+    fonts = register_fonts({k: files[k] for k in ("body", "bold")})
+    names = {}
+    for lang in ("en", "cs"):
+        w = Words(data, lang)
+        tables = _tables(report_flowables(rep, fonts, w, {}))
+        assert len(tables) >= 6
+        for t in tables:
+            for cell, width, style in zip(t._cellvalues[0], t._colWidths, t._cellStyles[0], strict=True):
+                room = width - style.leftPadding - style.rightPadding
+                for word in cell.getPlainText().split(" "):  # NBSP binds: "(L / W)" is one word
+                    assert stringWidth(word, fonts["body"], HEAD_SIZE) <= room, (lang, word)
+        uses = next(t for t in tables if len(t._cellvalues[0]) == 10)
+        names[lang] = [row[0] for row in uses._cellvalues[1:]]
+        assert names[lang] == sorted(names[lang], key=SORT_KEYS[lang])
+        assert all(n[:1].isupper() for n in names[lang])
+    cs = [n.replace("\u00a0", " ") for n in names["cs"]]
+    assert cs.index("Rudolf II. Falcký") < cs.index("Řád německých rytířů") \
+        < cs.index("Štěpán II. Bavorský") < cs.index("Vévodská družina")
+    assert cs.index("Ota Habsburský") < cs.index("Papež Benedikt XII.") < cs.index("Petr Žitavský")
+    assert cs.index("Jan III. Brabantský") < cs.index("Jan Volek") < cs.index("Janovští kušiníci")
+    assert {"Jan Lucemburský (lucemburská karta)", "Jan Lucemburský (wittelsbašská karta)"} <= set(cs)
+    assert {"John of Luxembourg (Luxembourg card)", "John of Luxembourg (Wittelsbach card)"} \
+        <= {n.replace("\u00a0", " ") for n in names["en"]}
+    text = {lang: " ".join(pdf_text(project / REPORT / lang / "report.pdf").split())
+            for lang in ("en", "cs")}
+    for word in ("politická", "vojenská", "posílení", "hry s kartou (L / W)", "zahrání na hru"):
+        assert word in text["cs"].replace("\u00a0", " "), word
+    for word in ("political", "military", "countered", "games used (L / W)"):
+        assert word in text["en"].replace("\u00a0", " "), word
+    assert "seed" not in text["cs"].lower() and "engine" not in text["cs"].lower()
+    assert "2 hry, semínko 1" in text["cs"].replace("\u00a0", " ")
+    assert "začíná proto často ta strana, která je pozadu" in text["cs"]
+    assert "často prohrává" not in text["cs"]
+    assert "Připomínací žetony „Zablokováno“" in text["cs"]
 
 
 def _figures(first_player: dict) -> dict:
@@ -104,30 +170,61 @@ def test_findings_and_card_effects_follow_the_figures():
     assert "house" in kinds and "no_card_effect" in kinds and len(found) == 3
 
 
-def test_a_certain_first_player_difference_is_a_finding_in_both_languages():
-    """Luxembourg wins 80 % of the games it plays the last round first and 30 % of the others:
-    the findings page says so, in words, with the difference and its interval."""
+def test_a_certain_first_player_difference_is_one_finding_per_condition_in_both_languages():
+    """Luxembourg wins 80 % of the games it plays the last round first and 30 % of the others.
+    The figure report.first_player computes from the games is the same fact for both sides
+    (one plays the last round first exactly when the other does not), so the findings page
+    says it once per condition, in words, with the difference and its interval."""
     from cardgen.data.load import load
     from cardgen.playtest.findings import findings
     from cardgen.playtest.sentences import finding_text
     from cardgen.playtest.words import Words
     from tests.conftest import ROOT
     rep = _figures(_first_player(160, 60))
-    lux = rep["first_player"]["last_round"]["luxembourg"]["difference"]
+    last = rep["first_player"]["last_round"]
+    lux = last["luxembourg"]["difference"]
     assert lux["effect"] == pytest.approx(0.5, abs=0.01) and lux["ci95"][0] > 0.3
+    assert last["wittelsbach"]["difference"]["effect"] == lux["effect"]  # one fact, two sides
     found = [f for f in findings(rep) if f["kind"] == "first_player"]
-    assert {(f["side"], f["condition"]) for f in found} == {
-        ("luxembourg", "last_round"), ("wittelsbach", "last_round"), ("wittelsbach", "more_rounds")}
-    first = next(f for f in found if f["side"] == "luxembourg")
+    assert [(f["side"], f["condition"]) for f in found] == [
+        ("luxembourg", "last_round"), ("wittelsbach", "more_rounds")]
+    first = found[0]
     assert first["effect"] == lux["effect"] and first["ci95"] == lux["ci95"]
     data, _ = load(ROOT)
     lo, hi = (round(100 * x) for x in lux["ci95"])
     text = {lang: finding_text(Words(data, lang), first, {}).replace("\u00a0", " ")
             for lang in ("en", "cs")}
     assert text["en"] == ("Luxembourg wins 50 pp more often when it plays first in the last round "
-                          f"[{lo}–{hi}].")
+                          f"[{lo}–{hi}]; an association, as the house behind chooses who plays "
+                          "first (4.1).")
     assert text["cs"].startswith("Lucemburkové vyhrávají o 50 p. b. častěji, když začínají v posledním kole")
-    assert text["cs"].endswith(f"[{lo}–{hi}].")
+    assert f"[{lo}–{hi}]; jde o souvislost" in text["cs"] and text["cs"].endswith("(4.1).")
+
+
+def test_first_player_findings_rank_below_the_cards_and_never_crowd_them_out():
+    """A first-player association (Cohen's h about 1) is larger than any card's effect, but
+    a designer can act on the card: the card findings come first, and of five findings at
+    most one states each first-player condition."""
+    from cardgen.playtest.findings import findings
+    rep = _figures(_first_player(160, 60))
+    by_side = {"luxembourg": {"win_rate_used": 0.6, "games_used": 200},
+               "wittelsbach": {"win_rate_used": 0.4, "games_used": 200}}
+    rep["card_effects"] = {
+        "strong": {"effect": 0.1, "ci95": [0.05, 0.15], "n": 400, "beyond_noise": True,
+                   "beyond_noise_all_cards": True, "by_side": by_side},
+        "weak": {"effect": -0.08, "ci95": [-0.13, -0.03], "n": 400, "beyond_noise": True,
+                 "beyond_noise_all_cards": True, "by_side": by_side}}
+    rep["components"] = {"kinds": {"vote_markers:wittelsbach": {
+        "short": {"rate": 0.5, "ci95": [0.45, 0.55]}, "peak": 30, "printed": 12}}}
+    kinds = [f["kind"] for f in findings(rep)]
+    assert len(kinds) == 5 and {"card_stronger", "card_weaker", "house", "electors_held",
+                                "component_short"} == set(kinds)  # nothing crowded out
+    del rep["components"]["kinds"]["vote_markers:wittelsbach"]
+    found = findings(rep)
+    kinds = [f["kind"] for f in found]
+    assert kinds[-1] == "first_player" and kinds.count("first_player") == 1
+    assert kinds.index("card_stronger") < kinds.index("first_player")
+    assert kinds.index("card_weaker") < kinds.index("first_player")
 
 
 @pytest.mark.parametrize("lux_first_wins, lux_other_wins", [
@@ -165,6 +262,8 @@ def test_compare_pairs_games_by_seed_and_lists_only_changes_beyond_noise(project
     assert playtest(project, *args, "--compare", str(old)) == 0  # the same data: nothing moved
     rep = json.loads((project / REPORT / "report.json").read_text(encoding="utf-8"))
     assert rep["compare"]["paired_games"] == 40 and rep["compare"]["changes"] == []
+    head = rep["compare"]["headline"]  # stated even when nothing moved
+    assert head["change"] == 0 and not head["beyond_noise"] and head["interval"] == [0, 0]
     # more vote markers printed: the same games, but the markers no longer run short
     replace_in(project / "card_data/components.yaml", "vote_markers: 12", "vote_markers: 60")
     capsys.readouterr()
@@ -177,6 +276,38 @@ def test_compare_pairs_games_by_seed_and_lists_only_changes_beyond_noise(project
     assert "win:luxembourg" not in changes  # the games themselves did not change
     assert "Luxembourg’s vote markers" in out
     assert "Changes against the old report" in pdf_text(project / REPORT / "en/report.pdf")
+
+
+def test_a_large_change_of_the_win_rate_is_always_listed_with_its_interval(project, tmp_path, capsys):
+    """Louis IV at 9/9 instead of 3/2 on 40 paired games: Luxembourg's win rate moves by far
+    more than 5 pp. It is tested first and on its own, so the 139 other figures compared
+    cannot hide it (with one interval over all 140 figures it was not listed)."""
+    args = ["--games", "40", "--seed", "2", "--players", "random,random", "--jobs", "1"]
+    assert playtest(project, *args, "--lang", "en") == 0
+    old = tmp_path / "old.json"
+    old.write_bytes((project / REPORT / "report.json").read_bytes())
+    replace_in(project / CARDS / "wittelsbach.yaml", "    political: 3\n    military: 2\n",
+               "    political: 9\n    military: 9\n")  # the first card: Louis IV
+    capsys.readouterr()
+    assert playtest(project, *args, "--compare", str(old)) == 0
+    out = capsys.readouterr().out
+    diff = json.loads((project / REPORT / "report.json").read_text(encoding="utf-8"))["compare"]
+    head = diff["headline"]
+    lo, hi = head["interval"]
+    assert head["figure"] == "win:luxembourg" and head["change"] <= -0.05 and hi < 0
+    assert head["beyond_noise"] and diff["figures_compared"] == 139
+    from cardgen.playtest.intervals import Z95, z_family
+    assert abs(head["change"]) < (hi - lo) / 2 * z_family(140) / Z95  # Bonferroni hid it
+    assert f"Luxembourg wins: {head['old']:.3f} → {head['new']:.3f} ({head['change']:+.3f}" in out
+    assert f"{len(diff['changes'])} of 139 other figures beyond the noise" in out
+    en, cs = (pdf_text(project / REPORT / lang / "report.pdf").replace("\u00a0", " ")
+              for lang in ("en", "cs"))
+    old_pct, new_pct = (f"{100 * head[k]:.1f} %" for k in ("old", "new"))
+    assert f"Luxembourg wins: {old_pct} → {new_pct}" in " ".join(en.split())
+    assert "a change beyond the noise" in " ".join(en.split())
+    assert (f"Lucemburkové vyhrávají: {old_pct} → {new_pct}".replace(".", ",")
+            in " ".join(cs.split()))
+    assert "změna mimo šum" in " ".join(cs.split())
 
 
 def test_compare_with_a_report_without_per_game_columns(project, tmp_path, capsys):

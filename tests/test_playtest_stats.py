@@ -3,6 +3,8 @@ plurals (cardgen/playtest/intervals.py, supply.py, words.py)."""
 
 from __future__ import annotations
 
+from statistics import NormalDist
+
 import pytest
 
 from cardgen.data.load import load
@@ -73,3 +75,49 @@ def test_czech_numbers_plurals_and_intervals(data):
     assert en.pp(-0.12) == f"\u221212{NBSP}pp" and cs.pp(0.12) == f"+12{NBSP}p.{NBSP}b."
     assert cs.place("palatinate", heading=False) == "Falc"
     assert en.place("palatinate") == "Palatinate" and en.place("palatinate", False) == "the Palatinate"
+
+
+def test_benjamini_hochberg_steps_up_and_its_intervals_exclude_zero_exactly_for_the_kept():
+    from cardgen.playtest.intervals import benjamini_hochberg
+    kept, z = benjamini_hochberg([0.03, 0.5, 0.01, 0.02])  # thresholds 1.25, 2.5, 3.75, 5 %
+    assert kept == [0, 2, 3] and z == pytest.approx(NormalDist().inv_cdf(1 - 3 * 0.05 / 8))
+    assert benjamini_hochberg([0.04, 0.04])[0] == [0, 1]  # Bonferroni (2.5 %) would keep none
+    assert benjamini_hochberg([0.2, 0.9]) == ([], 0.0)
+
+
+def _per_game(winner: list[int], noise: list[list[float]]) -> dict:
+    """A report as compare() reads it: games paired by seed, the winner of each, and one
+    component peak per list of ``noise`` (each also a "short" figure)."""
+    n = len(winner)
+    return {"per_game": {"seed": list(range(n)), "winner": winner, "end_round": [9] * n,
+                         "crecy": [0] * n, "tie": [0] * n, "control_order": [], "control": [""] * n,
+                         "purchases": [[3, 3]] * n, "bought": {}, "played": {},
+                         "peak": {f"k{i:02}": v for i, v in enumerate(noise)},
+                         "short": {f"k{i:02}": [] for i in range(len(noise))}}}
+
+
+@pytest.mark.parametrize("flipped, beyond", [(8, True), (2, False), (0, False)])
+def test_compare_always_states_the_win_rate_tested_on_its_own(flipped, beyond):
+    """A change of 8 pp over 100 paired games (z ≈ 2.9) is beyond the noise on its own; among
+    the 145 other figures a simultaneous (Bonferroni) interval would have hidden it (z ≈ 3.4).
+    Whatever its size, the win rate is stated with its plain 95 % interval."""
+    import random
+
+    from cardgen.playtest.compare import compare
+    rng = random.Random(7)
+    old_w = [1] * 60 + [0] * 40  # Wittelsbach (1) wins 60 of 100
+    new_w = [0] * flipped + old_w[flipped:]
+    noise = [[float(rng.randint(0, 5)) for _ in range(100)] for _ in range(70)]
+    moved = [[float(rng.randint(0, 5)) for _ in range(100)] for _ in range(70)]
+    moved[0] = [x + 3 for x in noise[0]]  # one secondary figure moves by 3 in every game
+    diff = compare(_per_game(new_w, moved), _per_game(old_w, noise))
+    head = diff["headline"]
+    assert head["figure"] == "win:luxembourg" and head["change"] == pytest.approx(flipped / 100)
+    lo, hi = head["interval"]
+    assert lo <= head["change"] <= hi and head["beyond_noise"] is beyond and (lo > 0) is beyond
+    assert diff["figures_compared"] == 145 and z_family(146) > 3.3  # 140 + 5 game figures
+    assert "win:luxembourg" not in [r["figure"] for r in diff["changes"]]
+    listed = {r["figure"]: r for r in diff["changes"]}
+    assert "peak:k00" in listed and listed["peak:k00"]["change"] == 3.0
+    assert diff["correction"] == "benjamini-hochberg"
+    assert all(r["interval"][0] > 0 or r["interval"][1] < 0 for r in diff["changes"])

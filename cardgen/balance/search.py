@@ -162,10 +162,15 @@ def _best(trials: list[Evaluated]) -> Evaluated:
 Report = Callable[[str], None]
 
 
+def _number(e: Evaluated) -> str:
+    """"trial 3": counted from 1 as the progress lines count (Optuna numbers from 0)."""
+    return f"trial {e.trial + 1}" if e.trial is not None else "today's values"
+
+
 def _line(label: str, e: Evaluated, best: Evaluated, spec: Spec) -> str:
     changed = sum(1 for t in spec.tunables if best.values.get(t.path, t.slot.value) != t.slot.value)
     return (f"{label}: Luxembourg {e.measured['win_rate']:.1%} (score {e.score:.3f}); best so far "
-            f"#{best.trial} Luxembourg {best.measured['win_rate']:.1%}, {changed} value"
+            f"{_number(best)} Luxembourg {best.measured['win_rate']:.1%}, {changed} value"
             f"{'s' * (changed != 1)} changed{' — in the band' if in_band(best.measured, spec) else ''}")
 
 

@@ -175,10 +175,15 @@ def player_budget(kind: str) -> int | None:
 
 
 def compare_lines(diff: dict[str, Any], w: Words, reminders: dict[str, dict[str, str]]) -> list[str]:
-    """The changes outside the noise, one line each, for the terminal."""
-    lines = [f"{w('compare')}: {len(diff['changes'])}/{diff['figures_compared']}"]
-    for r in diff["changes"]:
+    """The house win rate's change (always), then the other changes outside the noise, one
+    line each, for the terminal."""
+    def line(r: dict[str, Any]) -> str:
         lo, hi = r["interval"]
-        lines.append(f"  {figure_name(w, r, reminders)}: {r['old']:.3f} → {r['new']:.3f} "
-                     f"({r['change']:+.3f} [{lo:+.3f}, {hi:+.3f}])")
-    return lines
+        return (f"  {figure_name(w, r, reminders)}: {r['old']:.3f} → {r['new']:.3f} "
+                f"({r['change']:+.3f} [{lo:+.3f}, {hi:+.3f}])")
+
+    head = diff["headline"]
+    verdict = w.raw("compare_beyond" if head["beyond_noise"] else "compare_within")
+    return [f"{w('compare')}:", f"{line(head)} {verdict}",
+            "  " + w("compare_others", shown=len(diff["changes"]), figures=diff["figures_compared"]),
+            *map(line, diff["changes"])]

@@ -1,7 +1,8 @@
 """The first page in words: the most actionable findings, chosen from the report's figures.
 
 A candidate counts only when its interval excludes "no effect"; candidates are ranked by
-Cohen's h (the size of the difference between the two rates involved), largest first.
+Cohen's h (the size of the difference between the two rates involved), largest first,
+except that first-player associations (at most one per condition) only fill the places left.
 Findings are language-neutral records (a kind and its figures); :mod:`.words` writes them.
 """
 
@@ -73,31 +74,42 @@ def _components(rep: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _first_player(rep: dict[str, Any]) -> list[dict[str, Any]]:
-    """First-player differences whose interval excludes 0 for all of them at once."""
+    """At most one finding per condition: the side whose first-player difference is largest
+    among those whose interval excludes 0 for all of them at once.
+
+    In a two-side game the sides' "last round" figures are one fact seen from either side
+    (one side plays first exactly when the other does not), so a finding per side would
+    say it twice."""
     tested = [(cond, side, v) for cond, sides in sorted(rep["first_player"].items())
               for side, v in sorted(sides.items()) if v["difference"] is not None]
     widen = z_family(len(tested)) / Z95
-    out = []
+    best: dict[str, dict[str, Any]] = {}
     for cond, side, v in tested:
         d = v["difference"]
         if abs(d["effect"]) <= (d["ci95"][1] - d["ci95"][0]) / 2 * widen:
             continue
-        out.append({"kind": "first_player", "side": side, "condition": cond,
-                    "effect": d["effect"], "ci95": d["ci95"],
-                    "h": rnd(cohen_h(v["first"]["rate"], v["not_first"]["rate"]))})
-    return out
+        found = {"kind": "first_player", "side": side, "condition": cond,
+                 "effect": d["effect"], "ci95": d["ci95"],
+                 "h": rnd(cohen_h(v["first"]["rate"], v["not_first"]["rate"]))}
+        if cond not in best or abs(found["effect"]) > abs(best[cond]["effect"]):
+            best[cond] = found  # ties keep the first side in order
+    return list(best.values())
 
 
 def findings(rep: dict[str, Any]) -> list[dict[str, Any]]:
-    """Three to five findings, one per kind of question, the largest certain effects first."""
+    """Three to five findings, one per kind of question, the largest certain effects first.
+
+    First-player findings come last: who plays first is chosen by the side behind (4.1), so
+    they are associations a designer cannot act on, and they only fill the places the
+    house, electors, cards and components leave."""
     certain: list[dict[str, Any]] = []
     fallback: list[dict[str, Any]] = []
-    for found in (*_house(rep), *_electors(rep), *_cards(rep), *_components(rep),
-                  *_first_player(rep)):
+    for found in (*_house(rep), *_electors(rep), *_cards(rep), *_components(rep)):
         (fallback if found["kind"] in ("house_balanced", "no_card_effect") else certain).append(found)
     certain.sort(key=lambda f: -f["h"])  # stable: ties keep the order above
     chosen = certain[:MAX_FINDINGS]
     for found in fallback:
         if len(chosen) < MIN_FINDINGS or (found["kind"] == "house_balanced" and len(chosen) < MAX_FINDINGS):
             chosen.append(found)
-    return chosen
+    confounded = sorted(_first_player(rep), key=lambda f: -f["h"])
+    return chosen + confounded[:MAX_FINDINGS - len(chosen)]

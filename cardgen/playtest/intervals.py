@@ -79,6 +79,27 @@ def mean_difference(new: Sequence[float], old: Sequence[float], paired: bool,
     return mean, mean - half, mean + half
 
 
+def two_sided_p(effect: float, se: float) -> float:
+    """The normal two-sided p of ``effect`` with standard error ``se`` (0 when a constant
+    non-zero difference has no spread, 1 for no difference at all)."""
+    if se <= 0:
+        return 0.0 if effect else 1.0
+    return 2 * (1 - NormalDist().cdf(abs(effect) / se))
+
+
+def benjamini_hochberg(ps: Sequence[float], level: float = 0.95) -> tuple[list[int], float]:
+    """The indices the Benjamini–Hochberg procedure keeps at a false-discovery rate of
+    ``1 - level``, in the order given, and the z of their selection-adjusted intervals
+    (Benjamini–Yekutieli 2005: with R kept of m, level 1 - R·q/m), so a kept figure's
+    interval excludes 0 exactly; the z is 0.0 when nothing is kept."""
+    m, q = len(ps), 1 - level
+    order = sorted(range(m), key=lambda i: ps[i])
+    kept = max((r + 1 for r, i in enumerate(order) if ps[i] <= (r + 1) * q / m), default=0)
+    if not kept:
+        return [], 0.0
+    return sorted(order[:kept]), NormalDist().inv_cdf(1 - kept * q / (2 * m))
+
+
 def cohen_h(p1: float, p0: float) -> float:
     """Cohen's h: the size of a difference between two rates (0.2 small, 0.5 medium)."""
     def clip(p):

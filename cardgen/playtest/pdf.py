@@ -2,7 +2,10 @@
 asks (who wins, who holds which elector, what the first player gains, which cards matter,
 whether the printed pieces suffice, what a data change did), then an appendix.
 
-Each heading stays on the page of its chart or table and caption (KeepTogether)."""
+Each heading stays on the page of its chart or table and caption (KeepTogether); a table
+that may run longer than a page starts where its heading, caption and first rows fit and
+splits, its head repeated (a whole long table kept with its heading would leave a page
+empty first)."""
 
 from __future__ import annotations
 
@@ -17,7 +20,9 @@ from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
+    CondPageBreak,
     Flowable,
     KeepTogether,
     ListFlowable,
@@ -37,9 +42,26 @@ from .sentences import component_name, figure_name, finding_text
 from .words import Words
 
 WIDTH = 170 * mm
+PAD = 3  # points left and right of a table cell's text
+KEEP = 40 * mm  # a long table's heading, caption and first rows
+HEAD_SIZE, CELL_SIZE = 7.5, 7
 SIDE_COLOURS = {"luxembourg": colors.HexColor("#9b1c1c"), "wittelsbach": colors.HexColor("#1f4e8c")}
 BROWN, BLUE = colors.HexColor("#b08d57"), colors.HexColor("#4a6fa5")
 UP, DOWN = colors.HexColor("#3f7a3a"), colors.HexColor("#a33a2c")
+
+
+def fitted(widths: list[float], needs: list[float], text_columns: int) -> list[float]:
+    """Column widths in which every column gets at least what it needs (its longest head
+    word, its widest cell): a narrow column is widened at the cost of the text columns, as
+    far as their own needs allow; a table wider than the page then shrinks evenly."""
+    out = [max(w, n) for w, n in zip(widths, needs, strict=True)]
+    excess = sum(out) - sum(widths)
+    for i in range(text_columns):
+        give = min(excess, max(0.0, out[i] - needs[i]))
+        out[i] -= give
+        excess -= give
+    total = sum(out)
+    return out if total <= WIDTH else [w * WIDTH / total for w in out]
 
 
 def capitalised(label: str) -> str:
@@ -61,13 +83,19 @@ class Report:
             "body": body,
             "small": ParagraphStyle("small", parent=body, fontSize=7.5, leading=9.5,
                                     textColor=colors.HexColor("#444444")),
-            "small_right": ParagraphStyle("small_right", parent=body, fontSize=7.5, leading=9.5,
-                                          textColor=colors.HexColor("#444444"), alignment=TA_RIGHT),
+            # a table head breaks between words only, never inside one (its column fits it)
+            "head": ParagraphStyle("head", parent=body, fontSize=HEAD_SIZE, leading=9.5,
+                                   textColor=colors.HexColor("#444444"), splitLongWords=0),
+            "head_right": ParagraphStyle("head_right", parent=body, fontSize=HEAD_SIZE, leading=9.5,
+                                         textColor=colors.HexColor("#444444"), alignment=TA_RIGHT,
+                                         splitLongWords=0),
             "finding": ParagraphStyle("finding", parent=body, fontSize=11, leading=15),
             "h1": ParagraphStyle("h1", parent=body, fontName=self.bold, fontSize=16, leading=20,
                                  spaceAfter=4),
             "h2": ParagraphStyle("h2", parent=body, fontName=self.bold, fontSize=11.5, leading=15,
                                  spaceBefore=9, spaceAfter=3, keepWithNext=1),
+            "h2_free": ParagraphStyle("h2_free", parent=body, fontName=self.bold, fontSize=11.5,
+                                      leading=15, spaceBefore=9, spaceAfter=3),
         }
         self.out: list[Flowable] = []
 
@@ -79,20 +107,36 @@ class Report:
         """A heading with its chart, table and caption, never split from them by a page."""
         self.out.append(KeepTogether([self.para(heading, "h2"), *blocks]))
 
+    def long_section(self, heading: str, *blocks: Flowable) -> None:
+        """A heading and caption with a table that may run over pages: started only where
+        the first rows fit too, then split."""
+        *before, table = blocks
+        self.out += [CondPageBreak(KEEP), KeepTogether([self.para(heading, "h2_free"), *before]), table]
+
     def table(self, head: list[str], rows: list[list[str]], widths: list[float] | None = None,
               text_columns: int = 1) -> Table:
-        """Text in the first ``text_columns`` columns, numbers right-aligned after them."""
-        heads = [self.para(h, "small" if i < text_columns else "small_right")
+        """Text in the first ``text_columns`` columns, numbers right-aligned after them; each
+        column at least as wide as its longest head word and its widest cell."""
+        heads = [self.para(h, "head" if i < text_columns else "head_right")
                  for i, h in enumerate(head)]
-        t = Table([heads, *rows], colWidths=widths, repeatRows=1)
+        needs = [2 * PAD + max([self.width(word, HEAD_SIZE) for word in h.split(" ")]
+                               + [self.width(r[i], CELL_SIZE) for r in rows])
+                 for i, h in enumerate(head)]
+        if widths is None:
+            widths = [WIDTH / len(head)] * len(head)
+        t = Table([heads, *rows], colWidths=fitted(widths, needs, text_columns), repeatRows=1)
         t.setStyle(TableStyle([
-            ("FONTNAME", (0, 0), (-1, -1), self.font), ("FONTSIZE", (0, 0), (-1, -1), 7),
+            ("LEFTPADDING", (0, 0), (-1, -1), PAD), ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
+            ("FONTNAME", (0, 0), (-1, -1), self.font), ("FONTSIZE", (0, 0), (-1, -1), CELL_SIZE),
             ("LEADING", (0, 0), (-1, -1), 8.5), ("ALIGN", (text_columns, 1), (-1, -1), "RIGHT"),
             ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
             ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black),
             ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f1ede4")]),
             ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
         return t
+
+    def width(self, text: str, size: float) -> float:
+        return stringWidth(text, self.font, size)
 
     def pct(self, x: float) -> str:
         return self.w.pct(x, 1)
@@ -170,7 +214,7 @@ class Report:
                         key=lambda c: (-eff[c]["effect"], c))
         estimated = [c for c, v in eff.items() if v["effect"] is not None]
         if ranked:
-            rows = [(w.card(c), eff[c]["effect"], tuple(eff[c]["ci95"]),
+            rows = [(capitalised(w.card(c)), eff[c]["effect"], tuple(eff[c]["ci95"]),
                      UP if eff[c]["effect"] > 0 else DOWN) for c in ranked]
             chart: Flowable = charts.interval_chart(rows, WIDTH, self.font, w("axis_effect"),
                                                     lambda v: w.signed(100 * v), reference=0.0,
@@ -186,13 +230,12 @@ class Report:
         for c in sorted(eff, key=lambda c: (-(eff[c]["effect"] or 0), c)):
             v = eff[c]
             used = " / ".join(w.num(v["by_side"][s]["games_used"]) for s in ("luxembourg", "wittelsbach"))
-            cells.append([w.card(c), used,
+            cells.append([capitalised(w.card(c)), used,
                          "—" if v["effect"] is None else w.pp(v["effect"], 1),
                          "—" if v["ci95"] is None else w.ci(v["ci95"], decimals=1),
                          w.num(uses[c]["bought_per_game"], 2), w.num(uses[c]["played_per_game"], 2)])
-        self.out.append(self.para(w("cards_table"), "h2"))
-        self.out.append(self.table(w.head("cards_head"), cells,
-                                   [52 * mm, 26 * mm, 22 * mm, 30 * mm, 20 * mm, 20 * mm]))
+        self.long_section(w("cards_table"), self.table(w.head("cards_head"), cells,
+                                                      [52 * mm, 26 * mm, 22 * mm, 30 * mm, 20 * mm, 20 * mm]))
 
     def components(self) -> None:
         w = self.w
@@ -223,13 +266,23 @@ class Report:
                   else w("compare_unpaired"))
         caption = self.para(w("compare_caption", paired=paired, shown=len(diff["changes"]),
                               figures=diff["figures_compared"]), "small")
+        headline = self.para(self.headline(diff["headline"]), "finding")
         if not diff["changes"]:
-            self.section(w("compare"), caption, self.para(w("compare_none")))
+            self.section(w("compare"), headline, Spacer(1, 1 * mm), caption,
+                         self.para(w("compare_none"), "small"))
             return
         rows = [[capitalised(figure_name(w, r, self.reminders)), self.value(r, "old"), self.value(r, "new"),
                  self.value(r, "change"), self.interval(r)] for r in diff["changes"]]
-        self.section(w("compare"), caption, Spacer(1, 1 * mm),
-                     self.table(w.head("compare_head"), rows, [74 * mm, 20 * mm, 20 * mm, 22 * mm, 34 * mm]))
+        table = self.table(w.head("compare_head"), rows, [74 * mm, 20 * mm, 20 * mm, 22 * mm, 34 * mm])
+        self.long_section(w("compare"), headline, Spacer(1, 1 * mm), caption, Spacer(1, 1 * mm), table)
+
+    def headline(self, row: Mapping[str, Any]) -> str:
+        """The house win rate's change, always stated, with its own 95 % interval."""
+        w = self.w
+        return w("compare_headline", figure=capitalised(figure_name(w, row, self.reminders)),
+                 old=self.value(row, "old"), new=self.value(row, "new"),
+                 change=self.value(row, "change"), ci=self.interval(row),
+                 verdict=w.typo(str(w.raw("compare_beyond" if row["beyond_noise"] else "compare_within"))))
 
     def _is_share(self, row: Mapping[str, Any]) -> bool:
         return row["kind"] in ("win", "crecy", "tie", "control", "short")
@@ -266,26 +319,30 @@ class Report:
                  w.num(v["purchases"], 2), w.num(v["loyalty_purchases"], 2)]
                 for s, v in rep["currency"].items()]
         self.section(w("economy"), self.table(w.head("economy_head"), rows))
-        rows = [[w.card(c), *(w.num(v[k]) for k in ("bought", "free", "political", "military", "deed",
-                                                    "boost", "yield_only", "countered",
-                                                    "deed_unresolvable"))]
-                for c, v in sorted(rep["cards"].items(), key=lambda kv: (w.card(kv[0]), kv[0]))]
-        self.out.append(self.para(w("uses"), "h2"))
-        self.out.append(self.table(w.head("uses_head"), rows, [50 * mm] + [13.3 * mm] * 9))
+        names = {c: capitalised(w.card(c)) for c in rep["cards"]}
+        rows = [[names[c], *(w.num(v[k]) for k in ("bought", "free", "political", "military", "deed",
+                                                   "boost", "yield_only", "countered",
+                                                   "deed_unresolvable"))]
+                for c, v in sorted(rep["cards"].items(), key=lambda kv: (w.collate(names[kv[0]]), kv[0]))]
+        caption = self.para(w("uses_caption", games=w.count(rep["games"], "game")), "small")
+        self.long_section(w("uses"), caption, Spacer(1, 1 * mm),
+                          self.table(w.head("uses_head"), rows, [50 * mm] + [13.3 * mm] * 9))
         if rep.get("ladder"):
-            rows = [[f"{r['players'][0]} : {r['players'][1]}", w.num(r["games"]), w.pct(r["rate"]),
+            rows = [[f"{w.player_name(r['players'][0])} : {w.player_name(r['players'][1])}",
+                     w.num(r["games"]), w.pct(r["rate"]),
                      w.ci(r["ci95"])] for r in rep["ladder"]]
             self.section(w("ladder"), self.table(w.head("ladder_head"), rows),
                          self.para(w("ladder_caption"), "small"))
         never = rep["deeds_never_resolvable"]
         self.out.append(Spacer(1, 2 * mm))
+        never = sorted(never, key=lambda c: (w.collate(w.card(c)), c))
         self.out.append(self.para(w("never", cards=", ".join(w.card(c) for c in never) if never
                                     else w.typo(str(w.raw("none"))))))
 
 
-def build_pdf(report: dict[str, Any], font_files: Mapping[str, Path], w: Words,
-              reminders: Mapping[str, Mapping[str, str]]) -> bytes:
-    fonts = register_fonts({k: font_files[k] for k in ("body", "bold")})
+def report_flowables(report: dict[str, Any], fonts: Mapping[str, str], w: Words,
+                     reminders: Mapping[str, Mapping[str, str]]) -> list[Flowable]:
+    """The report's pages as flowables, in order (the registered ``body`` and ``bold``)."""
     r = Report(report, w, fonts, reminders)
     r.front()
     r.houses()
@@ -295,10 +352,17 @@ def build_pdf(report: dict[str, Any], font_files: Mapping[str, Path], w: Words,
     r.components()
     r.cards()
     r.appendix()
+    return r.out
+
+
+def build_pdf(report: dict[str, Any], font_files: Mapping[str, Path], w: Words,
+              reminders: Mapping[str, Mapping[str, str]]) -> bytes:
+    fonts = register_fonts({k: font_files[k] for k in ("body", "bold")})
+    flowables = report_flowables(report, fonts, w, reminders)
     buf = BytesIO()
     doc = SimpleDocTemplate(buf, pagesize=A4, leftMargin=20 * mm, rightMargin=20 * mm,
                             topMargin=15 * mm, bottomMargin=15 * mm, invariant=1,
                             initialFontName=fonts["body"], initialFontSize=9,  # no stray Helvetica
                             title=w("title"), author="cardgen")
-    doc.build(r.out, canvasmaker=canvas_maker(None))  # a /ID of its own (render.pdfid)
+    doc.build(flowables, canvasmaker=canvas_maker(None))  # a /ID of its own (render.pdfid)
     return buf.getvalue()

@@ -14,6 +14,7 @@ from jinja2.sandbox import SecurityError
 from ..board.base import display_name
 from ..data.model import GameData
 from ..errors import CardgenError, Finding, Location, error
+from ..tables.glossary import SORT_KEYS, english_key
 from ..wording.language import NBSP, plural_category
 from ..wording.sandbox import WordingSandbox
 from ..wording.templates import TextError, compile_wording, typography
@@ -34,10 +35,11 @@ LABELS: tuple[str, ...] = (
     "components_caption", "components_unmeasured",
     *(f"component.{k}" for k in ("vote_markers", "influence", "military", "currency", "reminder")),
     "compare", "compare_caption", "compare_paired", "compare_unpaired", "compare_none",
+    "compare_headline", "compare_beyond", "compare_within", "compare_others",
     *(f"figure.{k}" for k in ("win", "crecy", "end_round", "tie", "purchases", "control",
                               "bought", "played", "peak", "short")),
     "appendix", "ladder", "ladder_caption", "ends", "ends_caption", "purchases",
-    "purchases_caption", "economy", "uses", "never",
+    "purchases_caption", "economy", "uses", "uses_caption", "never",
 )
 #: Table heads and their column counts.
 HEADS = {"ladder_head": 4, "electors_head": 4, "first_head": 5, "cards_head": 6, "components_head": 6,
@@ -169,8 +171,23 @@ class Words:
         return typography(self.data.sides[side].name.get(self.lang) or side, self.lang)
 
     def card(self, cid: str) -> str:
+        """A card's name; a name two cards share (John's, 3.32) with whose card it is, as the
+        rules tables print it (``tables.side_card``)."""
         card = self.data.card(cid)
-        return typography((card.name.get(self.lang) if card else None) or cid, self.lang)
+        name = (card.name.get(self.lang) if card else None) or cid
+        if card is not None and card.side and any(
+                c.id != cid and c.name.get(self.lang) == name for c in self.data.cards):
+            labels = ((self.data.templates.get(self.lang) or {}).get("tables") or {}).get("side_card") or {}
+            name = f"{name} ({labels.get(card.side) or self.side(card.side)})"
+        return typography(name, self.lang)
+
+    def collate(self, text: str) -> tuple:
+        """The language's sort key, the glossary's (Czech: ch after h, Ř after R)."""
+        return SORT_KEYS.get(self.lang, english_key)(text)
+
+    def player_name(self, kind: str) -> str:
+        """A player's short name (``player_name.<kind>``; its id if the words lack it)."""
+        return self.typo(str(self.raw(f"player_name.{kind}"))) if self.has(f"player_name.{kind}") else kind
 
     def place(self, pid: str, heading: bool = True) -> str:
         """A place's name as a label ("Palatinate"), or in a sentence ("the Palatinate")."""
