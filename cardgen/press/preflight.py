@@ -21,7 +21,6 @@ from .iccinfo import darkest_ink, icc_name, icc_version
 from .pagewalk import document_report, page_reports
 from .pdfread import DocReport, PageReport, WalkCache, read_pdf
 
-
 #: Below this an image is one a print shop refuses (under the 300 ppi it asks for, a
 #: warning): printed at card size it shows its pixels.
 SHOP_MIN_PPI = 150.0
