@@ -207,6 +207,7 @@ CODES: dict[str, Code] = {
     "preflight-text": Code(EW, DATA, "text under the shop's smallest size", PREFLIGHT),
     "preflight-text-ink": Code(W, DATA, "small black text not in solid black ink", PREFLIGHT),
     "preflight-transparency": Code(EW, DATA, "transparency in a print file", PREFLIGHT),
+    "press-rgb": Code(INFO, DATA, "an RGB print-shop.pdf: a press needs CMYK", SHOP),
     "profile-bleed": Code(E, DATA, "a card drawn with less bleed than the profile needs", SHOP),
     "profile-card-size": Code(E, DATA, "a card size other than the profile's", SHOP),
     "profile-safe-area": Code(E, DATA, "text outside the shop's safe area after scaling", SHOP),

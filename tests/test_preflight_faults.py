@@ -239,3 +239,18 @@ def test_a_version_4_output_intent_profile_is_a_warning_with_the_reason(tmp_path
     code, out = preflight(write_pdf(tmp_path / "v4.pdf", intent_icc=bytes(v4)), capsys)
     assert code == 0 and "warning[preflight-icc-version]" in out, out
     assert "is version 4.2: PDF/X-1a is PDF 1.3 or 1.4" in out
+
+
+@pytest.mark.parametrize(("profile", "cmyk", "pdfx", "said"), [
+    ("generic", False, None, True), ("generic", True, None, False),
+    ("generic", False, True, False), ("drivethrucards", False, None, False),
+    ("drivethrucards", False, False, False),  # --no-pdfx: the profile prints CMYK all the same
+    ("makeplayingcards", False, None, False)])  # PNGs, which that shop takes in RGB
+def test_only_a_build_whose_print_shop_file_is_rgb_says_what_a_press_needs(
+        profile, cmyk, pdfx, said):
+    from cardgen.build.outputs import colour_findings
+    from tests.conftest import ROOT
+
+    found = colour_findings(ROOT, profile, cmyk, pdfx)
+    assert [f.code for f in found] == (["press-rgb"] if said else [])
+    assert all(f.severity == "info" for f in found)  # --strict builds are not refused for it
