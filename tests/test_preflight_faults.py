@@ -254,3 +254,32 @@ def test_only_a_build_whose_print_shop_file_is_rgb_says_what_a_press_needs(
     found = colour_findings(ROOT, profile, cmyk, pdfx)
     assert [f.code for f in found] == (["press-rgb"] if said else [])
     assert all(f.severity == "info" for f in found)  # --strict builds are not refused for it
+
+
+def test_a_pdfx_print_file_made_with_a_version_4_profile_warns_why(tmp_path):
+    """Issue 41 item 7: the build embeds the --icc profile as the OutputIntent; a version 4
+    one is a warning with the reason (PDF/X-1a is PDF 1.4: ICC version 2), the shipped
+    version 2 profile none."""
+    from cardgen.impose import CardSize, build_print_shop, drawing_bleed, load_profiles, select_profile
+    from cardgen.impose.fakes import fake_drawers, fake_faces
+    from cardgen.press.preflight import Rules, check_bytes
+    from cardgen.render.cmyk import CmykConverter
+    from tests.conftest import ROOT
+
+    v4 = bytearray(CMYK_ICC)
+    v4[8:10] = bytes([4, 0x20])  # the shipped profile, declared version 4.2
+    (tmp_path / "v4.icc").write_bytes(bytes(v4))
+    profile = select_profile(load_profiles(ROOT), "drivethrucards")
+    card = CardSize(63, 88, drawing_bleed(profile, CardSize(63, 88, 3)))
+    rules = Rules(cmyk=True, ink_limit=300, boxes=True, transparency="off", pdfx=True)
+    warned = {}
+    for name, icc in (("v4", tmp_path / "v4.icc"), ("v2", DEFAULT_ICC)):
+        pdf = build_print_shop(fake_faces([1]), *fake_drawers(card), card, profile,
+                               cmyk=CmykConverter(icc, 300), pdfx=True)
+        warned[name] = [f for f in check_bytes(pdf, rules, "output/en/print-shop.pdf")
+                        if f.code == "preflight-icc-version"]
+    assert warned["v2"] == []
+    (found,) = warned["v4"]
+    assert found.severity == "warning" and found.location.file == "output/en/print-shop.pdf"
+    assert "(cardgen CMYK FOGRA39 300%) is version 4.2" in found.message
+    assert "version 2 profile" in found.hint
