@@ -137,7 +137,8 @@ def findings(path: Path, pages: list[PageReport], rules: Rules, shown: str | Non
             value=_missing_boxes)
     add(error, "preflight-boxes", lambda p: p.boxes_outside,
         "TrimBox or BleedBox larger than the page (the TrimBox must lie inside the "
-        "BleedBox, the BleedBox inside the MediaBox)")
+        "BleedBox, the BleedBox inside the MediaBox)", "set the boxes again from the trim "
+        "size and the bleed: TrimBox = the cut, BleedBox = the cut and its bleed, page = BleedBox")
     add(error if rules.boxes or rules.pdfx else warning, "preflight-annotations",
         lambda p: p.annotations, "annotations (links, comments, form fields) on the page",
         "remove them: a print file carries only what prints")
