@@ -4,7 +4,6 @@ most ink it separates any colour to (the press condition's total ink limit)."""
 from __future__ import annotations
 
 import io
-from functools import cache
 
 from PIL import Image, ImageCms
 
@@ -30,7 +29,6 @@ def icc_name(raw: bytes) -> str:
         return ""
 
 
-@cache
 def darkest_ink(raw: bytes) -> float | None:
     """The most total ink (C+M+Y+K, percent) a CMYK output profile separates a dark colour
     to, relative colorimetric: the ink limit the profile was built for (a profile made for

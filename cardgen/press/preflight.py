@@ -4,9 +4,11 @@ Per page the walk (:mod:`.pagewalk`, over the objects :mod:`.pdfread` and the st
 :mod:`.pdfstreams` give) reports the highest total ink (colour operators and CMYK image
 pixels), the smallest text, the lowest image resolution, any RGB, any transparency, the
 TrimBox and BleedBox, and fonts that are not embedded. :func:`findings` turns those reports
-into errors and warnings against a print profile's :class:`Rules`; :func:`check_bytes` does
-both for a file the build just made, lending what earlier builds' walks found
-(:class:`~.pdfread.WalkCache`), so after a one-card edit only that card's page is read again.
+into errors and warnings against a print profile's :class:`Rules` (:func:`command_rules`:
+those of `cardgen preflight`), each naming the pages, what was measured on each, the card
+a page holds and the fix; :func:`check_bytes` does both for a file the build just made,
+lending what earlier builds' walks found (:class:`~.pdfread.WalkCache`), so after a
+one-card edit only that card's page is read again.
 """
 
 from __future__ import annotations
