@@ -283,3 +283,17 @@ def test_a_pdfx_print_file_made_with_a_version_4_profile_warns_why(tmp_path):
     assert found.severity == "warning" and found.location.file == "output/en/print-shop.pdf"
     assert "(cardgen CMYK FOGRA39 300%) is version 4.2" in found.message
     assert "version 2 profile" in found.hint
+
+
+def test_a_finding_names_the_card_cardgen_placed_on_the_page(tmp_path, capsys):
+    """cardgen's print files draw each card as a form named after it (front-<id>, back):
+    a finding says which card a page holds, and is that card's finding."""
+    form = stream("/Type /XObject /Subtype /Form /BBox [0 0 100 100]",
+                  b"1 1 1 1 k 0 0 10 10 re f")
+    path = write_pdf(tmp_path / "card.pdf", resources="/XObject << /FormXob.front-market-58 7 0 R >>",
+                     content=b"q 1 0 0 1 20 20 cm /FormXob.front-market-58 Do Q", extra=(form,))
+    code, out = preflight(path, capsys)
+    assert code == 1
+    assert "== card market-58 ==" in out
+    assert ("error[preflight-ink] card market-58: total ink over the limit of 240 % "
+            "(--ink-limit): 400 % on page 1 (market-58)") in out, out
