@@ -83,10 +83,10 @@ def _page(p: PageReport, value: str | None) -> str:
 def _where(hit: list[PageReport], value) -> str:
     """The pages ``hit`` with what was measured on each: once, before them, when it is the
     same on every page ("4.0 pt on page 3"), else after each ("pages 3 (5.1 pt), 9 (4.0 pt)")."""
-    values = [value(p) for p in hit] if value else []
-    same = values[0] if values and len(set(values)) == 1 else None
-    listed = ", ".join(_page(p, None if same or not values else v)
-                       for p, v in zip(hit[:LISTED], values or [None] * LISTED, strict=False))
+    values = [value(p) if value else None for p in hit]
+    same = values[0] if value and len(set(values)) == 1 else None
+    listed = ", ".join(_page(p, None if same else v)
+                       for p, v in zip(hit[:LISTED], values, strict=False))
     more = f" and {len(hit) - LISTED} more" if len(hit) > LISTED else ""
     pages = f"page{'s' * (len(hit) != 1)} {listed}{more}"
     return f"{same} on {pages}" if same else pages
