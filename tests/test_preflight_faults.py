@@ -294,6 +294,6 @@ def test_a_finding_names_the_card_cardgen_placed_on_the_page(tmp_path, capsys):
                      content=b"q 1 0 0 1 20 20 cm /FormXob.front-market-58 Do Q", extra=(form,))
     code, out = preflight(path, capsys)
     assert code == 1
-    assert "== card market-58 ==" in out
+    assert "  page 1 (market-58): ink max 400 %" in out and "== card market-58 ==" in out
     assert ("error[preflight-ink] card market-58: total ink over the limit of 240 % "
             "(--ink-limit): 400 % on page 1 (market-58)") in out, out

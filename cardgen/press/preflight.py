@@ -255,7 +255,7 @@ def check_bytes(pdf: bytes, rules: Rules, shown: str, walks: WalkCache | None = 
 
 
 def summary(path: Path, pages: list[PageReport]) -> str:
-    """One line per page, for `cardgen preflight`."""
+    """One line per page (with its card, when it holds one), for `cardgen preflight`."""
     lines = [f"{path}: {len(pages)} page{'s' * (len(pages) != 1)}"]
     for p in pages:
         text = "-" if p.min_text_pt is None else f"{p.min_text_pt:.1f} pt"
@@ -266,8 +266,9 @@ def summary(path: Path, pages: list[PageReport]) -> str:
             ink = f"ink max {p.ink_max:.0f} % where CMYK (RGB or Lab parts not measured)"
         else:
             ink = "ink: RGB page, not measured"
+        cards = f" ({', '.join(p.cards)})" if len(p.cards) == 1 else ""
         lines.append(
-            f"  page {p.page}: {ink}, smallest text {text}, lowest image "
+            f"  page {p.page}{cards}: {ink}, smallest text {text}, lowest image "
             f"{ppi}, RGB {p.rgb}, Lab {p.lab}, transparency {p.transparency}, "
             f"TrimBox {'yes' if p.trim_box else 'no'}, BleedBox {'yes' if p.bleed_box else 'no'}"
             f"{', boxes past the page' if p.boxes_outside else ''}"
