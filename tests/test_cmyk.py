@@ -287,3 +287,22 @@ def test_cmyk_art_keeps_its_inks_in_a_cmyk_file_and_is_converted_only_from_its_o
     assert max(abs(a - b) for a, b in zip(pixel, expected, strict=True)) <= 2
     rgb, _ = render_cards_pdf([replace(face, art=untagged)], layout, physical=False)
     assert _first_pixels(rgb, tmp_path)[0] == ("/DeviceRGB", art.convert("RGB").getpixel((0, 0)))
+
+
+def test_cmyk_art_under_a_see_through_panel_is_mixed_in_inks():
+    """The panels show the art through their colour: CMYK art is mixed with the panel's
+    inks (half and half at alpha 0.5), not taken through RGB; RGB art as before."""
+    from cardgen.render.art import tinted
+
+    conv = converter_for(None, 300)
+    buf = io.BytesIO()
+    Image.new("CMYK", (60, 40), (51, 102, 153, 26)).save(buf, "JPEG", quality=95)
+    panel = conv.colour((0.2, 0.4, 0.6)).cmyk()
+    mixed = Image.open(io.BytesIO(conv.tinted(buf.getvalue(), (51, 102, 153), 0.5)))
+    assert mixed.mode == "CMYK"
+    expected = [(a + round(p * 255)) / 2 for a, p in zip((51, 102, 153, 26), panel, strict=True)]
+    assert max(abs(v - e) for v, e in zip(mixed.getpixel((0, 0)), expected, strict=True)) <= 2
+    rgb = io.BytesIO()
+    Image.new("RGB", (60, 40), (200, 40, 40)).save(rgb, "PNG")
+    assert conv.tinted(rgb.getvalue(), (51, 102, 153), 0.5) == tinted(rgb.getvalue(),
+                                                                      (51, 102, 153), 0.5)

@@ -31,9 +31,10 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
+from ..data.memo import Memo
 from ..errors import CardgenError, Location, error
 from ..files.oserrors import read_input
-from .art import srgb
+from .art import ART_MEMO, PREPARED_FORMATS, srgb, tinted
 from .pdfid import with_content_id
 from .pdfpage import speed_up_last_page
 
@@ -140,6 +141,7 @@ class CmykConverter:
         self._transform = self._from(b"")
         self._k_curve = _black_curve(profile)
         self._colours: dict[tuple[float, float, float], tuple[float, float, float, float]] = {}
+        self._tinted: Memo[tuple[str, tuple[int, ...], float], bytes] = Memo(ART_MEMO)
 
     @property
     def key(self) -> str:
@@ -239,6 +241,25 @@ class CmykConverter:
             return Image.merge("CMYK", (zero, zero, zero, grey.point(self._k_curve)))
         out = apply_transform(self._from(icc), pil.convert("RGB"))
         return _limit_ink(out, self.ink_limit / 100)
+
+
+    def tinted(self, data: bytes, colour: tuple[int, int, int], alpha: float) -> bytes:
+        """Art seen through a panel of the sRGB ``colour`` at ``alpha`` (:func:`.art.tinted`):
+        CMYK art mixed with the panel's inks, in this press's CMYK (never through RGB); other
+        art mixed in sRGB, as for an RGB file."""
+        with Image.open(io.BytesIO(data), formats=PREPARED_FORMATS) as src:
+            if src.mode != "CMYK":
+                return tinted(data, colour, alpha)
+            inks = tuple(round(v * 255) for v in self.colour(tuple(v / 255 for v in colour)).cmyk())
+            key = (hashlib.sha256(data).hexdigest(), inks, round(alpha, 4))
+            if key not in self._tinted:
+                art = self.image(src)  # its inks for this press, converted from its own tag
+                panel = Image.new("CMYK", art.size, cast("tuple[int, int, int, int]", inks))
+                buf = io.BytesIO()
+                Image.blend(art, panel, alpha).save(buf, "JPEG", quality=95, subsampling=0,
+                                                    optimize=False)
+                self._tinted[key] = buf.getvalue()
+        return self._tinted[key]
 
 
 def _greyscale(img: Image.Image) -> Image.Image | None:
