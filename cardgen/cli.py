@@ -182,9 +182,11 @@ def _parser() -> argparse.ArgumentParser:
     pf.add_argument("--ink-limit", type=decimal(*INK_RANGE), metavar="PERCENT",
                     help="a CMYK file: no RGB, total ink at most PERCENT")
     pf.add_argument("--print-shop", action="store_true",
-                    help="every page needs a TrimBox and a BleedBox")
+                    help="what a print shop refuses is an error: RGB or Lab, transparency, "
+                    "text under 5 pt, images under 150 ppi, ink over --ink-limit (else the "
+                    "OutputIntent's, else 300 %%), pages without TrimBox and BleedBox")
     pf.add_argument("--pdfx", action="store_true",
-                    help="PDF/X-1a (2003 or 2001): CMYK only, no transparency, boxes, "
+                    help="PDF/X-1a (2003 or 2001), with everything --print-shop checks: the "
                     "OutputIntent, version and conformance keys, title, dates, ID")
     pf.add_argument("--min-ppi", type=decimal(50, 2400), default=300.0, metavar="PPI",
                     help="warn about images below PPI at their printed size (default 300, "
@@ -417,11 +419,6 @@ def _tables(args: argparse.Namespace) -> int:
 def _preflight(args: argparse.Namespace) -> int:
     from .press import preflight
     from .press.pagewalk import inspect_file
-    pdfx = args.pdfx
-    rules = preflight.Rules(cmyk=args.ink_limit is not None or pdfx, ink_limit=args.ink_limit,
-                            boxes=args.print_shop or pdfx, pdfx=pdfx,
-                            transparency="error" if pdfx else "warn",
-                            min_image_ppi=args.min_ppi)
     found = []
     for path in args.files:
         if not path.is_file():
@@ -431,9 +428,11 @@ def _preflight(args: argparse.Namespace) -> int:
             continue
         pages, document = inspect_file(path)  # qpdf reads each file once
         print(shown(preflight.summary(path, pages), keep="\n"))
+        rules = preflight.command_rules(args.ink_limit, args.print_shop, args.pdfx,
+                                        args.min_ppi, document)
         found += preflight.findings(path, pages, rules)
         found += preflight.document_findings(document, str(path))
-        if pdfx:
+        if args.pdfx:
             found += preflight.pdfx_findings(document, str(path))
     if found:
         print(format_text(found))

@@ -99,3 +99,6 @@ def test_a_rebuild_says_nothing_changed_and_still_reports_placeholder_art(built,
     assert "warning[art-placeholder]: 76 of 76 cards have no art yet" in out
     assert "fix: add art/<card id>.png or .jpg" in out
     assert out.strip().splitlines()[-1].startswith("nothing changed; 1 warning;")
+    # issue 41 item 7: the generic profile's file is RGB, and the build says what a press needs
+    (rgb,) = [line for line in out.splitlines() if "info[press-rgb]" in line]
+    assert "print-shop.pdf (generic) is RGB" in rgb and "--cmyk" in rgb and "--pdfx" in rgb

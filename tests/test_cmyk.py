@@ -234,3 +234,75 @@ def test_images_keep_the_ink_limit_with_a_profile_that_allows_more():
     conv = CmykConverter(ICC_DIR / "cardgen-fogra39-300.icc", 240)
     dark = conv.image(Image.new("RGB", (8, 8), (20, 10, 30)))
     assert sum(dark.getpixel((0, 0))) / 255 * 100 <= 240 + 1  # one colour: every pixel
+
+
+def _first_pixels(pdf: bytes, tmp_path: Path) -> list[tuple[str, tuple[int, ...]]]:
+    """(colour space, first pixel) of each image in ``pdf``, in object order."""
+    from cardgen.press.pdfread import read_pdf
+
+    path = tmp_path / "art.pdf"
+    path.write_bytes(pdf)
+    doc = read_pdf(path)
+    out = []
+    for ref, obj in doc.objects.items():
+        if obj.get("stream", {}).get("dict", {}).get("/Subtype") == "/Image":
+            data, info = doc.stream(ref)
+            out.append((info["/ColorSpace"], tuple(data[:4 if "CMYK" in info["/ColorSpace"] else 3])))
+    return out
+
+
+def test_cmyk_art_keeps_its_inks_in_a_cmyk_file_and_is_converted_only_from_its_own_tag(tmp_path):
+    """Issue 41 item 7: press-ready CMYK art (a JPEG of 20/40/60/10) prints those inks in a
+    CMYK file, not separated again from Pillow's RGB guess at them; art tagged with another
+    CMYK profile is converted from it, CMYK to CMYK; an RGB file shows it as before."""
+    from dataclasses import replace
+
+    from cardgen.data.layout import load_layout
+    from cardgen.data.load import load
+    from cardgen.render.pdf import render_cards_pdf
+    from cardgen.wording.compose import compose_faces
+    from tests.conftest import ROOT
+
+    data, _ = load(ROOT)
+    layout = load_layout(ROOT / "layouts" / "card.yaml")
+    face = next(f for f in compose_faces(data, "en", ROOT) if f.card_id == ART_CARD)
+    inks = (51, 102, 153, 26)
+    art = Image.new("CMYK", (900, 600), inks)
+    untagged, tagged = tmp_path / "untagged.jpg", tmp_path / "tagged.jpg"
+    art.save(untagged, "JPEG", quality=95)
+    fogra300 = (ICC_DIR / "cardgen-fogra39-300.icc").read_bytes()
+    art.save(tagged, "JPEG", quality=95, icc_profile=fogra300)
+    conv = converter_for(None, 240)  # the 240 % profile: another press condition than the tag's
+    shown = {}
+    for name, path in (("untagged", untagged), ("tagged", tagged)):
+        pdf, _ = render_cards_pdf([replace(face, art=path)], layout, physical=False, cmyk=conv)
+        shown[name] = _first_pixels(pdf, tmp_path)[0]  # the picture itself (then its tints)
+    assert shown["untagged"] == ("/DeviceCMYK", inks)
+    expected = ImageCms.profileToProfile(
+        art, ImageCms.ImageCmsProfile(io.BytesIO(fogra300)), conv.profile, outputMode="CMYK",
+        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION).getpixel((0, 0))
+    space, pixel = shown["tagged"]
+    assert space == "/DeviceCMYK" and pixel != inks
+    assert max(abs(a - b) for a, b in zip(pixel, expected, strict=True)) <= 2
+    rgb, _ = render_cards_pdf([replace(face, art=untagged)], layout, physical=False)
+    assert _first_pixels(rgb, tmp_path)[0] == ("/DeviceRGB", art.convert("RGB").getpixel((0, 0)))
+
+
+def test_cmyk_art_under_a_see_through_panel_is_mixed_in_inks():
+    """The panels show the art through their colour: CMYK art is mixed with the panel's
+    inks (half and half at alpha 0.5), not taken through RGB; RGB art as before."""
+    from cardgen.render.art import tinted
+
+    conv = converter_for(None, 300)
+    buf = io.BytesIO()
+    Image.new("CMYK", (60, 40), (51, 102, 153, 26)).save(buf, "JPEG", quality=95)
+    panel = conv.colour((0.2, 0.4, 0.6)).cmyk()
+    mixed = Image.open(io.BytesIO(conv.tinted(buf.getvalue(), (51, 102, 153), 0.5)))
+    assert mixed.mode == "CMYK"
+    expected = [(a + round(p * 255)) / 2 for a, p in zip((51, 102, 153, 26), panel, strict=True)]
+    assert max(abs(v - e) for v, e in zip(mixed.getpixel((0, 0)), expected, strict=True)) <= 2
+    rgb = io.BytesIO()
+    Image.new("RGB", (60, 40), (200, 40, 40)).save(rgb, "PNG")
+    assert conv.tinted(rgb.getvalue(), (51, 102, 153), 0.5) == tinted(rgb.getvalue(),
+                                                                      (51, 102, 153), 0.5)

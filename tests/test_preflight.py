@@ -145,7 +145,8 @@ def test_cmyk_jpeg_art_is_ink_checked(tmp_path, capsys):
     assert main(["preflight", str(over), "--ink-limit", "300"]) == 1
     out = capsys.readouterr().out
     assert "page 2: ink max 400 %" in out
-    assert "error[preflight-ink]" in out and "total ink 400 % over the limit of 300 % (page 2)" in out
+    assert "error[preflight-ink]" in out
+    assert "total ink over the limit of 300 % (--ink-limit): 400 % on page 2" in out
     under = jpeg_pdf(tmp_path, (100, 50, 0, 30), "under.pdf")  # 180/255: 71 %
     assert [p.ink_max for p in inspect(under)] == pytest.approx([100, 71], abs=1)
     assert main(["preflight", str(under), "--ink-limit", "300"]) == 0

@@ -30,14 +30,16 @@ def stream(head: str, data: bytes) -> bytes:
 def write_pdf(path: Path, *, content: bytes = b"0 0 0 1 k 20 20 50 50 re f",
               resources: str = "", page_extra: str = "", catalog_extra: str = "",
               info: str = CLEAN_INFO, intent_icc: bytes = CMYK_ICC, intent_n: int = 4,
-              trim: str = "[9 9 189 261]", extra: tuple[bytes, ...] = ()) -> Path:
-    """A one-page PDF 1.4; object 6 is the OutputIntent's profile, 7 on are ``extra``."""
+              trim: str | None = "[9 9 189 261]", extra: tuple[bytes, ...] = ()) -> Path:
+    """A one-page PDF 1.4; object 6 is the OutputIntent's profile, 7 on are ``extra``;
+    ``trim=None``: no TrimBox."""
     objects = [
         f"<< /Type /Catalog /Pages 2 0 R /OutputIntents [<< /Type /OutputIntent /S /GTS_PDFX "
         f"/OutputConditionIdentifier (FOGRA39) /RegistryName (http://www.color.org) "
         f"/Info (test) /DestOutputProfile 6 0 R >>] {catalog_extra} >>".encode(),
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 198 270] /TrimBox {trim} "
+        (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 198 270] "
+         f"{'' if trim is None else f'/TrimBox {trim} '}"
          f"/BleedBox [0 0 198 270] /Resources << {resources} >> /Contents 4 0 R "
          f"{page_extra} >>").encode(),
         stream("", content),
@@ -153,3 +155,145 @@ def test_a_damaged_or_foreign_file_is_an_error_at_the_file_saying_how_to_fix_it(
     text = err.out + err.err
     assert f"{path}: error[preflight-read]: cannot read the PDF: qpdf:" in text
     assert "fix: a PDF cut short" in text and "Traceback" not in text
+
+
+def image(ppi: float) -> dict:
+    """A CMYK image placed 1 inch square with ``ppi`` pixels a side (2 % black)."""
+    side = round(ppi)
+    pixels = bytes([0, 0, 0, 5]) * side * side
+    head = (f"/Type /XObject /Subtype /Image /Width {side} /Height {side} "
+            "/ColorSpace /DeviceCMYK /BitsPerComponent 8")
+    return {"resources": "/XObject << /Im0 7 0 R >>", "content": b"q 72 0 0 72 20 20 cm /Im0 Do Q",
+            "extra": (stream(head, pixels),)}
+
+
+#: A Type 3 font (drawn by the file itself, so nothing to embed) with one glyph, "a".
+TYPE3 = (b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix "
+         b"[0.001 0 0 0.001 0 0] /CharProcs << /a 8 0 R >> /Encoding << /Type /Encoding "
+         b"/Differences [97 /a] >> /FirstChar 97 /LastChar 97 /Widths [1000] >>")
+GLYPH = stream("", b"1000 0 0 0 1000 1000 d1 0 0 1000 1000 re f")
+
+
+def text(size: float) -> dict:
+    """A line of solid black text at ``size`` pt."""
+    return {"resources": "/Font << /T0 7 0 R >>", "extra": (TYPE3, GLYPH),
+            "content": f"0 0 0 1 k BT /T0 {size:g} Tf 20 20 Td (aaa) Tj ET".encode()}
+
+
+#: Issue 41 item 6: the six faults that passed `--print-shop` and `--pdfx` (72 ppi art,
+#: 4 pt text, transparency, RGB or Lab colour, 400 % ink, a missing TrimBox), each with
+#: what preflight must now say: the measured value on the page, and a fix.
+SHOP_FAULTS = {
+    "72 ppi image": (image(72), "preflight-image", "below 150 ppi, which a print shop "
+                     "refuses: 72 ppi on page 1"),
+    "4 pt text": (text(4), "preflight-text", "smaller than 5 pt, which a print shop refuses: "
+                  "4.0 pt on page 1"),
+    "transparency": ({"resources": "/ExtGState << /G0 << /ca 0.5 >> >>",
+                      "content": b"/G0 gs 0 0 0 1 k 20 20 50 50 re f"},
+                     "preflight-transparency", "1 place on page 1"),
+    "RGB fill": ({"content": b"0.2 0.4 0.6 rg 20 20 50 50 re f"}, "preflight-rgb",
+                 "where a press needs CMYK: 1 use on page 1"),
+    "Lab fill": (FAULTS["Lab fill"][0], "preflight-lab", "where a press needs CMYK: 1 use on page 1"),
+    "400 % ink": ({"content": b"1 1 1 1 k 20 20 50 50 re f"}, "preflight-ink",
+                  "400 % on page 1"),
+    "no TrimBox": ({"trim": None}, "preflight-boxes", "page boxes missing: no TrimBox on page 1"),
+}
+
+
+@pytest.mark.parametrize("mode", [["--print-shop"], ["--pdfx"]])
+@pytest.mark.parametrize("fault", list(SHOP_FAULTS))
+def test_each_fault_a_shop_refuses_fails_print_shop_and_pdfx_with_its_value_and_fix(
+        tmp_path, capsys, fault, mode):
+    options, code, said = SHOP_FAULTS[fault]
+    path = write_pdf(tmp_path / "f.pdf", **options)
+    capsys.readouterr()
+    status = main(["preflight", str(path), *mode])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    errors = [line for line in out.splitlines() if ": error[" in line]
+    assert len(errors) == 1 and f"error[{code}]" in errors[0], out  # the fault, nothing else
+    assert said in errors[0]
+    assert "\n    fix: " in out.split(f"error[{code}]")[1].split("error[")[0]
+    if fault == "400 % ink":  # no --ink-limit: the OutputIntent's profile says how much
+        assert "the most the OutputIntent's profile (cardgen CMYK FOGRA39 300%) separates to" in out
+    if fault == "no TrimBox":
+        assert "BleedBox" not in errors[0]
+
+
+def test_at_the_shops_own_thresholds_a_file_passes(tmp_path, capsys):
+    """150 ppi, 5 pt and exactly the ink limit are what the shop takes (300 ppi is what it
+    asks: a warning); one step past any of them is an error."""
+    for options, warned in ((image(150), "warning[preflight-image]"), (text(5), None),
+                            ({"content": b"0.6 0.4 0.4 1 k 20 20 50 50 re f"}, None)):
+        code, out = preflight(write_pdf(tmp_path / "f.pdf", **options), capsys)
+        assert code == 0, out
+        assert "error" not in out and (warned is None or warned in out), out
+    for options in (image(149), text(4.9), {"content": b"0.6 0.4 0.41 1 k 20 20 50 50 re f"}):
+        code, out = preflight(write_pdf(tmp_path / "f.pdf", **options), capsys)
+        assert code == 1, out
+
+
+def test_a_version_4_output_intent_profile_is_a_warning_with_the_reason(tmp_path, capsys):
+    v4 = bytearray(CMYK_ICC)
+    v4[8:10] = bytes([4, 0x20])
+    code, out = preflight(write_pdf(tmp_path / "v4.pdf", intent_icc=bytes(v4)), capsys)
+    assert code == 0 and "warning[preflight-icc-version]" in out, out
+    assert "is version 4.2: PDF/X-1a is PDF 1.3 or 1.4" in out
+
+
+@pytest.mark.parametrize(("profile", "cmyk", "pdfx", "said"), [
+    ("generic", False, None, True), ("generic", True, None, False),
+    ("generic", False, True, False), ("drivethrucards", False, None, False),
+    ("drivethrucards", False, False, False),  # --no-pdfx: the profile prints CMYK all the same
+    ("makeplayingcards", False, None, False)])  # PNGs, which that shop takes in RGB
+def test_only_a_build_whose_print_shop_file_is_rgb_says_what_a_press_needs(
+        profile, cmyk, pdfx, said):
+    from cardgen.build.outputs import colour_findings
+    from tests.conftest import ROOT
+
+    found = colour_findings(ROOT, profile, cmyk, pdfx)
+    assert [f.code for f in found] == (["press-rgb"] if said else [])
+    assert all(f.severity == "info" for f in found)  # --strict builds are not refused for it
+
+
+def test_a_pdfx_print_file_made_with_a_version_4_profile_warns_why(tmp_path):
+    """Issue 41 item 7: the build embeds the --icc profile as the OutputIntent; a version 4
+    one is a warning with the reason (PDF/X-1a is PDF 1.4: ICC version 2), the shipped
+    version 2 profile none."""
+    from cardgen.impose import CardSize, build_print_shop, drawing_bleed, load_profiles, select_profile
+    from cardgen.impose.fakes import fake_drawers, fake_faces
+    from cardgen.press.preflight import Rules, check_bytes
+    from cardgen.render.cmyk import CmykConverter
+    from tests.conftest import ROOT
+
+    v4 = bytearray(CMYK_ICC)
+    v4[8:10] = bytes([4, 0x20])  # the shipped profile, declared version 4.2
+    (tmp_path / "v4.icc").write_bytes(bytes(v4))
+    profile = select_profile(load_profiles(ROOT), "drivethrucards")
+    card = CardSize(63, 88, drawing_bleed(profile, CardSize(63, 88, 3)))
+    rules = Rules(cmyk=True, ink_limit=300, boxes=True, transparency="off", pdfx=True)
+    warned = {}
+    for name, icc in (("v4", tmp_path / "v4.icc"), ("v2", DEFAULT_ICC)):
+        pdf = build_print_shop(fake_faces([1]), *fake_drawers(card), card, profile,
+                               cmyk=CmykConverter(icc, 300), pdfx=True)
+        warned[name] = [f for f in check_bytes(pdf, rules, "output/en/print-shop.pdf")
+                        if f.code == "preflight-icc-version"]
+    assert warned["v2"] == []
+    (found,) = warned["v4"]
+    assert found.severity == "warning" and found.location.file == "output/en/print-shop.pdf"
+    assert "(cardgen CMYK FOGRA39 300%) is version 4.2" in found.message
+    assert "version 2 profile" in found.hint
+
+
+def test_a_finding_names_the_card_cardgen_placed_on_the_page(tmp_path, capsys):
+    """cardgen's print files draw each card as a form named after it (front-<id>, back):
+    a finding says which card a page holds, and is that card's finding."""
+    form = stream("/Type /XObject /Subtype /Form /BBox [0 0 100 100]",
+                  b"1 1 1 1 k 0 0 10 10 re f")
+    path = write_pdf(tmp_path / "card.pdf", resources="/XObject << /FormXob.front-market-58 7 0 R >>",
+                     content=b"q 1 0 0 1 20 20 cm /FormXob.front-market-58 Do Q", extra=(form,))
+    code, out = preflight(path, capsys)
+    assert code == 1
+    assert "  page 1 (market-58): ink max 400 %" in out and "== card market-58 ==" in out
+    assert ("error[preflight-ink] card market-58: total ink over the limit of 240 % "
+            "(--ink-limit): 400 % on page 1 (market-58)") in out, out

@@ -230,7 +230,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     from ..render.facestore import FaceStore
     from ..render.pdf import write_pngs
     from .making import Preflights, make_targets
-    from .outputs import print_shop_findings
+    from .outputs import colour_findings, print_shop_findings
     log("check")
     progress.stage("check")
     findings_cache = JsonCache(output, "findings")
@@ -257,6 +257,8 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
                                [f for lang in options.langs for f in report.faces[lang]])
     if has_errors(shop):
         raise CardgenError(shop)
+    shop += colour_findings(project, options.profile, options.cmyk or options.icc is not None,
+                            options.pdfx)
     result.findings += shop
     result.face_keys = report.face_keys
     faces_kept = FaceStore(output / CACHE_DIR)

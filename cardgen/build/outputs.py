@@ -162,6 +162,13 @@ def wants_pdfx(project: Project, profile_id: str, pdfx: bool | None) -> bool:
     return impose.select_profile(impose.load_profiles(project), profile_id).pdfx
 
 
+def colour_findings(project: Path, profile_id: str, cmyk: bool, pdfx: bool | None
+                    ) -> list[Finding]:
+    """Whether print-shop.pdf will be RGB, said (``cmyk``: --cmyk or --icc)."""
+    profile = impose.select_profile(impose.load_profiles(project), profile_id)
+    return impose.colour_findings(profile, cmyk or wants_pdfx(project, profile_id, pdfx))
+
+
 def _shop_rules(ctx: LangContext, profile: impose.Profile) -> Rules:
     """What print-shop.pdf must meet: boxes and embedded fonts; CMYK files no RGB and no
     more ink than the converter's limit and no transparency (panels are pre-mixed)."""

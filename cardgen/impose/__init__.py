@@ -9,7 +9,13 @@ from .calibration import build_calibration
 from .canvas import CardForms, PrintCanvas
 from .geometry import CardSize, duplex_geometry, gutterfold_geometry, outer_bleed
 from .manifest import build_manifest, manifest_json, manifest_text
-from .printshop import build_card_images, build_print_shop, drawing_bleed, profile_findings
+from .printshop import (
+    build_card_images,
+    build_print_shop,
+    colour_findings,
+    drawing_bleed,
+    profile_findings,
+)
 from .reprint import build_reprint, changed_cards, select_reprint
 from .sheets import BackSide, Page, Placement, SheetPlan, build_sheets, plan_sheets, render_plan
 from .spec import Profile, SheetSpec, load_profiles, load_sheet_spec, select_profile
@@ -31,6 +37,7 @@ __all__ = [
     "build_reprint",
     "build_sheets",
     "changed_cards",
+    "colour_findings",
     "drawing_bleed",
     "duplex_geometry",
     "gutterfold_geometry",

@@ -18,7 +18,7 @@ from pathlib import Path
 from PIL import Image
 from reportlab.lib.units import mm
 
-from ..errors import CardgenError, Finding, error, warning
+from ..errors import CardgenError, Finding, Severity, error, warning
 from ..files import tools
 from ..render.cmyk import CmykConverter, converter_for
 from ..wording.face import CardFace
@@ -70,6 +70,18 @@ def profile_findings(profile: Profile, card: CardSize, safe: float | None = None
             f"with {card.bleed:g} mm", location=where,
             hint=f"draw the card with {drawing_bleed(profile, card):.2f} mm bleed"))
     return out
+
+
+def colour_findings(profile: Profile, cmyk: bool) -> list[Finding]:
+    """What print-shop.pdf's colour means at a press: an RGB file (``cmyk`` false, for a
+    profile that prints a PDF) is said in one line, as a press prints CMYK and separates
+    RGB its own way (dark text in four inks, near 290 % with an ordinary profile)."""
+    if cmyk or profile.colour_space == "cmyk" or profile.page_order == "images":
+        return []
+    return [Finding(Severity.INFO, "press-rgb", f"print-shop.pdf ({profile.id}) is RGB, for "
+                    "screens and home printers: a press prints CMYK, so build for one with "
+                    "--cmyk (--icc SHOP.icc for the shop's own profile) or --pdfx",
+                    location=profile.loc)]
 
 
 def page_sequence(faces: Sequence[CardFace], order: str) -> list[tuple[str, CardFace, int]]:

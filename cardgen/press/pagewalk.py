@@ -226,7 +226,8 @@ def document_report(doc: PdfDoc) -> DocReport:
     root = doc.get(doc.trailer.get("/Root")) or {}
     intents = [doc.get(i) or {} for i in doc.get(root.get("/OutputIntents")) or []]
     pdfx = [i for i in intents if i.get("/S") == "/GTS_PDFX" and "/DestOutputProfile" in i]
-    space = _profile_space(doc, pdfx[0]["/DestOutputProfile"]) if pdfx else None
+    profile = pdfx[0]["/DestOutputProfile"] if pdfx else None
+    space = _profile_space(doc, profile) if pdfx else None
 
     def text(key: str) -> str | None:
         value = info.get(key)
@@ -238,7 +239,8 @@ def document_report(doc: PdfDoc) -> DocReport:
                      dates="/CreationDate" in info and "/ModDate" in info,
                      trailer_id="/ID" in doc.trailer,
                      encrypted="/Encrypt" in doc.trailer or bool(doc.header.get("encrypted")),
-                     javascript=_javascript(doc, root))
+                     javascript=_javascript(doc, root),
+                     intent_icc=doc.data(profile) if isinstance(profile, str) else b"")
 
 
 #: an ICC profile's colour space by its /N (number of components)
@@ -307,6 +309,20 @@ def _page_facts(doc: PdfDoc, report: PageReport, info: dict[str, Any]) -> None:
     report.annotations = len(annots) if isinstance(annots, list) else 0
     if _transparency_group(doc, info):
         report.transparency += 1
+    xobjects = doc.get((doc.get(info.get("/Resources")) or {}).get("/XObject")) or {}
+    report.cards = tuple(_card_of(name) for name in sorted(xobjects)
+                         if isinstance(name, str) and _CARD_FORM.fullmatch(name))
+
+
+#: The names cardgen's print files give a card's form (impose.canvas.CardForms, in
+#: ReportLab's "FormXob." namespace): "front-<card id>" and "back".
+_CARD_FORM = re.compile(r"/FormXob\.(?:front-[a-z0-9-]+|back)")
+
+
+def _card_of(name: str) -> str:
+    """The card a form name stands for: its id, or "the back"."""
+    form = name.removeprefix("/FormXob.")
+    return "the back" if form == "back" else form.removeprefix("front-")
 
 
 def inspect_document(path: Path) -> DocReport:

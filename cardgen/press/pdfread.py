@@ -47,6 +47,9 @@ class PageReport:
     annotations: int = 0
     fonts_not_embedded: set[str] = field(default_factory=set)
     text_not_k_only: int = 0  # black text under 12 pt not in solid black ink (0/0/0/100)
+    #: the cards the page places, by the names cardgen gives their forms ("front-<id>",
+    #: "back"): a finding names the card, not only the page (empty for other files)
+    cards: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"page": self.page, "ink_max": round(self.ink_max, 1),
@@ -134,6 +137,7 @@ class DocReport:
     trailer_id: bool = False
     encrypted: bool = False
     javascript: int = 0  # JavaScript actions and name-tree entries
+    intent_icc: bytes = field(default=b"", repr=False)  # the OutputIntent's ICC profile
 
 
 class PdfDoc:

@@ -64,7 +64,10 @@ _TINT_CACHE: Memo[tuple[str, tuple[int, int, int], float], bytes] = Memo(ART_MEM
 
 def srgb(img: Image.Image) -> Image.Image:
     """``img`` in sRGB: an image tagged with another RGB profile converted by LittleCMS
-    (mixing it with a colour of the card, an sRGB colour, needs one colour space)."""
+    (mixing it with a colour of the card, an sRGB colour, needs one colour space); CMYK art
+    as Pillow converts it (what an RGB file and the screen show of it)."""
+    if img.mode == "CMYK":
+        return img.convert("RGB")
     icc = img.info.get("icc_profile")
     if not icc or img.mode not in ("RGB", "RGBA"):
         return img
@@ -179,8 +182,11 @@ def prepare_art(path: Path, box_w_mm: float, box_h_mm: float, *, ppi: int = 300,
     has_alpha = img.mode in ("RGBA", "LA", "PA") or "transparency" in img.info
     icc = img.info.get("icc_profile") or None  # converted from it, never as if sRGB
     grey = img.mode in _GREY_MODES
+    # CMYK art keeps its inks: a CMYK file prints them (render.cmyk), never separated
+    # again from an RGB guess at them; an RGB file converts it where it is drawn (srgb)
+    cmyk = img.mode == "CMYK" and not has_alpha
     try:
-        img = _eight_bit(img).convert(("LA" if has_alpha else "L") if grey
+        img = _eight_bit(img).convert(("LA" if has_alpha else "L") if grey else "CMYK" if cmyk
                                       else "RGBA" if has_alpha else "RGB")
     except (ValueError, OSError) as exc:
         raise CardgenError(error(

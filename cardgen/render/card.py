@@ -354,8 +354,9 @@ def _draw_art(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str],
             else art.data)
     # transparency is flattened here, on the art's own ground, never on white paper
     data = flattened(data, _rgb(ground))
-    if tint:
-        data = tinted(data, _rgb(tint[0]), tint[1])
+    if tint:  # CMYK art under a panel is mixed in the press's inks (render.cmyk)
+        cmyk = getattr(c, "cmyk", None)
+        data = (tinted if cmyk is None else cmyk.tinted)(data, _rgb(tint[0]), tint[1])
     c.drawImage(ImageReader(io.BytesIO(data)), ix - left, iy - bottom,
                 aw + left + right, ah + top + bottom)
     return resolution_findings(art, layout.art.min_ppi, face.art, face.card_id, face.lang)

@@ -31,9 +31,10 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
+from ..data.memo import Memo
 from ..errors import CardgenError, Location, error
 from ..files.oserrors import read_input
-from .art import srgb
+from .art import ART_MEMO, PREPARED_FORMATS, srgb, tinted
 from .pdfid import with_content_id
 from .pdfpage import speed_up_last_page
 
@@ -136,9 +137,11 @@ class CmykConverter:
         self.profile = profile
         self.description = ImageCms.getProfileDescription(profile).strip()
         self._transforms: dict[bytes, ImageCms.ImageCmsTransform] = {}
+        self._cmyk_transforms: dict[bytes, ImageCms.ImageCmsTransform] = {}  # CMYK → CMYK
         self._transform = self._from(b"")
         self._k_curve = _black_curve(profile)
         self._colours: dict[tuple[float, float, float], tuple[float, float, float, float]] = {}
+        self._tinted: Memo[tuple[str, tuple[int, ...], float], bytes] = Memo(ART_MEMO)
 
     @property
     def key(self) -> str:
@@ -163,6 +166,24 @@ class CmykConverter:
                 renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
                 flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
         return self._transforms[source_icc]
+
+    def _from_cmyk(self, source_icc: bytes) -> ImageCms.ImageCmsTransform | None:
+        """The transform from another CMYK profile to the output; None for none, this
+        profile itself, or one that is not a readable CMYK profile (the inks are kept)."""
+        if not source_icc or source_icc == self.raw:
+            return None
+        if source_icc not in self._cmyk_transforms:
+            try:
+                tagged = ImageCms.ImageCmsProfile(io.BytesIO(source_icc))
+                if tagged.profile.xcolor_space.strip() != "CMYK":
+                    return None
+                self._cmyk_transforms[source_icc] = ImageCms.buildTransform(
+                    tagged, self.profile, "CMYK", "CMYK",
+                    renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+                    flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+            except (OSError, ImageCms.PyCMSError):
+                return None
+        return self._cmyk_transforms[source_icc]
 
     def black(self, grey: int) -> int:
         """The black ink (0–255) printing the sRGB grey ``grey`` (0–255), K only."""
@@ -203,9 +224,13 @@ class CmykConverter:
     def image(self, pil: Image.Image, behind: tuple[int, int, int] = (255, 255, 255)
               ) -> Image.Image:
         """``pil`` as a CMYK image under the ink limit: transparency flattened on
-        ``behind`` first; greyscale as black ink only; colour from its embedded profile."""
+        ``behind`` first; greyscale as black ink only; colour from its embedded profile.
+        CMYK keeps its inks (untagged: they are meant for this press) unless it is tagged
+        with another CMYK profile, from which it is converted, CMYK to CMYK."""
         if pil.mode == "CMYK":
-            return _limit_ink(pil, self.ink_limit / 100)
+            transform = self._from_cmyk(pil.info.get("icc_profile") or b"")
+            out = pil if transform is None else apply_transform(transform, pil)
+            return _limit_ink(out, self.ink_limit / 100)
         icc = pil.info.get("icc_profile") or b""
         if pil.mode in ("RGBA", "LA", "PA") or (pil.mode == "P" and "transparency" in pil.info):
             rgba = pil.convert("RGBA")
@@ -216,6 +241,25 @@ class CmykConverter:
             return Image.merge("CMYK", (zero, zero, zero, grey.point(self._k_curve)))
         out = apply_transform(self._from(icc), pil.convert("RGB"))
         return _limit_ink(out, self.ink_limit / 100)
+
+
+    def tinted(self, data: bytes, colour: tuple[int, int, int], alpha: float) -> bytes:
+        """Art seen through a panel of the sRGB ``colour`` at ``alpha`` (:func:`.art.tinted`):
+        CMYK art mixed with the panel's inks, in this press's CMYK (never through RGB); other
+        art mixed in sRGB, as for an RGB file."""
+        with Image.open(io.BytesIO(data), formats=PREPARED_FORMATS) as src:
+            if src.mode != "CMYK":
+                return tinted(data, colour, alpha)
+            inks = tuple(round(v * 255) for v in self.colour(tuple(v / 255 for v in colour)).cmyk())
+            key = (hashlib.sha256(data).hexdigest(), inks, round(alpha, 4))
+            if key not in self._tinted:
+                art = self.image(src)  # its inks for this press, converted from its own tag
+                panel = Image.new("CMYK", art.size, cast("tuple[int, int, int, int]", inks))
+                buf = io.BytesIO()
+                Image.blend(art, panel, alpha).save(buf, "JPEG", quality=95, subsampling=0,
+                                                    optimize=False)
+                self._tinted[key] = buf.getvalue()
+        return self._tinted[key]
 
 
 def _greyscale(img: Image.Image) -> Image.Image | None:

@@ -25,6 +25,7 @@ from ..data.layout import Layout
 from ..fonts import register_fonts
 from ..render.back import draw_back
 from ..render.card import draw_card
+from ..render.cmyk import CmykCanvas
 from ..render.pdf import rasterise
 from ..wording.face import CardFace
 from .plan import Sheet
@@ -43,7 +44,9 @@ def _pages(size_mm: tuple[float, float], draws: Sequence[Draw], pixels: tuple[in
            ) -> list[Image.Image]:
     """Each drawing on its own page of ``size_mm``, rasterised to exactly ``pixels``."""
     buf = io.BytesIO()
-    c = Canvas(buf, pagesize=(size_mm[0] * mm, size_mm[1] * mm), invariant=1, pageCompression=1)
+    # a CmykCanvas without a converter: images shown as in every RGB file (CMYK art too)
+    c = CmykCanvas(buf, pagesize=(size_mm[0] * mm, size_mm[1] * mm), invariant=1,
+                   pageCompression=1)
     for draw in draws:
         draw(c)
         c.showPage()
