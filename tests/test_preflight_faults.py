@@ -249,9 +249,9 @@ def test_a_version_4_output_intent_profile_is_a_warning_with_the_reason(tmp_path
 def test_only_a_build_whose_print_shop_file_is_rgb_says_what_a_press_needs(
         profile, cmyk, pdfx, said):
     from cardgen.build.outputs import colour_findings
-    from tests.conftest import ROOT
+    from tests.conftest import ROOT, at
 
-    found = colour_findings(ROOT, profile, cmyk, pdfx)
+    found = colour_findings(at(ROOT), profile, cmyk, pdfx)
     assert [f.code for f in found] == (["press-rgb"] if said else [])
     assert all(f.severity == "info" for f in found)  # --strict builds are not refused for it
 
@@ -264,12 +264,12 @@ def test_a_pdfx_print_file_made_with_a_version_4_profile_warns_why(tmp_path):
     from cardgen.impose.fakes import fake_drawers, fake_faces
     from cardgen.press.preflight import Rules, check_bytes
     from cardgen.render.cmyk import CmykConverter
-    from tests.conftest import ROOT
+    from tests.conftest import ROOT, at
 
     v4 = bytearray(CMYK_ICC)
     v4[8:10] = bytes([4, 0x20])  # the shipped profile, declared version 4.2
     (tmp_path / "v4.icc").write_bytes(bytes(v4))
-    profile = select_profile(load_profiles(ROOT), "drivethrucards")
+    profile = select_profile(load_profiles(at(ROOT)), "drivethrucards")
     card = CardSize(63, 88, drawing_bleed(profile, CardSize(63, 88, 3)))
     rules = Rules(cmyk=True, ink_limit=300, boxes=True, transparency="off", pdfx=True)
     warned = {}

@@ -257,7 +257,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
                                [f for lang in options.langs for f in report.faces[lang]])
     if has_errors(shop):
         raise CardgenError(shop)
-    shop += colour_findings(project, options.profile, options.cmyk or options.icc is not None,
+    shop += colour_findings(gathered, options.profile, options.cmyk or options.icc is not None,
                             options.pdfx)
     result.findings += shop
     result.face_keys = report.face_keys

@@ -162,7 +162,7 @@ def wants_pdfx(project: Project, profile_id: str, pdfx: bool | None) -> bool:
     return impose.select_profile(impose.load_profiles(project), profile_id).pdfx
 
 
-def colour_findings(project: Path, profile_id: str, cmyk: bool, pdfx: bool | None
+def colour_findings(project: Project, profile_id: str, cmyk: bool, pdfx: bool | None
                     ) -> list[Finding]:
     """Whether print-shop.pdf will be RGB, said (``cmyk``: --cmyk or --icc)."""
     profile = impose.select_profile(impose.load_profiles(project), profile_id)
