@@ -143,6 +143,7 @@ CODES: dict[str, Code] = {
     "layout-ratio": Code(E, DATA, "an art ratio that is not [width, height]"),
     "layout-rect": Code(E, DATA, "a layout box that is not [x, y, width, height]"),
     "layout-safe-zone": Code(E, DATA, "a text box that reaches outside the safe zone"),
+    "layout-border": Code(E, DATA, "a panel closer to the trim than the card's border width"),
     "line-order": Code(W, DATA, "text lines listed in another order than they print", "2.36"),
     "manifest-hash": Code(E, DATA, "a manifest card without its content hash"),
     "manifest-read": Code(E, SETUP, "a --changed-since manifest that is not JSON", OUTSIDE),

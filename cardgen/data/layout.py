@@ -26,6 +26,9 @@ from .yamlsrc import LocMap
 
 #: Body text may never be set smaller than this (print legibility), whatever a layout says.
 MIN_BODY_PT = 6.5
+#: A print shop's safe area (1/8 in) and the narrowest border that a cut shift of 1 mm does
+#: not make visibly uneven (4–5 mm, the shops' guidance), in mm from the trim.
+MIN_SAFE, MIN_BORDER = 3.2, 4.0
 
 NUM = (int, float)
 HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -286,8 +289,8 @@ TOP_SPEC = {**{k: Field(dict, True) for k in SPEC}, **{k: Field(list, True) for 
 
 #: Sane ranges of a layout's numbers (mm; points for text sizes): a slip of a few digits is
 #: an error at its line, never a page or an image of absurd size.
-CARD_RANGES = {"width": (20, 300), "height": (20, 300), "bleed": (0, 10), "safe": (0, 30),
-               "frame": (0, 30)}
+CARD_RANGES = {"width": (20, 300), "height": (20, 300), "bleed": (0, 10),
+               "safe": (MIN_SAFE, 30), "frame": (MIN_BORDER, 30)}
 SIZE_RANGE = (1.0, 200.0)
 
 
@@ -462,6 +465,15 @@ def validate(raw: LocMap, base_dir: Path, project: Path | None = None) -> list[F
                 findings.append(error("layout-safe-zone", f"the name area (name_bar.box less "
                                       f"its {key}) reaches outside the safe zone",
                                       location=nb.at(key)))
+    panel = _rect(tb["panel"], tb.at("panel"), "text_box.panel", [])
+    border = card["frame"]
+    inside_border = Rect(border, 0, card["width"] - 2 * border, card["height"] - border)
+    if panel and not _within(panel, inside_border):
+        findings.append(error("layout-border", f"text_box.panel comes closer than the border "
+                              f"(card.frame, {border} mm) to the trim: a cut shift would show "
+                              "uneven borders", location=tb.at("panel"),
+                              hint=f"keep the panel at least {border} mm from the left, right "
+                                   "and bottom trim edges"))
     bs = raw["bottom_strip"]
     if not (safe.x <= bs["left"] < bs["right"] <= safe.x + safe.w
             and bs["baseline"] <= safe.bottom):

@@ -13,6 +13,9 @@ from ..wording.language import NBSP, fix_text
 from . import icons
 from .colour import hex_colour
 
+#: The gold line around the back's inner panel, in points.
+GOLD_LINE = 1.2
+
 
 def draw_back(c: Canvas, layout: Layout, origin: tuple[float, float] = (0, 0),
               lang: str = "en") -> None:
@@ -37,12 +40,12 @@ def draw_back(c: Canvas, layout: Layout, origin: tuple[float, float] = (0, 0),
     c.translate(*origin)
     c.setFillColor(hex_colour(b.colour))
     c.rect(0, 0, w, h, fill=1, stroke=0)
-    inner = Rect(card.frame + 1.2, card.frame + 1.2, card.width - 2 * (card.frame + 1.2),
-                 card.height - 2 * (card.frame + 1.2))
+    edge = card.frame + GOLD_LINE / 2 / mm  # the gold line's outer edge on the border
+    inner = Rect(edge, edge, card.width - 2 * edge, card.height - 2 * edge)
     x, y, iw, ih = layout.rect(inner)
     c.setFillColor(hex_colour(b.inner))
     c.setStrokeColor(hex_colour(icons.GOLD))
-    c.setLineWidth(1.2)
+    c.setLineWidth(GOLD_LINE)
     c.roundRect(x, y, iw, ih, 2 * mm, fill=1, stroke=1)
     c.setLineWidth(0.4)
     c.roundRect(x + 1.2 * mm, y + 1.2 * mm, iw - 2.4 * mm, ih - 2.4 * mm, 1.4 * mm,
