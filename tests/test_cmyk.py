@@ -173,6 +173,37 @@ def test_text_black_is_solid_k_and_only_large_fills_get_the_rich_black(tmp_path)
     assert b" k" not in rest and b" re" in rest and b"Tj" in rest
 
 
+def test_black_text_and_lines_overprint_in_cmyk_and_nothing_else_does():
+    """Issue 41, item 4: 0/0/0/100 text and lines overprint (with overprint mode 1), so a
+    drifting plate shows no paper beside them; a colour, and every RGB file, knock out."""
+    from reportlab.lib.units import mm
+
+    from cardgen.render.cmyk import CmykCanvas, RichBlack
+
+    conv = CmykConverter(ICC_DIR / "cardgen-fogra39-240.icc", 240, RichBlack((0.4, 0.3, 0.3, 1), 25))
+
+    def drawn(cmyk: CmykConverter | None) -> bytes:
+        buf = io.BytesIO()
+        c = CmykCanvas(buf, pagesize=(100 * mm, 100 * mm), cmyk=cmyk, pageCompression=0,
+                       invariant=1)
+        c.setFillColor("#1d1a16")
+        c.drawString(10, 10, "black")
+        c.setFillColor("#8e1c1f")
+        c.drawString(10, 30, "red")
+        c.setStrokeColor("#1d1a16")
+        c.line(0, 0, 50, 50)
+        c.showPage()
+        c.save()
+        return buf.getvalue()
+
+    pdf = drawn(conv)
+    assert b"/op true" in pdf and b"/OP true" in pdf and b"/OPM 1" in pdf
+    page = pdf[pdf.index(b"0 0 0 1 k"):]
+    black, red = page.split(b"(black)")[0], page.split(b"(black)")[1].split(b"(red)")[0]
+    assert b" gs" in black and b" gs" in red  # overprint on for black, off again for red
+    assert b"/op" not in drawn(None) and b"/OP" not in drawn(None)
+
+
 @pytest.mark.skipif(not (GS_ICC / "ps_cmyk.icc").is_file(), reason="no ICC v4 profile here")
 def test_an_icc_v4_output_profile_builds(tmp_path, capsys):
     v4 = GS_ICC / "ps_cmyk.icc"

@@ -23,8 +23,6 @@ from ..wording.components import token_inventory
 from . import glyphs
 from .base import PAPERS, Ctx, display_name, make_ctx, new_canvas, saved, text
 
-REVERSED_PT = 6  # the smallest white-on-colour text: thinner strokes fill in when printed
-
 
 @dataclass(frozen=True)
 class Token:

@@ -1,6 +1,6 @@
 """Reversed type: text printed light on a dark ground (the card's name bar, value numbers,
 event pills and bottom strip; the tokens' house labels and value numbers). Print shops ask
-for at least 6 pt and a bold face there: thin strokes of paper showing through ink fill
+for at least 7 pt and a bold face there: thin strokes of paper showing through ink fill
 in when the plates drift. A check rule, so a layout change cannot bring it back."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ..data.yamlsrc import LocMap
 from ..errors import CardgenError, Finding, Location, error
 
 #: The smallest reversed type a print shop takes, in points, and the faces it may use.
-MIN_REVERSED_PT = 6.0
+MIN_REVERSED_PT = 7.0
 REVERSED_FONTS = ("bold", "bold_italic")
 
 #: Card texts set light on a dark ground: (block of layouts/card.yaml, font key, size keys).

@@ -417,6 +417,26 @@ class CmykCanvas(Canvas):
             out.truncate()
             out.write(data)
 
+    def setFillColor(self, aColor: Any, alpha: Any = None) -> None:
+        super().setFillColor(aColor, alpha)
+        self._overprint(self._fillColorObj, self.setFillOverprint)
+
+    def setStrokeColor(self, aColor: Any, alpha: Any = None) -> None:
+        super().setStrokeColor(aColor, alpha)
+        self._overprint(self._strokeColorObj, self.setStrokeOverprint)
+
+    def _overprint(self, colour: Any, overprint: Callable[[bool], None]) -> None:
+        """Black text and lines (0/0/0/100) overprint in a CMYK file, as a press expects:
+        a plate drifting by a hair shows no paper beside them. Only the black plate is
+        printed for them (overprint mode 1 keeps the other inks beneath)."""
+        if self.cmyk is None:
+            return
+        black = isinstance(colour, CMYKColor) and (
+            colour.cyan, colour.magenta, colour.yellow, colour.black) == TEXT_BLACK
+        if black:
+            self.setOverprintMask(1)
+        overprint(black)
+
     def _large_black(self, w: float, h: float) -> bool:
         """Whether a fill ``w`` × ``h`` pt in the current colour gets the rich black."""
         if self.cmyk is None:
