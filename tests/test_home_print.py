@@ -56,9 +56,10 @@ def sheet(spec, paper: str, flip: str = "long",
 
 
 @pytest.mark.parametrize(("paper", "bleed"), [("a4", (3.0, 3.0, 3.0)),
-                                               ("letter", (3.0, 3.0, 0.0))])
+                                               ("letter", (3.0, 1.7, 1.7))])
 def test_outer_bleed_is_chosen_per_paper(spec, tmp_path, paper, bleed):
-    """(sides, below, above): Letter's grid sits high, so its bleed is all below."""
+    """(sides, below, above): Letter's grid is centred, so every edge has bleed (issue 41:
+    a drift shows back colour or art, never paper, on every side)."""
     (front,) = pages(sheet(spec, paper), tmp_path, 3, 3)
     x0, y0, x1, y1 = mask(front, RED).getbbox()
     assert (x1 - x0) / PX == pytest.approx(3 * 63 + 2 * bleed[0], abs=0.25)
@@ -130,15 +131,15 @@ def test_crop_marks_print_at_least_3_mm_beyond_a_6_mm_margin_on_a4(spec, tmp_pat
 
 
 @pytest.mark.parametrize("flip", ["long", "short"])
-def test_every_cut_on_letter_has_a_mark_3_mm_inside_the_margin(spec, tmp_path, flip):
-    """Letter leaves 279.4 − 3 × 88 = 15.4 mm above and below the grid together: centred,
-    only 1.2 mm of a column cut's mark could print past a 6 mm margin. The grid sits high
-    instead, so each column cut has its mark below the grid, 3 mm of it printed (issue 30;
-    the backs pages' marks: tests/test_impose.py)."""
+def test_every_cut_on_letter_has_a_mark_at_both_ends_or_3_mm_at_one(spec, tmp_path, flip):
+    """Letter leaves 279.4 − 3 × 88 = 15.4 mm above and below the grid together. Centred
+    (so every edge has 1.7 mm of bleed, issue 41), each column cut has a 1.3 mm mark at
+    both ends, which sets a ruler as well as one long mark; the row cuts keep 3 mm (the
+    backs pages' marks: tests/test_impose.py)."""
     (front,) = pages(sheet(spec, "letter", flip), tmp_path, 3, 3)
     runs = _mark_runs(front)
-    assert len(runs["bottom"]) == 4 and min(runs["bottom"]) >= 3 - 0.2, runs
-    assert runs["top"] == []
+    assert len(runs["bottom"]) == len(runs["top"]) == 4, runs
+    assert min(runs["bottom"] + runs["top"]) >= spec.marks.min_printable_each - 0.2, runs
     assert len(runs["left"]) == len(runs["right"]) == 4
     assert min(runs["left"] + runs["right"]) >= 3 - 0.2
 

@@ -119,15 +119,20 @@ def _floor(value: float, step: float = 0.1) -> float:
 
 def grid_bottom(spec: SheetSpec, card: CardSize, paper_id: str) -> float:
     """Where the duplex grid's lowest trim lies (mm from the paper's bottom edge): centred
-    when both sides leave a crop mark ``min_printable`` mm beyond the printer margin (A4);
-    else as low as still leaves the marks below the grid that much (Letter: 3 × 88 mm
-    leaves 7.7 mm a side, 1.2 mm of mark; moved up, every column cut keeps a 3 mm mark
-    below the grid while the top row's trim stays inside the margin)."""
+    when both sides leave a crop mark ``min_printable`` mm beyond the printer margin (A4),
+    or, failing that, when both still get ``min_bleed`` of printed bleed and a short mark
+    at each end of every column cut (Letter: 3 × 88 mm leaves 7.7 mm a side, 1.7 mm of
+    bleed and 1.3 mm of mark); else as low as leaves the marks below the grid
+    ``min_printable``, the top row's trim inside the margin."""
     paper = spec.paper(paper_id)
     m = spec.marks
     free = paper.height - spec.rows * card.height
     need = spec.printer_margin + m.offset + m.min_printable
     if free / 2 >= need - 1e-9:
+        return free / 2
+    # centred, each edge keeps min_bleed and each column cut a short mark at both ends
+    if (free / 2 - spec.printer_margin >= spec.min_bleed - 1e-9
+            and free / 2 - spec.printer_margin - m.offset >= m.min_printable_each - 1e-9):
         return free / 2
     if free - need < spec.printer_margin - 1e-9:
         raise _too_small(spec, card, paper.name, "height", "use fewer rows, or a smaller margin")
@@ -215,22 +220,28 @@ def _marks(spec: SheetSpec, page_w: float, page_h: float, xs: list[float],
     """
     m = spec.marks
     gap = m.offset
-    out = []
+    cuts: list[tuple[Segment, ...]] = []  # the marks of one cut line, at its two ends
     for x in xs:
-        y0 = top + gap
-        out.append(Segment(x, y0, x, min(y0 + m.length, page_h - m.edge_clearance)))
-        y0 = bottom - gap
-        out.append(Segment(x, y0, x, max(y0 - m.length, m.edge_clearance)))
-    for y in ys_left:
-        x0 = left - gap
-        out.append(Segment(x0, y, max(x0 - m.length, m.edge_clearance), y))
-    for y in ys_right:
-        x0 = right + gap
-        out.append(Segment(x0, y, min(x0 + m.length, page_w - m.edge_clearance), y))
+        y_top, y_bottom = top + gap, bottom - gap
+        cuts.append((Segment(x, y_top, x, min(y_top + m.length, page_h - m.edge_clearance)),
+                     Segment(x, y_bottom, x, max(y_bottom - m.length, m.edge_clearance))))
+    lefts = [Segment(left - gap, y, max(left - gap - m.length, m.edge_clearance), y)
+             for y in ys_left]
+    rights = [Segment(right + gap, y, min(right + gap + m.length, page_w - m.edge_clearance), y)
+              for y in ys_right]
+    cuts += list(zip(lefts, rights, strict=True)) if ys_left == ys_right else \
+        [(s,) for s in lefts + rights]
     # a mark with no room beyond the printer margin is left out (the other end of its cut
-    # has one): it would not print, or print cut off at the paper's edge
+    # has one): it would not print, or print cut off at the paper's edge; a cut whose two
+    # ends both have a little room keeps both short marks (two points set the ruler)
     area = printable_area(page_w, page_h, spec.printer_margin)
-    return [s for s in out if _printed(s, area) >= m.min_printable - 1e-6]
+    kept = []
+    for cut in cuts:
+        printed = [_printed(s, area) for s in cut]
+        both = len(cut) == 2 and min(printed) >= m.min_printable_each - 1e-6
+        kept += [s for s, length in zip(cut, printed, strict=True)
+                 if length >= m.min_printable - 1e-6 or both]
+    return kept
 
 
 def _printed(seg: Segment, area: Box) -> float:

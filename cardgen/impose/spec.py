@@ -42,6 +42,8 @@ class MarkSpec:
     length: float
     offset: float
     min_printable: float
+    #: when both ends of a cut have a mark: each prints at least this (two points set a ruler)
+    min_printable_each: float
     edge_clearance: float
     width_pt: float
 
@@ -53,6 +55,8 @@ class SheetSpec:
     rows: int
     printer_margin: float
     max_outer_bleed: float
+    #: the least bleed every outer edge of the grid gets inside the printable area
+    min_bleed: float
     marks: MarkSpec
     fold_columns: int
     fold_rows: int
@@ -130,8 +134,9 @@ def _positive(record: LocMap, keys: tuple[str, ...], what: str) -> list[Finding]
 SHEET_RANGES: dict[str, dict[str, tuple[float, float]]] = {
     "paper": {"width": (50, 1500), "height": (50, 1500)},
     "grid": {"columns": (1, 12), "rows": (1, 12)},
-    "margins": {"printer_margin": (0, 30), "max_outer_bleed": (0, 10)},
+    "margins": {"printer_margin": (0, 30), "max_outer_bleed": (0, 10), "min_bleed": (0, 10)},
     "crop_marks": {"length": (0.5, 30), "offset": (0, 10), "min_printable": (0.1, 20),
+                   "min_printable_each": (0.1, 20),
                    "edge_clearance": (0, 20), "width_pt": (0.05, 5)},
     "gutterfold": {"columns": (1, 12), "rows": (1, 12), "fold_gap": (0.1, 50)},
 }
@@ -151,6 +156,7 @@ def _sheet_spec(documents: Documents) -> SheetSpec:
         "grid": Field(dict, required=True),
         "printer_margin": Field(NUM, required=True),
         "max_outer_bleed": Field(NUM, required=True),
+        "min_bleed": Field(NUM, required=True),
         "crop_marks": Field(dict, required=True),
         "gutterfold": Field(dict, required=True),
         "font": Field(str, required=True),
@@ -180,7 +186,8 @@ def _sheet_spec(documents: Documents) -> SheetSpec:
     findings += range_findings(grid, SHEET_RANGES["grid"], "grid")
     findings += range_findings(raw, SHEET_RANGES["margins"], name)
     marks = _sub(raw, "crop_marks")
-    mark_keys = ("length", "offset", "min_printable", "edge_clearance", "width_pt")
+    mark_keys = ("length", "offset", "min_printable", "min_printable_each", "edge_clearance",
+                 "width_pt")
     findings += check_record(marks, {k: Field(NUM, required=True) for k in mark_keys},
                              marks.loc, "crop_marks")
     findings += _positive(marks, ("length", "min_printable", "width_pt"), "crop_marks")
@@ -214,6 +221,7 @@ def _sheet_spec(documents: Documents) -> SheetSpec:
         columns=grid["columns"], rows=grid["rows"],
         printer_margin=_num(raw, "printer_margin"),
         max_outer_bleed=_num(raw, "max_outer_bleed"),
+        min_bleed=_num(raw, "min_bleed"),
         marks=MarkSpec(*(_num(marks, k) for k in mark_keys)),
         fold_columns=fold["columns"], fold_rows=fold["rows"], fold_gap=_num(fold, "fold_gap"),
         font=fonts["font"], bold_font=fonts["bold_font"], mono_font=fonts["mono_font"],
