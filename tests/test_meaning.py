@@ -518,3 +518,14 @@ def test_a_malformed_fact_is_reported_at_the_fact(project, capsys):
     (hit,) = findings
     assert hit["code"] == "fact-shape" and "stabilty" in hit["message"]
     assert hit["file"] == str(FACTS) and line - 3 <= hit["line"] <= line
+
+
+def test_a_card_text_that_swaps_top_for_bottom_is_an_error_at_its_line(project, capsys):
+    """Issue 41, item 8: "the top 3 cards" (Peter of Zittau, rule 6.5) written as the bottom
+    ones states another card: the ordering words are facts like numbers and directions."""
+    line = edit(project, DATA / "cards" / "market.yaml", "3 vrchní karty balíčku trhu",
+                "3 spodní karty balíčku trhu", "cs")
+    status, findings = check(project, capsys)
+    assert status == 1
+    (hit,) = at(findings, "text-differs", DATA / "cards" / "market.yaml", line)
+    assert "'bottom' written 1×" in hit["message"] and "'top' written 0×" in hit["message"]

@@ -45,6 +45,11 @@ EDITS = [
      "cs", "component-meaning", "'Wittelsbach' 0×"),
     (COMPONENTS, "Posuň ukazatel kola.", "Posuň ukazatel kola o 2.", "cs", "component-meaning",
      "numbers 2"),
+    # words that order or select are facts too (issue 41, item 8): oldest, top, bottom
+    (COMPONENTS, "vyřaď nejstarší z 5 karet", "vyřaď nejnovější z 5 karet", "cs",
+     "component-meaning", "'oldest' 0×"),
+    (COMPONENTS, "Sedíš u horního okraje", "Sedíš u dolního okraje", "cs",
+     "component-meaning", "'top' 0×"),
     # a home-print sheet text
     (SHEETS, "toto pravítko musí měřit přesně 100 mm", "toto pravítko musí měřit přesně 90 mm",
      "cs", "component-meaning", "numbers 90"),

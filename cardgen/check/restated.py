@@ -33,7 +33,11 @@ from .facts import FACTS_FILE
 
 #: The meaning classes both languages of a component text state alike.
 PARITY = ("toward Charles", "toward Ludwig", "either way", "away from you", "toward you",
-          "Luxembourg", "Wittelsbach")
+          "Luxembourg", "Wittelsbach",
+          # words that order or select (issue 41, item 8)
+          "first", "last", "top", "bottom", "next", "previous", "oldest", "newest")
+#: A value the generator fills in ({first}, {plays}): its name is no word of the text.
+_PLACEHOLDER = re.compile(r"\{\w+\}")
 _NUMBER = re.compile(r"(?<![\w.])[+\u2212-]?\d+(?:\.\d+)*(?![\w])")
 
 
@@ -193,8 +197,8 @@ def _parity(vocab: dict[str, dict[str, re.Pattern[str]]], item: _Text) -> Iterat
         pats = [vocab.get(lang, {}).get(name) for lang in LANGS]
         if None in pats:
             continue
-        counts = [len(cast("re.Pattern[str]", p).findall(normalize(t)))  # no None: skipped above
-                  for p, t in zip(pats, (en, cs), strict=True)]
+        counts = [len(cast("re.Pattern[str]", p).findall(_PLACEHOLDER.sub(" ", normalize(t))))
+                  for p, t in zip(pats, (en, cs), strict=True)]  # no None: skipped above
         if counts[0] != counts[1]:
             said.append(f"'{name}' {counts[1]}\u00d7 where the {LANGS[0]} says it {counts[0]}\u00d7")
     if said:
