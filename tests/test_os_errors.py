@@ -210,4 +210,7 @@ def test_a_fifo_where_an_image_or_a_font_belongs(project, capsys, where):
     if where == "art":
         assert f"{shown}: error[not-a-file] card philip-vi" in out and "a named pipe (FIFO)" in out
     else:  # the layout names the font it cannot use, at its line
-        assert "layouts/card.yaml:16:9: error[font-missing]" in out and "CharisSIL-Bold.ttf" in out
+        lines = (project / "layouts" / "card.yaml").read_text(encoding="utf-8").splitlines()
+        line = next(i for i, t in enumerate(lines, 1) if "bold: ../fonts/CharisSIL-Bold" in t)
+        assert f"layouts/card.yaml:{line}:9: error[font-missing]" in out
+        assert "CharisSIL-Bold.ttf" in out
