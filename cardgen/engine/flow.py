@@ -35,6 +35,19 @@ def new_game(rules: Rules, seed: int, log: Any = None) -> Game:
 
 
 # -- setup (3.x) ------------------------------------------------------------------------------
+CRECY_DEPTH = 6  # 3.45: the Battle of Crécy is shuffled into the bottom 6 of the market deck
+
+
+def setup_depths(rules: Rules) -> tuple[int, int]:
+    """Among how many bottom places of the market deck setup puts the late entry (3.44: the
+    bottom half) and then the Battle of Crécy (3.45: the bottom 6)."""
+    deck = max(0, len(rules.market) - 5) + len(rules.events)  # 3.42, 3.43
+    late = max(1, deck // 2)
+    if rules.late_entry:
+        deck += 1
+    return late, min(CRECY_DEPTH, deck + 1)
+
+
 def setup(g: Game, _ctx: Any = None) -> None:
     r, rng = g.rules, g.rng
     assert rng is not None
@@ -47,9 +60,10 @@ def setup(g: Game, _ctx: Any = None) -> None:
     g.row = cards[-5:]
     deck = cards[:-5] + list(r.events)            # 3.43
     rng.shuffle(deck)
+    late, crecy = setup_depths(r)
     if r.late_entry:                              # 3.44: into the bottom half
-        deck.insert(rng.randrange(max(1, len(deck) // 2)), r.late_entry)
-    deck.insert(rng.randrange(min(6, len(deck) + 1)), r.crecy)  # 3.45: among the bottom 6
+        deck.insert(rng.randrange(late), r.late_entry)
+    deck.insert(rng.randrange(crecy), r.crecy)    # 3.45: among the bottom 6
     g.market = deck                               # the end of the list is the top
     g.round, g.loyalty, g.first = 1, -1, WIT      # 3.21, 3.22, 3.5
     g.push((round_start, None))
@@ -170,7 +184,7 @@ def _play(g: Game, side: int, choice: tuple[str, str]) -> None:
     """Play a card (5.1): to the play area, gain its yield, then use it."""
     card, mode = choice
     info = g.rules.cards[card]
-    g.hand[side].remove(card)
+    g.from_hand(side, card)
     g.play[side].append(card)
     g.plays_left[side] -= 1
     g.plays_made[side] += 1
@@ -267,7 +281,7 @@ def _countered(g: Game, arg: tuple, counter: str | None) -> None:
         return
     g.restore(before)  # a countered Deed resolves none of its text, nor its boost's payment (5.63, 5.73)
     opp = 1 - side
-    g.hand[opp].remove(counter)
+    g.from_hand(opp, counter)
     g.discard[opp].append(counter)
     if g.log is not None:
         g.log.countered(side, card, counter)
@@ -502,6 +516,11 @@ def _keep(g: Game, side: int, card: str | None) -> None:
     hand = g.hand[side]
     if card is not None:
         hand.remove(card)
+    known = list(g.hand_seen[side])  # what the opponent knew, less what it sees discarded
+    for c in hand:
+        if c in known:
+            known.remove(c)
+    g.hand_seen[side] = tuple(known)
     g.discard[side].extend(hand)
     hand.clear()
     if card is not None:

@@ -16,7 +16,7 @@ from typing import Any
 from ..data.model import Effect, walk
 from .payment import Payment, can_pay_discounted, discounted_payments
 from .rules import COURT, CURIA, CURRENCIES, LOCATION_SIDE, LUX, WIT, EffectError, RulesError
-from .state import Game
+from .state import UNSEEN, Game
 
 
 @dataclass(frozen=True)
@@ -313,8 +313,7 @@ def _look_draw_pile(g: Game, eff: Effect, ctx: Ctx) -> None:
     n = min(eff.params["amount"], len(g.draw[side]))  # looking is not drawing (5.92)
     if n == 0:
         return
-    cards = tuple(reversed(g.draw[side][-n:]))  # top first
-    del g.draw[side][-n:]
+    cards = tuple(g.from_draw(side, len(g.draw[side]) - 1) for _ in range(n))  # top first
     g.looking[side].extend(cards)
     action = eff.params.get("action", "top_or_bottom")
     g.push((_look_next, (side, cards, 0, (), action)))
@@ -348,6 +347,7 @@ def _look_market_deck(g: Game, eff: Effect, ctx: Ctx) -> None:
     n = min(eff.params["amount"], len(g.market))
     discount = eff.params.get("buy_discount", 0) or 0
     seen = g.market[len(g.market) - n:]
+    g.market_seen[side] = min(g.market_seen[side], len(g.market) - n)  # only the looker (6.51)
     opts: list[Any] = [None]
     for card in dict.fromkeys(seen):
         info = g.rules.cards[card]
@@ -375,15 +375,20 @@ def _ask_order(g: Game, arg: tuple[int, str, tuple[str, ...]]) -> None:
 def _put_in_order(g: Game, arg: tuple[int, str], order: tuple[str, ...]) -> None:
     side, pile = arg
     if pile == "market":  # the cards never left the top of the market deck
-        del g.market[len(g.market) - len(order):]
-        g.market.extend(reversed(order))  # the end of the list is the top
+        m = g.market
+        del m[len(m) - len(order):]
+        m.extend(reversed(order))  # the end of the list is the top
+        g.market_seen[side] = min(g.market_seen[side], len(m) - len(order))
+        g.market_seen[1 - side] = UNSEEN  # the other side doesn't see the new order
         return
     for card in order:
         g.looking[side].remove(card)
     if pile == "draw_bottom":
-        g.draw[side][0:0] = reversed(order)
+        g.to_bottom(side, order[::-1], 1 << side)
     else:
-        g.draw[side].extend(reversed(order))
+        pile_ = g.draw[side]
+        g.top_seen[side] = min(g.top_seen[side], len(pile_))
+        pile_.extend(reversed(order))
 
 
 def _discount(g: Game, eff: Effect, ctx: Ctx) -> None:
@@ -457,7 +462,10 @@ def _remove_one(g: Game, arg: tuple, choice: tuple[str, str] | None) -> None:
             resolve(g, eff.params["then"], Ctx(side, ctx.card, ctx.controller))
         return
     pile, card = choice
-    (g.hand if pile == "hand" else g.discard)[side].remove(card)
+    if pile == "hand":
+        g.from_hand(side, card)
+    else:
+        g.discard[side].remove(card)
     g.remove_card(card)
     if g.rules.cards[card].prestige:
         g.owned[side] -= 1
@@ -526,11 +534,7 @@ def _john_dies(g: Game, eff: Effect, ctx: Ctx) -> None:
     if holder is None:
         return
     for side in (LUX, WIT):
-        for pile in g.piles(side):
-            for j in g.rules.johns:
-                while j in pile:
-                    pile.remove(j)
-                    g.removed.append(j)
+        g.removed.extend(g.take_johns(side))
     for j in g.rules.johns:
         if j in g.aside:
             g.aside.remove(j)
@@ -682,7 +686,11 @@ def _bought(g: Game, arg: tuple[int, str, str]) -> None:
     if source == "row":
         take_from_row(g, card)
     else:  # taken out of the market deck, near its top (6.52)
-        del g.market[len(g.market) - 1 - g.market[::-1].index(card)]
+        i = len(g.market) - 1 - g.market[::-1].index(card)
+        del g.market[i]
+        for s in (LUX, WIT):  # the cards above it move down, still seen by who saw them
+            if i < g.market_seen[s] < UNSEEN:
+                g.market_seen[s] -= 1
     g.discounts[side] = ()
     acquire(g, side, card)
     if g.log is not None:
@@ -692,7 +700,7 @@ def _bought(g: Game, arg: tuple[int, str, str]) -> None:
 def acquire(g: Game, side: int, card: str) -> None:
     """A bought or free card goes to the bottom of the draw pile (6.11) and places its
     shield (6.2, 11.1)."""
-    g.draw[side].insert(0, card)
+    g.to_bottom(side, (card,), 3)  # both sides see where it goes
     info = g.rules.cards[card]
     if info.prestige:
         g.owned[side] += 1
@@ -738,7 +746,7 @@ def _writing_history(g: Game, card: str, peter: str | None) -> None:
         _event_resolves(g, card)
         return
     side = next(s for s in (LUX, WIT) if peter in g.hand[s])
-    g.hand[side].remove(peter)
+    g.from_hand(side, peter)
     g.discard[side].append(peter)
     g.limbo.remove(card)
     g.removed.append(card)

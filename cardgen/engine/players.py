@@ -13,12 +13,12 @@ the most per political spent (stability, 7.5), so its score sees where the influ
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any, Protocol, cast
 
 from .evaluate import Evaluator
-from .flow import new_game, point_cost
-from .knowledge import determinize
+from .flow import point_cost
+from .knowledge import InfoState
 from .payment import can_pay
 from .rules import CUR, Rules
 from .state import Decision, Game
@@ -43,7 +43,7 @@ INITIATIVE_PLAYS = 2  # how far the initiative's look-ahead plays (one play per 
 
 
 class Player(Protocol):
-    def choose(self, g: Game) -> Hashable: ...
+    def choose(self, info: InfoState) -> Hashable: ...
 
 
 class RandomPlayer:
@@ -52,9 +52,8 @@ class RandomPlayer:
     def __init__(self, seed: int, **_options: Any):
         self.rng = random.Random(seed)
 
-    def choose(self, g: Game) -> Hashable:
-        assert g.decision is not None
-        return self.rng.choice(g.decision.options)
+    def choose(self, info: InfoState) -> Hashable:
+        return self.rng.choice(info.decision.options)
 
 
 class Policy:
@@ -249,51 +248,23 @@ class GreedyPlayer:
             self.policy = Policy(g.rules, self.rng)
         return self.policy
 
-    def choose(self, g: Game) -> Hashable:
-        d = g.decision
-        assert d is not None
-        policy = self.policy_for(g)
+    def choose(self, info: InfoState) -> Hashable:
+        d = info.decision
+        policy = self.policy_for(info.view)
         if d.kind in PUBLIC:
-            return policy.inner(g, d)  # decided from public information only
+            return policy.inner(info.view, d)  # decided from what the table shows
         if d.kind == "initiative":
-            return self._initiative(g, d, policy)
-        return policy.whole(determinize(g, d.side, self.rng), d)
+            return self._initiative(info, d, policy)
+        return policy.whole(info.sample(self.rng), d)
 
-    def _initiative(self, g: Game, d: Decision, policy: Policy) -> Hashable:
+    def _initiative(self, info: InfoState, d: Decision, policy: Policy) -> Hashable:
         """4.1: the first player after whose opening plays, made by the same policy for
         both sides, the evaluation is best."""
         scored = []
-        base = determinize(g, d.side, self.rng)
+        base = info.sample(self.rng)
         for opt in d.options:
             c = base.clone()
             c.step(opt)
             policy.play_on(c, INITIATIVE_PLAYS)
             scored.append((policy.ev.value(c, d.side), opt))
         return policy.best(scored)
-
-
-def _search_player(seed: int, **options: Any) -> Player:
-    from .search import SearchPlayer  # the search builds on this module
-    return SearchPlayer(seed, **options)
-
-
-PLAYERS: dict[str, Callable[[int], Player]] = {"random": RandomPlayer, "greedy": GreedyPlayer,
-                                               "search": _search_player}
-DEFAULT_PLAYER = "greedy"
-
-
-def play_game(rules: Rules, seed: int, kinds: tuple[str, str] = (DEFAULT_PLAYER, DEFAULT_PLAYER),
-              log: Any = None, watch: Callable[[Decision, Any], None] | None = None) -> Game:
-    """Play one game to its end; ``kinds`` are the Luxembourg and Wittelsbach players.
-    ``watch`` sees each decision with the choice made, before it is played."""
-    g = new_game(rules, seed, log)
-    players = [PLAYERS[k](seed * 2 + 1 + i) for i, k in enumerate(kinds)]
-    while not g.over:
-        d = g.decision
-        if d is None:
-            raise RuntimeError("the game stopped without a decision")
-        choice = players[d.side].choose(g)
-        if watch is not None:
-            watch(d, choice)
-        g.step(choice)
-    return g

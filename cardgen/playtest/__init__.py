@@ -13,7 +13,7 @@ from ..data.layout import load_layout
 from ..data.load import load
 from ..data.model import LANGS
 from ..engine import Rules, RulesError
-from ..engine.players import PLAYERS
+from ..engine.match import PLAYERS
 from ..engine.rules import EffectError
 from ..errors import CardgenError, Location, Severity, error
 from ..files.oserrors import read_input
