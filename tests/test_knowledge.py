@@ -75,8 +75,7 @@ def _one_per_kind(games: int) -> dict[str, Game]:
         pick = RandomPlayer(seed)
         while not g.over:
             d = g.decision
-            found.setdefault(d.kind.split("_")[0] if d.kind.startswith("look_") else d.kind,
-                             g.clone())
+            found.setdefault(d.kind, g.clone())
             g.step(pick.choose(g.observe(d.side)))
     return found
 

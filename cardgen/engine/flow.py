@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .kinds import DecisionKind as K
 from .ops import (
     Ctx,
     affordable,
@@ -80,7 +81,7 @@ def round_start(g: Game, _ctx: Any = None) -> None:
         else:
             chooser = LUX if a < b else WIT
             g.push((draw_step, None))
-            g.ask(chooser, "initiative", ("luxembourg", "wittelsbach"), _initiative)
+            g.ask(chooser, K.INITIATIVE, ("luxembourg", "wittelsbach"), _initiative)
     else:
         g.push((draw_step, None))
     if g.log is not None:
@@ -108,7 +109,7 @@ def play_turn(g: Game, _ctx: Any = None) -> None:
         g.push((round_end, None))
         return
     side = g.turn if g.plays_left[g.turn] else 1 - g.turn
-    g.ask_later(side, "play", _play_choices, _play, side)
+    g.ask_later(side, K.PLAY, _play_choices, _play, side)
 
 
 def _play_choices(g: Game, side: int) -> list[tuple[str, str]]:
@@ -221,7 +222,7 @@ def _ask_yield(g: Game, arg: tuple) -> None:
                 ok.append(c)
             g.wallet[side][CUR[c]] -= 1
         opts = ok or opts
-    g.ask(side, "yield_currency", opts, _gain_yield, side)
+    g.ask(side, K.YIELD_CURRENCY, opts, _gain_yield, side)
 
 
 def _gain_yield(g: Game, side: int, currency: str) -> None:
@@ -272,7 +273,7 @@ def _counter_ask(g: Game, arg: tuple) -> None:
     side, card, mode, before = arg
     counters = _counters(before.game, side, card, mode)  # the hand before the Deed resolved
     if counters:
-        g.ask(1 - side, "counter", (None, *counters), _countered, (side, card, before))
+        g.ask(1 - side, K.COUNTER, (None, *counters), _countered, (side, card, before))
 
 
 def _countered(g: Game, arg: tuple, counter: str | None) -> None:
@@ -289,7 +290,7 @@ def _countered(g: Game, arg: tuple, counter: str | None) -> None:
     opts = [m for m, v in (("political", info.political), ("military", info.military)) if v > 0]
     if "military" in opts and len(g.blocked) == len(g.rules.battlegrounds):
         opts.remove("military")
-    g.ask(side, "countered_numbers", opts, lambda gg, _c, m: numbers(gg, side, card, m), None)  # 5.62
+    g.ask(side, K.COUNTERED_NUMBERS, opts, lambda gg, _c, m: numbers(gg, side, card, m), None)  # 5.62
 
 
 def _resolve_deed(g: Game, side: int, card: str, mode: str) -> None:
@@ -327,7 +328,7 @@ def numbers(g: Game, side: int, card: str, kind: str) -> None:
     if kind == "military":
         names = g.rules.battlegrounds
         opts = [names[b] for b in range(len(names)) if b not in g.blocked]
-        g.ask(side, "military_numbers", opts, _military_numbers, (side, value))
+        g.ask(side, K.MILITARY_NUMBERS, opts, _military_numbers, (side, value), amount=value)
     else:
         _political_points(g, (side, value, None))
 
@@ -361,7 +362,7 @@ def _political_points(g: Game, arg: tuple) -> None:
     side, left, action = arg
     if left <= 0:
         return
-    g.ask(side, "political_point", political_options(g, side, left, action), _political_point, arg)
+    g.ask(side, K.POLITICAL_POINT, political_options(g, side, left, action), _political_point, arg)
 
 
 def _political_point(g: Game, arg: tuple, choice: tuple[str, str]) -> None:
@@ -386,7 +387,7 @@ def buy_options(g: Game, side: int) -> list[str | None]:
 
 
 def _buy_step(g: Game, side: int) -> None:
-    g.ask_later(side, "buy", lambda gg, s: buy_options(gg, s), _buy, side)
+    g.ask_later(side, K.BUY, lambda gg, s: buy_options(gg, s), _buy, side)
 
 
 def _buy(g: Game, side: int, card: str | None) -> None:
@@ -418,7 +419,7 @@ def _supply_lines(g: Game, bg: int) -> None:
     side = g.controller(bg)
     if side is None or not r.links[bg]:
         return
-    g.ask(side, "supply_line", tuple(r.countries[i] for i in r.links[bg]), _supply_at, side)
+    g.ask(side, K.SUPPLY_LINE, tuple(r.countries[i] for i in r.links[bg]), _supply_at, side)
 
 
 def _supply_at(g: Game, side: int, country: str) -> None:
@@ -468,7 +469,7 @@ def _loyalty_step(g: Game, side: int) -> None:
         return
     if g.loyalty == (2 if side == LUX else -2):
         return
-    g.ask(side, "buy_loyalty", (False, True), _buy_loyalty, side)
+    g.ask(side, K.BUY_LOYALTY, (False, True), _buy_loyalty, side)
 
 
 def _buy_loyalty(g: Game, side: int, yes: bool) -> None:
@@ -509,7 +510,7 @@ def _round_end_passives(g: Game, _ctx: Any = None) -> None:
 def _keep_step(g: Game, side: int) -> None:
     """9.6: keep at most 1 unplayed card; the rest of the hand is discarded."""
     opts: list[Any] = [None, *sorted(set(g.hand[side]))]
-    g.ask(side, "keep", opts, _keep, side)
+    g.ask(side, K.KEEP, opts, _keep, side)
 
 
 def _keep(g: Game, side: int, card: str | None) -> None:
@@ -559,7 +560,7 @@ def final(g: Game, _ctx: Any = None) -> None:
 
 
 def _prestige_vote(g: Game, side: int) -> None:
-    g.ask(side, "prestige_vote", g.rules.countries, vote_at, side)
+    g.ask(side, K.PRESTIGE_VOTE, g.rules.countries, vote_at, side)
 
 
 def _final_vote(g: Game, _ctx: Any = None) -> None:

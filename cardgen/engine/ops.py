@@ -14,6 +14,7 @@ from itertools import permutations
 from typing import Any
 
 from ..data.model import Effect, walk
+from .kinds import DecisionKind as K
 from .payment import Payment, can_pay_discounted, discounted_payments
 from .rules import COURT, CURIA, CURRENCIES, LOCATION_SIDE, LUX, WIT, EffectError, RulesError
 from .state import UNSEEN, Game
@@ -174,7 +175,8 @@ def _influence_start(g: Game, arg: tuple) -> None:
         _influence_points(g, (side, targets, amount, action))
         return
     opts = _influence_options(g, side, targets, action)
-    g.ask(side, f"{action}_influence", opts, _influence_all, (side, amount, action))
+    kind = K.PLACE_INFLUENCE if action == "place" else K.REMOVE_INFLUENCE
+    g.ask(side, kind, opts, _influence_all, (side, amount, action), amount=amount)
 
 
 def _influence_options(g: Game, side: int, targets: tuple[int, ...], action: str) -> list[str]:
@@ -199,7 +201,8 @@ def _influence_points(g: Game, arg: tuple) -> None:
     if left <= 0:
         return
     opts = _influence_options(g, side, targets, action)
-    g.ask(side, f"{action}_influence_point", opts, _influence_point, arg)
+    kind = K.PLACE_INFLUENCE_POINT if action == "place" else K.REMOVE_INFLUENCE_POINT
+    g.ask(side, kind, opts, _influence_point, arg)
 
 
 def _influence_point(g: Game, arg: tuple, choice: str) -> None:
@@ -228,7 +231,7 @@ def _military_start(g: Game, arg: tuple) -> None:
     side, targets, amount = arg
     names = g.rules.battlegrounds
     opts = [names[b] for b in targets if b not in g.blocked]
-    g.ask(side, "place_military", opts, _military_at, (side, amount))
+    g.ask(side, K.PLACE_MILITARY, opts, _military_at, (side, amount), amount=amount)
 
 
 def _military_at(g: Game, arg: tuple, choice: str) -> None:
@@ -245,12 +248,12 @@ def _remove_military(g: Game, eff: Effect, ctx: Ctx) -> None:
     names = g.rules.battlegrounds
     for s in reversed(sides(g, p.get("who", "you"), ctx)):
         opts = [names[b] for b in battlegrounds(g, p.get("where", "any")) if g.military[1 - s][b] > 0]
-        g.push((_ask_frame, (s, "remove_military", tuple(opts), _remove_military_at, (s, p["amount"]))))
+        g.push((_ask_frame, (s, K.REMOVE_MILITARY, tuple(opts), _remove_military_at, (s, p["amount"]))))
 
 
 def _ask_frame(g: Game, arg: tuple) -> None:
-    side, kind, opts, fn, ctx = arg
-    g.ask(side, kind, opts, fn, ctx)
+    side, kind, opts, fn, ctx, *amount = arg
+    g.ask(side, kind, opts, fn, ctx, amount=amount[0] if amount else None)
 
 
 def _remove_military_at(g: Game, arg: tuple, choice: str) -> None:
@@ -270,7 +273,7 @@ def _block(g: Game, eff: Effect, ctx: Ctx) -> None:
     side = ctx.side if ctx.side is not None else g.first
     names = g.rules.battlegrounds
     opts = [names[b] for b in battlegrounds(g, eff.params.get("where", "any")) if b not in g.blocked]
-    g.ask(side, "block_battleground", opts, _block_at, None)
+    g.ask(side, K.BLOCK_BATTLEGROUND, opts, _block_at, None)
 
 
 def _block_at(g: Game, _ctx: Any, choice: str) -> None:
@@ -284,7 +287,7 @@ def _gain_currency(g: Game, eff: Effect, ctx: Ctx) -> None:
         for s in sides(g, p.get("who", "you"), ctx):
             g.gain(s, p["currency"], p["amount"])
         return
-    g.push(*[(_ask_frame, (s, "gain_currency", CURRENCIES, _gain_any, (s, p["amount"])))
+    g.push(*[(_ask_frame, (s, K.GAIN_CURRENCY, CURRENCIES, _gain_any, (s, p["amount"]), p["amount"]))
              for s in sides(g, p.get("who", "you"), ctx)])
 
 
@@ -330,11 +333,11 @@ def _look_next(g: Game, arg: tuple) -> None:
             else:  # still being looked at until it is put back
                 groups[where].append(card)
         # each group goes back in the order its owner chooses (5.92 "in any order")
-        g.push(*[(_ask_order, (side, f"draw_{where}", tuple(group)))
+        g.push(*[(_ask_order, (side, _DRAW_PILES[where], tuple(group)))
                  for where, group in groups.items() if group])
         return
     opts = ("discard", "top") if action == "discard_or_top" else ("top", "bottom")
-    g.ask(side, f"look_{cards[i]}", opts, _look_put, arg)
+    g.ask(side, K.LOOK, opts, _look_put, arg, card=cards[i])
 
 
 def _look_put(g: Game, arg: tuple, choice: str) -> None:
@@ -353,7 +356,7 @@ def _look_market_deck(g: Game, eff: Effect, ctx: Ctx) -> None:
         info = g.rules.cards[card]
         if not info.is_event and affordable(g, side, card, discount):
             opts.append(card)
-    g.ask(side, "chronicle_buy", opts, _chronicle_buy, (side, discount, tuple(reversed(seen))))
+    g.ask(side, K.CHRONICLE_BUY, opts, _chronicle_buy, (side, discount, tuple(reversed(seen))))
 
 
 def _chronicle_buy(g: Game, arg: tuple, card: str | None) -> None:
@@ -366,10 +369,14 @@ def _chronicle_buy(g: Game, arg: tuple, card: str | None) -> None:
         buy(g, side, card, discount=discount, source="market")
 
 
+_DRAW_PILES = {"top": "draw_top", "bottom": "draw_bottom"}
+_ORDER = {"draw_top": K.ORDER_DRAW_TOP, "draw_bottom": K.ORDER_DRAW_BOTTOM, "market": K.ORDER_MARKET}
+
+
 def _ask_order(g: Game, arg: tuple[int, str, tuple[str, ...]]) -> None:
     """Cards put back "in any order" (5.92, 6.53): the side picks the order, top first."""
     side, pile, cards = arg
-    g.ask(side, f"order_{pile}", tuple(sorted(set(permutations(cards)))), _put_in_order, (side, pile))
+    g.ask(side, _ORDER[pile], tuple(sorted(set(permutations(cards)))), _put_in_order, (side, pile))
 
 
 def _put_in_order(g: Game, arg: tuple[int, str], order: tuple[str, ...]) -> None:
@@ -405,7 +412,7 @@ def _acquire_free_ask(g: Game, arg: tuple) -> None:
     side, cap = arg  # the row as it is when this side chooses
     opts = [c for c in dict.fromkeys([*g.row, *g.extra])
             if cap is None or len(g.rules.cards[c].cost) <= cap]
-    g.ask(side, "acquire_free", opts, _acquire_free_at, side)
+    g.ask(side, K.ACQUIRE_FREE, opts, _acquire_free_at, side)
 
 
 def _acquire_free_at(g: Game, side: int, card: str) -> None:
@@ -449,7 +456,7 @@ def _remove_next(g: Game, arg: tuple) -> None:
         if opts and eff.params.get("up_to", True):
             opts.insert(0, None)
         if opts:
-            g.ask(side, "remove_from_game", opts, _remove_one, arg)
+            g.ask(side, K.REMOVE_FROM_GAME, opts, _remove_one, arg)
             return
     if done and eff.params.get("then"):
         resolve(g, eff.params["then"], Ctx(side, ctx.card, ctx.controller))
@@ -497,7 +504,7 @@ def _gain_vote(g: Game, eff: Effect, ctx: Ctx) -> None:
     opts = tuple(g.rules.countries[i] for i in countries(g, p.get("elector", "any")))
     for s in reversed(sides(g, p.get("who", "you"), ctx)):
         for _ in range(p.get("amount", 1)):
-            g.push((_ask_frame, (s, "gain_vote", opts, vote_at, s)))
+            g.push((_ask_frame, (s, K.GAIN_VOTE, opts, vote_at, s)))
 
 
 def vote_at(g: Game, side: int, elector: str) -> None:
@@ -510,7 +517,7 @@ def _battle_vote(g: Game, eff: Effect, ctx: Ctx) -> None:
     if side is None:
         return
     opts = tuple(g.rules.countries[i] for i in g.rules.links[b])
-    g.ask(side, "battle_vote", opts, vote_at, side)
+    g.ask(side, K.BATTLE_VOTE, opts, vote_at, side)
 
 
 def _move_loyalty(g: Game, eff: Effect, ctx: Ctx) -> None:
@@ -518,7 +525,7 @@ def _move_loyalty(g: Game, eff: Effect, ctx: Ctx) -> None:
     direction = p["direction"]
     if direction == "either":
         chooser = sides(g, p.get("who", "you"), ctx)[0]
-        g.ask(chooser, "loyalty_direction", ("charles", "ludwig"), _loyalty_steps, p.get("steps", 1))
+        g.ask(chooser, K.LOYALTY_DIRECTION, ("charles", "ludwig"), _loyalty_steps, p.get("steps", 1))
     else:
         _loyalty_steps(g, p.get("steps", 1), direction)
 
@@ -664,7 +671,7 @@ def affordable(g: Game, side: int, card: str, discount: int = 0) -> bool:
 
 def ask_payment(g: Game, side: int, options: tuple[Payment, ...]) -> None:
     """The side chooses which cubes pay (6.12); schedule what follows the payment first."""
-    g.ask(side, "payment", options, _pay, side)
+    g.ask(side, K.PAYMENT, options, _pay, side)
 
 
 def _pay(g: Game, side: int, cubes: Payment) -> None:
@@ -736,7 +743,7 @@ def reveal_event(g: Game, card: str) -> None:
         for side in (g.first, 1 - g.first):
             peters = [c for c in dict.fromkeys(g.hand[side]) if g.rules.cards[c].writing_history]
             if peters:
-                g.ask(side, "writing_history", (None, *peters), _writing_history, card)
+                g.ask(side, K.WRITING_HISTORY, (None, *peters), _writing_history, card)
                 return
     _event_resolves(g, card)
 

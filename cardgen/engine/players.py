@@ -18,26 +18,31 @@ from typing import Any, Protocol, cast
 
 from .evaluate import Evaluator
 from .flow import point_cost
+from .kinds import ALL_AT_ONCE, REMOVING, Concern, DecisionKind
+from .kinds import DecisionKind as K
 from .knowledge import InfoState
 from .payment import can_pay
 from .rules import CUR, Rules
 from .state import Decision, Game
 
+
+def _of(*concerns: Concern) -> frozenset[DecisionKind]:
+    return frozenset(k for k in DecisionKind if k.concern in concerns)
+
+
 #: Decisions that start an action of their own: a look-ahead stops before them.
-BOUNDARY = frozenset({"play", "buy", "initiative", "keep", "buy_loyalty"})
+BOUNDARY = frozenset(k for k in DecisionKind if k.starts_action)
 #: Influence choices scored point by point from the board alone (no copy needed).
-INFLUENCE = frozenset({"political_point", "place_influence", "remove_influence",
-                       "place_influence_point", "remove_influence_point"})
+INFLUENCE = _of(Concern.INFLUENCE)
 #: Military placements, scored by placing on the board and taking the placement back.
-MILITARY = frozenset({"military_numbers", "place_military"})
+MILITARY = _of(Concern.MILITARY)
 #: Choices scored by a rule of thumb from public information.
-RULED = frozenset({"payment", "keep", "yield_currency", "gain_currency", "remove_from_game",
-                   "order_draw_top", "order_draw_bottom", "order_market"})
+RULED = _of(Concern.CURRENCY, Concern.CARDS)
 #: Inner choices whose consequences come only with later choices: resolved to completion.
-DEEP = frozenset({"countered_numbers", "counter", "chronicle_buy", "acquire_free",
-                  "loyalty_direction", "writing_history"})
+DEEP = _of(Concern.REPLY, Concern.FOLLOW_UP)
 #: Decided without a look-ahead copy: they need nothing hidden.
 PUBLIC = INFLUENCE | MILITARY | RULED
+ORDERS = frozenset({K.ORDER_MARKET, K.ORDER_DRAW_TOP, K.ORDER_DRAW_BOTTOM})
 MAX_INNER_STEPS = 200
 INITIATIVE_PLAYS = 2  # how far the initiative's look-ahead plays (one play per side)
 
@@ -84,7 +89,7 @@ class Policy:
     def currency(self, g: Game, d: Decision) -> Hashable:
         """Gain the currency that makes the most of the row affordable (2.4)."""
         w = g.wallet[d.side]
-        amount = d.ctx[1] if d.kind == "gain_currency" else 1
+        amount = d.amount or 1
         row = [g.rules.cards[c].cost for c in (*g.row, *g.extra)]
         scored = []
         for cur in cast("tuple[str, ...]", d.options):  # currency names
@@ -95,13 +100,13 @@ class Policy:
 
     def rule(self, g: Game, d: Decision) -> Hashable:
         kind = d.kind
-        if kind == "payment":
+        if kind == K.PAYMENT:
             return self.payment(g, d)
-        if kind == "keep":
+        if kind == K.KEEP:
             return self.keep(g, d)
-        if kind.startswith("order_"):
+        if kind in ORDERS:
             return self.order(g, d)
-        if kind == "remove_from_game":
+        if kind == K.REMOVE_FROM_GAME:
             return self.thin(g, d)
         return self.currency(g, d)
 
@@ -121,7 +126,7 @@ class Policy:
 
     def military(self, g: Game, d: Decision) -> Hashable:
         """Where the military adds most to the evaluation (bonus and supply line)."""
-        side, amount = d.ctx
+        side, amount = d.side, d.amount or 0
         names = g.rules.battlegrounds
         return self.best([(self.ev.military_gain(g, side, names.index(o), amount), o)
                            for o in d.options])
@@ -135,7 +140,7 @@ class Policy:
 
     def order(self, g: Game, d: Decision) -> Hashable:
         """5.92: own cards strongest first; the market deck (6.53) as it comes."""
-        if d.kind == "order_market":
+        if d.kind == K.ORDER_MARKET:
             return self.rng.choice(d.options)
         power = self.ev.power
         orders = cast("tuple[tuple[str, ...], ...]", d.options)  # orders of card ids
@@ -145,21 +150,21 @@ class Policy:
         """Where an influence point (or an all-in-one placement) gains most per political
         spent: the lead's expected vote, footholds and stability (7.5, 7.6)."""
         side, ev = d.side, self.ev
-        k, scale = ev._control(g), ev._scale(g)
+        k, scale = ev.control(g), ev.scale(g)
         sup = ev.supply(g, side)
         mine, theirs = g.influence[side], g.influence[1 - side]
         kind = d.kind
-        verb = kind.split("_")[0]
+        verb = "remove" if kind in REMOVING else "place"
         before: dict[int, tuple[float, float]] = {}
         scored = []
         for opt in d.options:
             action, name = opt if isinstance(opt, tuple) else (verb, opt)
             e = self.country_index[name]
             amount = cost = 1
-            if kind == "political_point":
+            if kind == K.POLITICAL_POINT:
                 cost = point_cost(g, side, e)
-            elif kind in ("place_influence", "remove_influence"):
-                amount = d.ctx[1]
+            elif kind in ALL_AT_ONCE:
+                amount = d.amount or 1
             if action == "remove":
                 amount = min(amount, theirs[e])
             if e not in before:
@@ -196,9 +201,9 @@ class Policy:
                 return
             d = c.decision
             if d is None:
-                if c.pending is None or c.pending[1] in BOUNDARY:
+                if c.waiting is None or c.waiting in BOUNDARY:
                     return
-                c.run()
+                c.settle()
                 continue
             if d.kind in BOUNDARY:
                 return
@@ -231,7 +236,7 @@ class Policy:
         for _ in range(MAX_INNER_STEPS * 4):
             d = c.decision
             if c.over or c.round != start or d is None or sum(c.plays_made) >= target \
-                    or d.kind in ("keep", "buy_loyalty"):
+                    or d.kind in (K.KEEP, K.BUY_LOYALTY):
                 return
             c.step(self.decide(c, d))
 
@@ -253,7 +258,7 @@ class GreedyPlayer:
         policy = self.policy_for(info.view)
         if d.kind in PUBLIC:
             return policy.inner(info.view, d)  # decided from what the table shows
-        if d.kind == "initiative":
+        if d.kind == K.INITIATIVE:
             return self._initiative(info, d, policy)
         return policy.whole(info.sample(self.rng), d)
 

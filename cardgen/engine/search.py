@@ -19,13 +19,14 @@ import random
 from collections.abc import Hashable
 from typing import Any
 
+from .kinds import DecisionKind
 from .knowledge import InfoState
 from .players import GreedyPlayer
 
 CANDIDATES = 2
 DETERMINIZATIONS = 2
 HORIZON: int | None = None  # card plays to look ahead; None: to the round's scoring (9.2)
-SEARCHED = frozenset({"play"})
+SEARCHED = frozenset({DecisionKind.PLAY})
 
 
 class SearchPlayer:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .kinds import DecisionKind
 from .rules import CUR, LUX, WIT, Rules
 
 Frame = tuple[Callable[["Game", Any], None], Any]
@@ -23,13 +24,18 @@ Resume = Callable[["Game", Any, Any], None]
 
 @dataclass(frozen=True)
 class Decision:
-    """A choice the engine waits for: who chooses, what kind of choice, the legal options."""
+    """A choice the engine waits for: who chooses, what kind of choice, the legal options;
+    ``amount`` is how much the choice places or gains where that varies (influence placed
+    all at once, military, currency), ``card`` the card a choice is about (one looked at,
+    5.92). ``resume`` and ``ctx`` are the engine's own."""
 
     side: int
-    kind: str
+    kind: DecisionKind
     options: tuple[Hashable, ...]
     resume: Resume
     ctx: Any
+    amount: int | None = None
+    card: str | None = None
 
 
 @dataclass(frozen=True)
@@ -181,21 +187,34 @@ class Game:
             self.pending = None
             self.ask(side, kind, producer(self, ctx), resume, ctx)
 
-    def ask(self, side: int, kind: str, options: Sequence[Hashable], resume: Resume, ctx: Any = None) -> None:
+    def ask(self, side: int, kind: DecisionKind, options: Sequence[Hashable], resume: Resume,
+            ctx: Any = None, amount: int | None = None, card: str | None = None) -> None:
         """Wait for ``side`` to choose; a single legal option is taken at once, none skips."""
         if not options:
             return
         if len(options) == 1:
             resume(self, ctx, options[0])
             return
-        self.decision = Decision(side, kind, tuple(options), resume, ctx)
+        self.decision = Decision(side, kind, tuple(options), resume, ctx, amount, card)
         if self.log is not None:  # the state a player sees: what the playtest measures
             self.log.observe(self)
 
-    def ask_later(self, side: int, kind: str, producer: Callable[[Game, Any], Sequence[Hashable]],
+    def ask_later(self, side: int, kind: DecisionKind, producer: Callable[[Game, Any], Sequence[Hashable]],
                   resume: Resume, ctx: Any = None) -> None:
         """Like :meth:`ask`, with the options listed by ``producer`` only when needed."""
         self.pending = (side, kind, producer, resume, ctx)
+
+    @property
+    def waiting(self) -> DecisionKind | None:
+        """The kind of decision the game waits for, its options listed or not yet (after a
+        look-ahead's ``step(option, settle=False)``); None when it waits for nothing."""
+        if self.decision is not None:
+            return self.decision.kind
+        return self.pending[1] if self.pending is not None else None
+
+    def settle(self) -> None:
+        """List the options of the decision the game waits for (see :meth:`run`)."""
+        self.run()
 
     def step(self, option: Hashable, settle: bool = True) -> None:
         d = self.decision

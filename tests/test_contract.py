@@ -1,0 +1,78 @@
+"""The contract between the engine and its players (issue 42): the engine names every kind
+of decision in one enum, the players group kinds by what the engine says they are about,
+and no player reaches into the engine's own machinery."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from cardgen.engine import new_game
+from cardgen.engine import players as bots
+from cardgen.engine.kinds import Concern, DecisionKind
+from cardgen.engine.players import RandomPlayer
+from tests.engine_helpers import ROOT, rules
+
+BOTS = [ROOT / "cardgen/engine/players.py", ROOT / "cardgen/engine/search.py"]
+#: The engine's machinery: how frames run, what a decision resumes, what each side saw.
+INTERNAL = frozenset({"pending", "stack", "ctx", "resume", "push", "ask", "ask_later", "run",
+                      "restore", "snapshot", "log", "market_seen", "top_seen", "bottom_seen",
+                      "hand_seen", "pools"})
+
+
+def test_every_decision_asked_is_a_decision_kind():
+    """Random games ask only enum kinds (4.3 plays, 6.1 purchases, … 12.24 votes)."""
+    seen = set()
+    for seed in range(4):
+        g = new_game(rules(), seed)
+        pick = RandomPlayer(seed)
+        while not g.over:
+            assert isinstance(g.decision.kind, DecisionKind), g.decision.kind
+            seen.add(g.decision.kind)
+            g.step(pick.choose(g.observe(g.decision.side)))
+    assert len(seen) >= 20
+
+
+def test_the_players_groupings_come_from_the_kinds():
+    assert {k for k in DecisionKind if k.starts_action} == bots.BOUNDARY
+    groups = [bots.INFLUENCE, bots.MILITARY, bots.RULED, bots.DEEP]
+    for i, a in enumerate(groups):
+        for b in groups[i + 1:]:
+            assert not a & b
+    assert {k.concern for k in DecisionKind} == set(Concern)
+    assert DecisionKind.KEEP in bots.BOUNDARY & bots.RULED  # 9.6: its own step, a rule of thumb
+
+
+def _names(path: Path) -> tuple[set[str], set[str]]:
+    """Attribute names a module reads, and the names it defines itself."""
+    used, own = set(), set()
+    for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(n, ast.Attribute):
+            used.add(n.attr)
+            if isinstance(n.ctx, ast.Store):
+                own.add(n.attr)
+        elif isinstance(n, (ast.FunctionDef, ast.ClassDef)):
+            own.add(n.name)
+    return used, own
+
+
+def test_no_player_reads_an_engine_internal():
+    """The players read the information state, the decision's public fields and the game's
+    public methods, never a private name (``ev._control``) or the machinery (``pending``)."""
+    used, own = set(), set()
+    for path in BOTS:
+        u, o = _names(path)
+        used |= u
+        own |= o
+    private = {n for n in used if n.startswith("_") and not n.startswith("__")} - own
+    assert not private
+    assert not used & INTERNAL
+
+
+def test_players_and_search_import_no_cycle():
+    """The registry (engine/match.py) imports the players; no player imports it back, and the
+    players don't import the search."""
+    for path, banned in ((BOTS[0], {"search", "match"}), (BOTS[1], {"match"})):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        assert not {m.rsplit(".", 1)[-1] for m in imported} & banned, path.name
