@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -30,17 +30,19 @@ from typing import Any
 from .flow import setup_depths
 from .state import UNSEEN, Decision, Game, Snapshot
 
-Place = tuple[str, int, int]  # (pile, side, index from the bottom); market: side -1
+Run = tuple[str, int, int, int]  # (pile, side, first, end): places first..end-1 of a pile
+MARKET = -1  # the side of the market deck's runs
 
 
 @dataclass(frozen=True)
 class Pool:
-    """Cards a side can't tell apart and the places they fill (in a fixed order). In the
-    market deck the Battle of Crécy lies in the bottom ``crecy_depth`` places and the late
-    entry in the bottom ``late_depth + 1`` (3.44, 3.45), when they are among the cards."""
+    """Cards a side can't tell apart and the places they fill: runs of a pile's indices,
+    counted from the bottom, in a fixed order. In the market deck the Battle of Crécy lies in
+    the bottom ``crecy_depth`` places and the late entry in the bottom ``late_depth + 1``
+    (3.44, 3.45), when they are among the cards."""
 
     cards: tuple[str, ...]
-    places: tuple[Place, ...]
+    runs: tuple[Run, ...]
     crecy: str | None = None
     late: str | None = None
     crecy_depth: int = 0
@@ -49,14 +51,14 @@ class Pool:
     @cached_property
     def special_places(self) -> tuple[list[int], list[int], list[int]]:
         """The index of every place, and the places Crécy and the late entry may take."""
-        idx = [p[2] for p in self.places]
+        idx = [i for _, _, a, b in self.runs for i in range(a, b)]
         cs = [i for i, x in enumerate(idx) if x < self.crecy_depth] if self.crecy else []
         ls = [i for i, x in enumerate(idx) if x <= self.late_depth] if self.late else []
         return idx, cs, ls
 
 
 def _special(pool: Pool, rng: random.Random | None) -> dict[int, str]:
-    """Places (numbers into ``pool.places``) for the Battle of Crécy and the late entry.
+    """Places (numbers into the pool's places) for the Battle of Crécy and the late entry.
 
     Setup puts the late entry at j of the bottom ``late_depth`` and then Crécy at c of the
     bottom ``crecy_depth``, lifting the late entry by one when c <= j (3.44, 3.45): every
@@ -98,26 +100,44 @@ def _arrange(pool: Pool, rng: random.Random | None) -> list[str]:
     if not fixed:
         return plain
     it = iter(plain)
-    return [fixed[i] if i in fixed else next(it) for i in range(len(pool.places))]
+    return [fixed[i] if i in fixed else next(it) for i in range(len(pool.cards))]
 
 
 def _pile(g: Game, pile: str, side: int) -> list[str]:
-    return g.market if pile == "market" else getattr(g, pile)[side]
+    return g.market if side == MARKET else getattr(g, pile)[side]
 
 
 def _fill(g: Game, pool: Pool, rng: random.Random | None) -> None:
-    piles = {"hand": g.hand, "draw": g.draw, "looking": g.looking}
-    m = g.market
-    for (pile, side, i), card in zip(pool.places, _arrange(pool, rng), strict=True):
-        (m if side < 0 else piles[pile][side])[i] = card
+    cards = _arrange(pool, rng)
+    at = 0
+    for pile, side, a, b in pool.runs:
+        _pile(g, pile, side)[a:b] = cards[at:at + b - a]
+        at += b - a
+
+
+def _runs(pile: str, side: int, size: int, known: Callable[[int], bool]) -> list[Run]:
+    """The runs of indices below ``size`` that ``known`` says the side doesn't know."""
+    out: list[Run] = []
+    start = None
+    for i in range(size + 1):
+        unknown = i < size and not known(i)
+        if unknown and start is None:
+            start = i
+        elif not unknown and start is not None:
+            out.append((pile, side, start, i))
+            start = None
+    return out
+
+
+def _cards(g: Game, runs: list[Run]) -> tuple[str, ...]:
+    return tuple(sorted(c for pile, s, a, b in runs for c in _pile(g, pile, s)[a:b]))
 
 
 def _pools(g: Game, side: int) -> tuple[Pool, ...]:
     """The groups of cards ``side`` can't place, read from the real game ``g``."""
     o, bit = 1 - side, 1 << side
-    pools = []
+    runs: list[Run] = []
     # the opponent's hand, looked-at cards and draw pile: one pool
-    places: list[Place] = []
     known = list(g.hand_seen[o])
     hand = g.hand[o]
     rest = list(hand)
@@ -127,25 +147,27 @@ def _pools(g: Game, side: int) -> tuple[Pool, ...]:
             rest.remove(c)
             pinned.append(c)
     hand[:] = pinned + sorted(rest)  # the known cards first, then the places to fill
-    places += [("hand", o, i) for i in range(len(pinned), len(hand))]
-    places += [("looking", o, i) for i in range(len(g.looking[o]))]
+    if len(pinned) < len(hand):
+        runs.append(("hand", o, len(pinned), len(hand)))
+    if g.looking[o]:
+        runs.append(("looking", o, 0, len(g.looking[o])))
     seen = g.bottom_seen[o]
-    places += [("draw", o, i) for i in range(len(g.draw[o])) if not (i < len(seen) and seen[i] & bit)]
-    pools.append(places)
+    runs += _runs("draw", o, len(g.draw[o]), lambda i: i < len(seen) and bool(seen[i] & bit))
+    out = [Pool(_cards(g, runs), tuple(runs))]
     # the side's own draw pile
-    seen, top = g.bottom_seen[side], g.top_seen[side]
-    pools.append([("draw", side, i) for i in range(len(g.draw[side]))
-                  if i < top and not (i < len(seen) and seen[i] & bit)])
-    out = [Pool(tuple(sorted(_pile(g, p, s)[i] for p, s, i in ps)), tuple(ps)) for ps in pools]
+    mine, top = g.bottom_seen[side], g.top_seen[side]
+    runs = _runs("draw", side, len(g.draw[side]),
+                 lambda i: i >= top or (i < len(mine) and bool(mine[i] & bit)))
+    out.append(Pool(_cards(g, runs), tuple(runs)))
     # the market deck
-    m = g.market
-    places = [("market", -1, i) for i in range(min(len(m), g.market_seen[side]))]
-    cards = tuple(sorted(m[i] for _, _, i in places))
+    end = min(len(g.market), g.market_seen[side])
+    runs = [("market", MARKET, 0, end)] if end else []
+    cards = _cards(g, runs)
     r = g.rules
     late, crecy = setup_depths(r)
-    out.append(Pool(cards, tuple(places), r.crecy if r.crecy in cards else None,
+    out.append(Pool(cards, tuple(runs), r.crecy if r.crecy in cards else None,
                     r.late_entry if r.late_entry and r.late_entry in cards else None, crecy, late))
-    return tuple(p for p in out if p.places)
+    return tuple(p for p in out if p.cards)
 
 
 class InfoState:
