@@ -8,4 +8,5 @@ from .ops import OPS
 from .rules import SIDES, Rules, RulesError
 from .state import Decision, Game, IllegalChoice
 
-__all__ = ["OPS", "SIDES", "Decision", "DecisionKind", "Game", "IllegalChoice", "Rules", "RulesError", "new_game"]
+__all__ = ["OPS", "SIDES", "Decision", "DecisionKind", "Game", "IllegalChoice", "Rules", "RulesError",
+           "new_game"]
