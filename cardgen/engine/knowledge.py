@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -97,10 +97,9 @@ def _arrange(pool: Pool, rng: random.Random | None) -> list[str]:
         plain.remove(card)
     if rng is not None:
         rng.shuffle(plain)
-    if not fixed:
-        return plain
-    it = iter(plain)
-    return [fixed[i] if i in fixed else next(it) for i in range(len(pool.cards))]
+    for i in sorted(fixed):
+        plain.insert(i, fixed[i])
+    return plain
 
 
 def _pile(g: Game, pile: str, side: int) -> list[str]:
@@ -115,22 +114,33 @@ def _fill(g: Game, pool: Pool, rng: random.Random | None) -> None:
         at += b - a
 
 
-def _runs(pile: str, side: int, size: int, known: Callable[[int], bool]) -> list[Run]:
-    """The runs of indices below ``size`` that ``known`` says the side doesn't know."""
+def _runs(pile: str, side: int, size: int, seen: tuple[int, ...], bit: int, top: int) -> list[Run]:
+    """The runs of a draw pile's indices the side doesn't know: below ``top``, and not under
+    the pile with the side's ``bit`` in ``seen``."""
     out: list[Run] = []
     start = None
-    for i in range(size + 1):
-        unknown = i < size and not known(i)
-        if unknown and start is None:
+    low = min(len(seen), size)
+    for i in range(low):
+        if seen[i] & bit or i >= top:
+            if start is not None:
+                out.append((pile, side, start, i))
+                start = None
+        elif start is None:
             start = i
-        elif not unknown and start is not None:
-            out.append((pile, side, start, i))
-            start = None
+    end = min(size, top)
+    if start is None:
+        start = low
+    if start < end:
+        out.append((pile, side, start, end))
     return out
 
 
 def _cards(g: Game, runs: list[Run]) -> tuple[str, ...]:
-    return tuple(sorted(c for pile, s, a, b in runs for c in _pile(g, pile, s)[a:b]))
+    out: list[str] = []
+    for pile, side, a, b in runs:
+        out += _pile(g, pile, side)[a:b]
+    out.sort()
+    return tuple(out)
 
 
 def _pools(g: Game, side: int) -> tuple[Pool, ...]:
@@ -152,12 +162,10 @@ def _pools(g: Game, side: int) -> tuple[Pool, ...]:
     if g.looking[o]:
         runs.append(("looking", o, 0, len(g.looking[o])))
     seen = g.bottom_seen[o]
-    runs += _runs("draw", o, len(g.draw[o]), lambda i: i < len(seen) and bool(seen[i] & bit))
+    runs += _runs("draw", o, len(g.draw[o]), seen, bit, UNSEEN)
     out = [Pool(_cards(g, runs), tuple(runs))]
     # the side's own draw pile
-    mine, top = g.bottom_seen[side], g.top_seen[side]
-    runs = _runs("draw", side, len(g.draw[side]),
-                 lambda i: i >= top or (i < len(mine) and bool(mine[i] & bit)))
+    runs = _runs("draw", side, len(g.draw[side]), g.bottom_seen[side], bit, g.top_seen[side])
     out.append(Pool(_cards(g, runs), tuple(runs)))
     # the market deck
     end = min(len(g.market), g.market_seen[side])
@@ -187,8 +195,11 @@ class InfoState:
             _fill(v, pool, None)
         self._inner: dict[int, InfoState] = {}
         v.stack = [(fn, self._hide(ctx)) for fn, ctx in v.stack]
-        if v.decision is not None:
-            v.decision = replace(v.decision, ctx=self._hide(v.decision.ctx))
+        d = v.decision
+        if d is not None:
+            ctx = self._hide(d.ctx)
+            if ctx is not d.ctx:
+                v.decision = replace(d, ctx=ctx)
         self.view = v
 
     def _hide(self, ctx: Any) -> Any:
