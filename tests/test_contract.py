@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cardgen.engine import new_game
 from cardgen.engine import players as bots
-from cardgen.engine.kinds import Concern, DecisionKind
+from cardgen.engine.kinds import Concern, DecisionKind, Option, fits
 from cardgen.engine.players import RandomPlayer
 from tests.engine_helpers import ROOT, rules
 
@@ -40,6 +40,7 @@ def test_the_players_groupings_come_from_the_kinds():
         for b in groups[i + 1:]:
             assert not a & b
     assert {k.concern for k in DecisionKind} == set(Concern)
+    assert {k.option for k in DecisionKind} == set(Option)
     assert DecisionKind.KEEP in bots.BOUNDARY & bots.RULED  # 9.6: its own step, a rule of thumb
 
 
@@ -76,3 +77,22 @@ def test_players_and_search_import_no_cycle():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
         assert not {m.rsplit(".", 1)[-1] for m in imported} & banned, path.name
+
+
+def test_every_option_has_its_kinds_shape():
+    """Each kind declares what its options are (a card play is (card, use), 5.1; a payment is
+    cubes per currency, 6.12; …); every option random games are offered has that shape."""
+    r = rules()
+    offered = set()
+    for seed in range(4):
+        g = new_game(r, seed)
+        pick = RandomPlayer(seed)
+        while not g.over:
+            d = g.decision
+            for opt in d.options:
+                assert fits(d.kind.option, opt, r), (d.kind, opt)
+            offered.add(d.kind.option)
+            g.step(pick.choose(g.observe(d.side)))
+    assert len(offered) >= 12
+    assert not fits(DecisionKind.PLAY.option, ("louis-iv", "vote"), r)
+    assert not fits(DecisionKind.PAYMENT.option, (1, 0, 0), r)

@@ -18,7 +18,7 @@ from typing import Any, Protocol, cast
 
 from .evaluate import Evaluator
 from .flow import point_cost
-from .kinds import ALL_AT_ONCE, REMOVING, Concern, DecisionKind
+from .kinds import ALL_AT_ONCE, REMOVING, Concern, DecisionKind, Option
 from .kinds import DecisionKind as K
 from .knowledge import InfoState
 from .payment import can_pay
@@ -155,10 +155,11 @@ class Policy:
         mine, theirs = g.influence[side], g.influence[1 - side]
         kind = d.kind
         verb = "remove" if kind in REMOVING else "place"
+        points = kind.option is Option.POINT  # (place or remove, country), else a country
         before: dict[int, tuple[float, float]] = {}
         scored = []
         for opt in d.options:
-            action, name = opt if isinstance(opt, tuple) else (verb, opt)
+            action, name = cast("tuple[str, str]", opt) if points else (verb, cast(str, opt))
             e = self.country_index[name]
             amount = cost = 1
             if kind == K.POLITICAL_POINT:
