@@ -383,6 +383,8 @@ def _put_in_order(g: Game, arg: tuple[int, str], order: tuple[str, ...]) -> None
     side, pile = arg
     if pile == "market":  # the cards never left the top of the market deck
         m = g.market
+        if sorted(m[len(m) - len(order):]) != sorted(order):  # a copy that forgot what it saw
+            raise RulesError("the cards put back are not the top of the market deck")
         del m[len(m) - len(order):]
         m.extend(reversed(order))  # the end of the list is the top
         g.market_seen[side] = min(g.market_seen[side], len(m) - len(order))
