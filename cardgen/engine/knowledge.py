@@ -24,7 +24,6 @@ import dataclasses
 import random
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
-from functools import cached_property
 from typing import Any
 
 from .flow import setup_depths
@@ -48,17 +47,17 @@ class Pool:
     crecy_depth: int = 0
     late_depth: int = 0
 
-    @cached_property
-    def special_places(self) -> tuple[list[int], list[int], list[int]]:
-        """The index of every place, and the places Crécy and the late entry may take."""
-        idx = [i for _, _, a, b in self.runs for i in range(a, b)]
-        cs = [i for i, x in enumerate(idx) if x < self.crecy_depth] if self.crecy else []
-        ls = [i for i, x in enumerate(idx) if x <= self.late_depth] if self.late else []
-        return idx, cs, ls
+    @property
+    def depth(self) -> int:
+        """How many bottom places of the market deck the pool fills (its one run)."""
+        (_, _, first, end), = self.runs
+        assert first == 0, "the unseen market cards are its bottom ones"
+        return end
 
 
 def _special(pool: Pool, rng: random.Random | None) -> dict[int, str]:
-    """Places (numbers into the pool's places) for the Battle of Crécy and the late entry.
+    """Places (indices from the bottom of the market deck) for the Battle of Crécy and the
+    late entry.
 
     Setup puts the late entry at j of the bottom ``late_depth`` and then Crécy at c of the
     bottom ``crecy_depth``, lifting the late entry by one when c <= j (3.44, 3.45): every
@@ -66,27 +65,19 @@ def _special(pool: Pool, rng: random.Random | None) -> dict[int, str]:
     Conditioned on the places still unseen, the pair is uniform over the pairs left: Crécy's
     place is drawn weighted by how many late-entry places go with it, then the late entry's.
     Without ``rng``, the first pair. Empty when what the side saw contradicts setup."""
-    idx, cs, ls = pool.special_places
-    depth = pool.late_depth
-
-    def partners(c: int) -> list[int]:
-        return [j for j in ls if j != c and (idx[c] < depth or idx[j] < depth)]
-
+    end, low = pool.depth, pool.late_depth
+    cs = range(min(pool.crecy_depth, end)) if pool.crecy else range(0)
+    ls = range(min(low + 1, end)) if pool.late else range(0)
     if not pool.late:
         return {(rng.choice(cs) if rng else cs[0]): pool.crecy} if cs and pool.crecy else {}
     if not pool.crecy:
         return {(rng.choice(ls) if rng else ls[0]): pool.late} if ls else {}
-    weights = [len(ls) - (c in ls) if idx[c] < depth else sum(idx[j] < depth for j in ls)
-               for c in cs]
+    weights = [len(ls) - (c < len(ls)) if c < low else min(len(ls), low) for c in cs]
     if not sum(weights):
         return {}
-    if rng is None:
-        c = cs[next(i for i, w in enumerate(weights) if w)]
-        j = partners(c)[0]
-    else:
-        c = rng.choices(cs, weights)[0]
-        j = rng.choice(partners(c))
-    return {c: pool.crecy, j: pool.late}
+    c = rng.choices(cs, weights)[0] if rng else cs[next(i for i, w in enumerate(weights) if w)]
+    partners = [j for j in ls if j != c and (c < low or j < low)]
+    return {c: pool.crecy, (rng.choice(partners) if rng else partners[0]): pool.late}
 
 
 def _arrange(pool: Pool, rng: random.Random | None) -> list[str]:
