@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from cardgen.data.model import walk
 from cardgen.engine import new_game
 from cardgen.engine import players as bots
 from cardgen.engine.kinds import Concern, DecisionKind, Option, fits
@@ -96,3 +97,28 @@ def test_every_option_has_its_kinds_shape():
     assert len(offered) >= 12
     assert not fits(DecisionKind.PLAY.option, ("louis-iv", "vote"), r)
     assert not fits(DecisionKind.PAYMENT.option, (1, 0, 0), r)
+
+
+def _params(node: ast.expr) -> bool:
+    """Whether an expression names an effect's parameters (``eff.params``, ``p``)."""
+    text = ast.unparse(node)
+    return text == "p" or text.endswith(".params")
+
+
+def test_schema_defaults_are_filled_at_load_and_read_from_there():
+    """Every card effect the engine resolves carries each parameter the rule schema gives a
+    default (``who: you``, ``where: any``, …), so the resolvers don't state the defaults
+    again."""
+    r = rules()
+    defaults = r.defaults
+    for info in r.cards.values():
+        for eff in walk((*info.deed, *info.boost, *info.counter, *info.acquire, *info.passive,
+                         *info.event)):
+            assert defaults.get(eff.op, {}).keys() <= eff.params.keys(), (info.id, eff.op)
+    named = {name for params in defaults.values() for name in params}
+    tree = ast.parse((ROOT / "cardgen/engine/ops.py").read_text(encoding="utf-8"))
+    again = [ast.unparse(n) for n in ast.walk(tree)
+             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and n.func.attr == "get" and n.args and isinstance(n.args[0], ast.Constant)
+             and n.args[0].value in named and _params(n.func.value)]
+    assert not again

@@ -90,13 +90,12 @@ def _unreached_kinds() -> dict[str, Game]:
     g.influence[WIT][:2] = [2, 1]
     info = r.cards["louis-iv"]
     eff = next(e for e in (*info.deed, *info.boost) if e.op == "remove_influence")
-    eff = replace(eff, params={"amount": 2})
-    resolve(g, (eff,), Ctx(LUX, "louis-iv"))
+    resolve(g, r.filled((replace(eff, params={"amount": 2}),)), Ctx(LUX, "louis-iv"))
     g.run()
     h = blank()
     h.draw[LUX] = ["royal-retinue", "charles-iv", "blanche-de-valois", "elizabeth-of-bohemia"]
     look = r.cards["charles-i-robert"].deed[0]
-    resolve(h, (replace(look, params={"amount": 3}),), Ctx(LUX, "charles-i-robert"))
+    resolve(h, r.filled((replace(look, params={"amount": 3}),)), Ctx(LUX, "charles-i-robert"))
     h.run()
     drive(h, "bottom", "bottom", "top")
     return {g.decision.kind: g, h.decision.kind: h}

@@ -155,18 +155,18 @@ def _passive_walk(g: Game, effects: tuple[Effect, ...], side: int, op: str) -> I
 # -- influence and military -----------------------------------------------------------------
 def _place_influence(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
-    order = fewer_first(g) if p.get("first") == "fewer_electors" and p.get("who") == "each" \
-        else sides(g, p.get("who", "you"), ctx)
-    targets = tuple(countries(g, p.get("where", "any"), p.get("except")))
-    g.push(*[(_influence_start, (s, targets, p["amount"], bool(p.get("split")), "place"))
+    order = fewer_first(g) if p.get("first") == "fewer_electors" and p["who"] == "each" \
+        else sides(g, p["who"], ctx)
+    targets = tuple(countries(g, p["where"], p.get("except")))
+    g.push(*[(_influence_start, (s, targets, p["amount"], bool(p["split"]), "place"))
              for s in order])
 
 
 def _remove_influence(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
-    targets = tuple(countries(g, p.get("where", "any")))
-    g.push(*[(_influence_start, (s, targets, p["amount"], bool(p.get("split")), "remove"))
-             for s in sides(g, p.get("who", "you"), ctx)])
+    targets = tuple(countries(g, p["where"]))
+    g.push(*[(_influence_start, (s, targets, p["amount"], bool(p["split"]), "remove"))
+             for s in sides(g, p["who"], ctx)])
 
 
 def _influence_start(g: Game, arg: tuple) -> None:
@@ -212,19 +212,19 @@ def _influence_point(g: Game, arg: tuple, choice: str) -> None:
 
 
 def _possible_place_influence(g: Game, eff: Effect, ctx: Ctx) -> bool:
-    return bool(countries(g, eff.params.get("where", "any"), eff.params.get("except")))
+    return bool(countries(g, eff.params["where"], eff.params.get("except")))
 
 
 def _possible_remove_influence(g: Game, eff: Effect, ctx: Ctx) -> bool:
-    who = sides(g, eff.params.get("who", "you"), ctx) if ctx.side is not None else [LUX, WIT]
-    targets = countries(g, eff.params.get("where", "any"))
+    who = sides(g, eff.params["who"], ctx) if ctx.side is not None else [LUX, WIT]
+    targets = countries(g, eff.params["where"])
     return any(g.influence[1 - s][i] > 0 for s in who for i in targets)
 
 
 def _place_military(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
-    for s in reversed(sides(g, p.get("who", "you"), ctx)):
-        g.push((_military_start, (s, tuple(battlegrounds(g, p.get("where", "any"))), p["amount"])))
+    for s in reversed(sides(g, p["who"], ctx)):
+        g.push((_military_start, (s, tuple(battlegrounds(g, p["where"])), p["amount"])))
 
 
 def _military_start(g: Game, arg: tuple) -> None:
@@ -240,14 +240,14 @@ def _military_at(g: Game, arg: tuple, choice: str) -> None:
 
 
 def _possible_place_military(g: Game, eff: Effect, ctx: Ctx) -> bool:
-    return any(b not in g.blocked for b in battlegrounds(g, eff.params.get("where", "any")))
+    return any(b not in g.blocked for b in battlegrounds(g, eff.params["where"]))
 
 
 def _remove_military(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
     names = g.rules.battlegrounds
-    for s in reversed(sides(g, p.get("who", "you"), ctx)):
-        opts = [names[b] for b in battlegrounds(g, p.get("where", "any")) if g.military[1 - s][b] > 0]
+    for s in reversed(sides(g, p["who"], ctx)):
+        opts = [names[b] for b in battlegrounds(g, p["where"]) if g.military[1 - s][b] > 0]
         g.push((_ask_frame, (s, K.REMOVE_MILITARY, tuple(opts), _remove_military_at, (s, p["amount"]))))
 
 
@@ -264,15 +264,15 @@ def _remove_military_at(g: Game, arg: tuple, choice: str) -> None:
 
 
 def _possible_remove_military(g: Game, eff: Effect, ctx: Ctx) -> bool:
-    who = sides(g, eff.params.get("who", "you"), ctx) if ctx.side is not None else [LUX, WIT]
+    who = sides(g, eff.params["who"], ctx) if ctx.side is not None else [LUX, WIT]
     return any(g.military[1 - s][b] > 0 for s in who
-               for b in battlegrounds(g, eff.params.get("where", "any")))
+               for b in battlegrounds(g, eff.params["where"]))
 
 
 def _block(g: Game, eff: Effect, ctx: Ctx) -> None:
     side = ctx.side if ctx.side is not None else g.first
     names = g.rules.battlegrounds
-    opts = [names[b] for b in battlegrounds(g, eff.params.get("where", "any")) if b not in g.blocked]
+    opts = [names[b] for b in battlegrounds(g, eff.params["where"]) if b not in g.blocked]
     g.ask(side, K.BLOCK_BATTLEGROUND, opts, _block_at, None)
 
 
@@ -284,11 +284,11 @@ def _block_at(g: Game, _ctx: Any, choice: str) -> None:
 def _gain_currency(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
     if p["currency"] != "any":
-        for s in sides(g, p.get("who", "you"), ctx):
+        for s in sides(g, p["who"], ctx):
             g.gain(s, p["currency"], p["amount"])
         return
     g.push(*[(_ask_frame, (s, K.GAIN_CURRENCY, CURRENCIES, _gain_any, (s, p["amount"]), p["amount"]))
-             for s in sides(g, p.get("who", "you"), ctx)])
+             for s in sides(g, p["who"], ctx)])
 
 
 def _gain_any(g: Game, arg: tuple, choice: str) -> None:
@@ -297,7 +297,7 @@ def _gain_any(g: Game, arg: tuple, choice: str) -> None:
 
 def _lose_currency(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
-    for s in sides(g, p.get("who", "you"), ctx):
+    for s in sides(g, p["who"], ctx):
         if p["currency"] == "any":
             for _ in range(p["amount"]):
                 w = g.wallet[s]
@@ -307,7 +307,7 @@ def _lose_currency(g: Game, eff: Effect, ctx: Ctx) -> None:
 
 
 def _draw(g: Game, eff: Effect, ctx: Ctx) -> None:
-    for s in sides(g, eff.params.get("who", "you"), ctx):
+    for s in sides(g, eff.params["who"], ctx):
         g.draw_cards(s, eff.params["amount"])
 
 
@@ -318,7 +318,7 @@ def _look_draw_pile(g: Game, eff: Effect, ctx: Ctx) -> None:
         return
     cards = tuple(g.from_draw(side, len(g.draw[side]) - 1) for _ in range(n))  # top first
     g.looking[side].extend(cards)
-    action = eff.params.get("action", "top_or_bottom")
+    action = eff.params["action"]
     g.push((_look_next, (side, cards, 0, (), action)))
 
 
@@ -402,12 +402,12 @@ def _put_in_order(g: Game, arg: tuple[int, str], order: tuple[str, ...]) -> None
 
 def _discount(g: Game, eff: Effect, ctx: Ctx) -> None:
     side = sides(g, "you", ctx)[0]
-    g.discounts[side] = (*g.discounts[side], (eff.params["amount"], bool(eff.params.get("western_as_any"))))
+    g.discounts[side] = (*g.discounts[side], (eff.params["amount"], bool(eff.params["western_as_any"])))
 
 
 def _acquire_free(g: Game, eff: Effect, ctx: Ctx) -> None:
     cap = eff.params.get("max_cost")
-    g.push(*[(_acquire_free_ask, (s, cap)) for s in sides(g, eff.params.get("who", "you"), ctx)])
+    g.push(*[(_acquire_free_ask, (s, cap)) for s in sides(g, eff.params["who"], ctx)])
 
 
 def _acquire_free_ask(g: Game, arg: tuple) -> None:
@@ -433,9 +433,9 @@ def _possible_acquire_free(g: Game, eff: Effect, ctx: Ctx) -> bool:
 def _removable(g: Game, side: int, eff: Effect) -> list[tuple[str, str]]:
     p = eff.params
     johns = g.rules.johns
-    kind = p.get("card_kind", "any")
+    kind = p["card_kind"]
     out = []
-    for pile in p.get("piles", ["hand", "discard"]):
+    for pile in p["piles"]:
         cards = g.hand[side] if pile == "hand" else g.discard[side]
         for c in dict.fromkeys(cards):
             if c in johns:  # John can't be removed (10.61)
@@ -447,7 +447,7 @@ def _removable(g: Game, side: int, eff: Effect) -> list[tuple[str, str]]:
 
 
 def _remove_from_game(g: Game, eff: Effect, ctx: Ctx) -> None:
-    for s in reversed(sides(g, eff.params.get("who", "you"), ctx)):
+    for s in reversed(sides(g, eff.params["who"], ctx)):
         g.push((_remove_next, (s, eff, ctx, 0)))
 
 
@@ -455,7 +455,7 @@ def _remove_next(g: Game, arg: tuple) -> None:
     side, eff, ctx, done = arg
     if done < eff.params["amount"]:
         opts: list[Any] = list(_removable(g, side, eff))
-        if opts and eff.params.get("up_to", True):
+        if opts and eff.params["up_to"]:
             opts.insert(0, None)
         if opts:
             g.ask(side, K.REMOVE_FROM_GAME, opts, _remove_one, arg)
@@ -484,8 +484,8 @@ def _remove_one(g: Game, arg: tuple, choice: tuple[str, str] | None) -> None:
 
 
 def _possible_remove(g: Game, eff: Effect, ctx: Ctx) -> bool:
-    need = 1 if eff.params.get("up_to", True) else eff.params["amount"]
-    for s in sides(g, eff.params.get("who", "you"), ctx):
+    need = 1 if eff.params["up_to"] else eff.params["amount"]
+    for s in sides(g, eff.params["who"], ctx):
         count = sum((g.hand if pile == "hand" else g.discard)[s].count(c)
                     for pile, c in _removable(g, s, eff))
         if count >= need:
@@ -503,9 +503,9 @@ def _enter_market(g: Game, eff: Effect, ctx: Ctx) -> None:
 # -- votes and John ---------------------------------------------------------------------------
 def _gain_vote(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
-    opts = tuple(g.rules.countries[i] for i in countries(g, p.get("elector", "any")))
-    for s in reversed(sides(g, p.get("who", "you"), ctx)):
-        for _ in range(p.get("amount", 1)):
+    opts = tuple(g.rules.countries[i] for i in countries(g, p["elector"]))
+    for s in reversed(sides(g, p["who"], ctx)):
+        for _ in range(p["amount"]):
             g.push((_ask_frame, (s, K.GAIN_VOTE, opts, vote_at, s)))
 
 
@@ -526,10 +526,10 @@ def _move_loyalty(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
     direction = p["direction"]
     if direction == "either":
-        chooser = sides(g, p.get("who", "you"), ctx)[0]
-        g.ask(chooser, K.LOYALTY_DIRECTION, ("charles", "ludwig"), _loyalty_steps, p.get("steps", 1))
+        chooser = sides(g, p["who"], ctx)[0]
+        g.ask(chooser, K.LOYALTY_DIRECTION, ("charles", "ludwig"), _loyalty_steps, p["steps"])
     else:
-        _loyalty_steps(g, p.get("steps", 1), direction)
+        _loyalty_steps(g, p["steps"], direction)
 
 
 def _loyalty_steps(g: Game, steps: int, direction: str) -> None:
@@ -550,7 +550,7 @@ def _john_dies(g: Game, eff: Effect, ctx: Ctx) -> None:
             g.removed.append(j)
     g.john_dead = True
     if holder == LUX:
-        g.gain_vote(LUX, g.rules.country(eff.params.get("elector", "bohemia")))
+        g.gain_vote(LUX, g.rules.country(eff.params["elector"]))
 
 
 def _last_round(g: Game, eff: Effect, ctx: Ctx) -> None:
@@ -562,7 +562,7 @@ def _last_round(g: Game, eff: Effect, ctx: Ctx) -> None:
 def _bonus_numbers(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
     side = sides(g, "you", ctx)[0]
-    bonus = (side, p["amount"], p.get("numbers", "political"), tuple(p.get("card_types") or ()))
+    bonus = (side, p["amount"], p["numbers"], tuple(p.get("card_types") or ()))
     g.bonuses = (*g.bonuses, bonus)
 
 
@@ -596,7 +596,7 @@ def _possible_if_shield(g: Game, eff: Effect, ctx: Ctx) -> bool:
 
 def _lead_ok(g: Game, eff: Effect, ctx: Ctx) -> bool:
     leads = g.lead(sides(g, "you", ctx)[0], g.rules.country(eff.params["country"])) > 0
-    return leads == bool(eff.params.get("lead", True))
+    return leads == bool(eff.params["lead"])
 
 
 def _if_lead(g: Game, eff: Effect, ctx: Ctx) -> None:
@@ -609,7 +609,7 @@ def _possible_if_lead(g: Game, eff: Effect, ctx: Ctx) -> bool:
 
 
 def _holds(g: Game, eff: Effect, ctx: Ctx) -> bool:
-    holder = eff.params.get("holder", "you")
+    holder = eff.params["holder"]
     want = sides(g, holder, ctx)[0]
     return g.john_holder() == want
 
@@ -626,7 +626,7 @@ def _possible_if_holds_john(g: Game, eff: Effect, ctx: Ctx) -> bool:
 
 def _control_side(g: Game, eff: Effect, ctx: Ctx) -> int | None:
     c = g.controller(g.rules.battleground(eff.params["battleground"]))
-    if eff.params.get("who", "you") == "you" and c != ctx.side:
+    if eff.params["who"] == "you" and c != ctx.side:
         return None
     return c
 
@@ -822,10 +822,10 @@ OPS: dict[str, Op] = {
     "place_military": Op(_place_military, _possible_place_military),
     "remove_military": Op(_remove_military, _possible_remove_military),
     "block_battleground": Op(_block, lambda g, e, c: any(
-        b not in g.blocked for b in battlegrounds(g, e.params.get("where", "any")))),
+        b not in g.blocked for b in battlegrounds(g, e.params["where"]))),
     "gain_currency": Op(_gain_currency, _always),
     "lose_currency": Op(_lose_currency, lambda g, e, c: any(
-        sum(g.wallet[s]) > 0 for s in sides(g, e.params.get("who", "you"), c))),
+        sum(g.wallet[s]) > 0 for s in sides(g, e.params["who"], c))),
     "draw": Op(_draw, _always),
     "look_draw_pile": Op(_look_draw_pile, lambda g, e, c: bool(g.draw[sides(g, "you", c)[0]])),
     "look_market_deck": Op(_look_market_deck, lambda g, e, c: bool(g.market)),
