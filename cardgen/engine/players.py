@@ -3,7 +3,8 @@
 game is a pure function of its seeds.
 
 The greedy player scores every option of a decision by resolving it to completion on a copy
-of what its side knows (:func:`.knowledge.determinize`): every choice inside the action is
+drawn from its side's information state (:meth:`.knowledge.InfoState.sample`; a player is
+given only that, never the game): every choice inside the action is
 made by its own policy (:meth:`Policy.inner`), up to the next top-level decision (a play, a
 purchase, the initiative, a loyalty step, the hand kept). Then :class:`.evaluate.Evaluator`
 scores the copy. A political Numbers play is placed point by point where each point gains
@@ -42,7 +43,8 @@ RULED = _of(Concern.CURRENCY, Concern.CARDS)
 DEEP = _of(Concern.REPLY, Concern.FOLLOW_UP)
 #: Decided without a look-ahead copy: they need nothing hidden.
 PUBLIC = INFLUENCE | MILITARY | RULED
-ORDERS = frozenset({K.ORDER_MARKET, K.ORDER_DRAW_TOP, K.ORDER_DRAW_BOTTOM})
+#: Cards put back in an order (5.92, 6.53).
+ORDERS = frozenset(k for k in DecisionKind if k.option is Option.ORDER)
 MAX_INNER_STEPS = 200
 INITIATIVE_PLAYS = 2  # how far the initiative's look-ahead plays (one play per side)
 
