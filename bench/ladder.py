@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from cardgen.data.load import load_or_raise  # noqa: E402
 from cardgen.engine import Rules  # noqa: E402  (the repository root is on the path now)
-from cardgen.engine.players import play_game  # noqa: E402
+from cardgen.engine.match import play_game  # noqa: E402
 from cardgen.playtest.intervals import wilson  # noqa: E402
 
 SEED_BASE = 27_000_000

@@ -30,7 +30,7 @@ from bench.measure import print_result, tree_memory  # noqa: E402
 from bench.run import PARTS  # noqa: E402  (the repository root is on the path now)
 from cardgen.data.load import load_or_raise  # noqa: E402
 from cardgen.engine import Rules  # noqa: E402
-from cardgen.engine.players import play_game  # noqa: E402
+from cardgen.engine.match import play_game  # noqa: E402
 
 
 def per_core(rules: Rules, kinds: tuple[str, str], games: int) -> tuple[float, float]:

@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from bench.ladder import SEED_BASE, wilson  # noqa: E402  (the repository root is on the path now)
 from cardgen.data.load import load_or_raise  # noqa: E402
 from cardgen.engine import Rules  # noqa: E402
-from cardgen.engine.players import play_game  # noqa: E402
+from cardgen.engine.match import play_game  # noqa: E402
 from cardgen.playtest.choices import CardChoices  # noqa: E402
 
 MARKET_CARD = "genoese-crossbowmen"  # no Deed: its values are all it does

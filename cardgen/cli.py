@@ -341,7 +341,7 @@ def _po(args: argparse.Namespace) -> int:
 
 def _playtest(args: argparse.Namespace) -> int:
     from . import playtest  # the game engine: not loaded by the other commands
-    from .engine.players import PLAYERS
+    from .engine.match import PLAYERS
     players = _ids(args.players)
     langs = _ids(args.lang)
     wrong = [error("usage", what, hint=fix) for what, fix, bad in (
@@ -369,7 +369,7 @@ def _playtest(args: argparse.Namespace) -> int:
 
 def _balance(args: argparse.Namespace) -> int:
     from . import balance  # the optimiser and the engine: not loaded by the other commands
-    from .engine.players import PLAYERS
+    from .engine.match import PLAYERS
     from .playtest import PlaytestOptions
     if args.apply:
         lines = balance.apply_proposal(args.project)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from cardgen.engine import new_game
 from cardgen.engine.flow import prestige_count
-from cardgen.engine.players import play_game
+from cardgen.engine.match import play_game
 from tests.engine_helpers import rules
 
 

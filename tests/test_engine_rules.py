@@ -548,7 +548,7 @@ def test_look_at_draw_pile_one_card_at_a_time_then_any_order():
     g.draw[LUX] = ["royal-retinue", "charles-iv", "blanche-de-valois", "elizabeth-of-bohemia"]
     resolve(g, (rules().cards["charles-i-robert"].deed[0],), Ctx(LUX, "charles-i-robert"))
     g.run()
-    assert g.decision.kind == "look_elizabeth-of-bohemia"  # top card first
+    assert (g.decision.kind, g.decision.card) == ("look", "elizabeth-of-bohemia")  # top card first
     drive(g, "top", "discard", "top")
     assert g.decision.kind == "order_draw_top"  # 5.92: in any order, top first
     drive(g, ("charles-iv", "elizabeth-of-bohemia"))

@@ -9,13 +9,13 @@ from dataclasses import replace
 import pytest
 
 from cardgen.engine import Game, new_game
-from cardgen.engine.knowledge import CRECY_DEPTH, determinize
+from cardgen.engine.match import play_game
 from cardgen.engine.ops import buy
-from cardgen.engine.players import GreedyPlayer, RandomPlayer, play_game
+from cardgen.engine.players import GreedyPlayer, RandomPlayer
 from cardgen.engine.rules import LUX, WIT, Rules
 from cardgen.engine.search import SearchPlayer
 from cardgen.playtest.choices import CardChoices
-from tests.engine_helpers import blank, drive, rules, start_play
+from tests.engine_helpers import blank, drive, hidden_reshuffled, rules, start_play
 
 
 def _with(r: Rules, card_filter, **change) -> Rules:
@@ -31,10 +31,11 @@ def _lux_wins(r: Rules, games: int) -> int:
 
 
 def test_stronger_starters_win_more():
-    """+4 political on every Luxembourg starter with political moves its win rate by far."""
+    """+6 political on every Luxembourg starter with political moves its win rate by far
+    (about 45 % to 90 %; +4 moves it to 80 %, too close to the noise of 12 games)."""
     r = rules()
     stronger = _with(r, lambda i: i.deck == "luxembourg" and i.kind != "john" and i.political > 0,
-                     political=4)
+                     political=6)
     base, boosted = _lux_wins(r, 12), _lux_wins(stronger, 12)
     assert boosted - base >= 3, (base, boosted)
 
@@ -70,26 +71,7 @@ def _midgame(seed: int, plays: int) -> Game:
         d = g.decision
         if d.kind == "play" and d.side == LUX and g.plays_made[LUX] + g.plays_made[WIT] >= plays:
             return g
-        g.step(pick.choose(g))
-
-
-def _hidden_reshuffled(g: Game, seed: int) -> Game:
-    """The same game as Luxembourg sees it, with everything it can't see arranged anew:
-    Wittelsbach's hand and draw pile mixed, both draw orders and the market deck shuffled
-    (Crécy kept among the bottom 6)."""
-    h = g.clone()
-    h.rng = random.Random(seed)
-    rng = random.Random(seed)
-    pool = h.hand[WIT] + h.draw[WIT]
-    rng.shuffle(pool)
-    n = len(h.hand[WIT])
-    h.hand[WIT], h.draw[WIT] = pool[:n], pool[n:]
-    rng.shuffle(h.draw[LUX])
-    bottom, top = h.market[:CRECY_DEPTH], h.market[CRECY_DEPTH:]
-    rng.shuffle(bottom)
-    rng.shuffle(top)
-    h.market = bottom + top
-    return h
+        g.step(pick.choose(g.observe(g.decision.side)))
 
 
 @pytest.mark.parametrize("player", [GreedyPlayer, SearchPlayer])
@@ -99,10 +81,11 @@ def test_players_never_read_hidden_cards(player):
     for seed in range(3):
         g = _midgame(seed, 6)
         for variant in range(2):
-            h = _hidden_reshuffled(g, 100 + variant)
+            h = hidden_reshuffled(g, LUX, 100 + variant)
             if (h.hand[WIT], h.draw[LUX], h.market) == (g.hand[WIT], g.draw[LUX], g.market):
                 continue
-            assert player(7).choose(h) == player(7).choose(g)
+            assert h.observe(LUX).key() == g.observe(LUX).key()
+            assert player(7).choose(h.observe(LUX)) == player(7).choose(g.observe(LUX))
             checked += 1
     assert checked >= 4
 
@@ -116,7 +99,7 @@ def test_payment_keeps_the_most_later_purchases():
     g.run()
     assert g.decision.kind == "payment"
     assert set(g.decision.options) == {(0, 2, 0, 0), (3, 1, 0, 0)}
-    assert GreedyPlayer(1).choose(g) == (0, 2, 0, 0)
+    assert GreedyPlayer(1).choose(g.observe(LUX)) == (0, 2, 0, 0)
 
 
 def test_initiative_is_a_choice_of_the_player():
@@ -125,10 +108,11 @@ def test_initiative_is_a_choice_of_the_player():
     g = _midgame(1, 0)
     pick = RandomPlayer(3)
     while not (g.over or g.decision.kind == "initiative"):
-        g.step(pick.choose(g))
+        g.step(pick.choose(g.observe(g.decision.side)))
     if g.over:
         pytest.skip("no initiative decision in this game")
-    assert GreedyPlayer(5).choose(g) == GreedyPlayer(5).choose(g) in g.decision.options
+    info = g.observe(g.decision.side)
+    assert GreedyPlayer(5).choose(info) == GreedyPlayer(5).choose(info) in g.decision.options
 
 
 def test_the_table_saved_for_a_counter_reveals_nothing():
@@ -152,6 +136,7 @@ def test_the_table_saved_for_a_counter_reveals_nothing():
         table.hand[WIT], table.draw[WIT] = pool[:n], pool[n:]
     h.decision = replace(h.decision, ctx=(side, card, replace(before, game=saved)))
     assert (h.hand[WIT], saved.hand[WIT]) != (g.hand[WIT], before.game.hand[WIT])
-    a, b = (determinize(t, LUX, random.Random(5)).decision.ctx[2].game for t in (g, h))
+    a, b = (t.observe(LUX).sample(random.Random(5)).decision.ctx[2].game for t in (g, h))
     assert (a.hand[WIT], a.draw[WIT]) == (b.hand[WIT], b.draw[WIT])
-    assert GreedyPlayer(3).choose(h) == GreedyPlayer(3).choose(g)
+    assert h.observe(LUX).key() == g.observe(LUX).key()
+    assert GreedyPlayer(3).choose(h.observe(LUX)) == GreedyPlayer(3).choose(g.observe(LUX))

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, Protocol
 
 from ..data.model import GameData
 from ..engine import Rules
-from ..engine.players import PLAYERS, play_game
+from ..engine.match import PLAYERS, play_game
 from ..errors import CardgenError, Location, error
 from ..playtest.run import game_seed
 from .paths import patched

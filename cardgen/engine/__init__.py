@@ -3,8 +3,10 @@ for every op of the rule schema, and seeded players. Depends on :mod:`cardgen.da
 """
 
 from .flow import new_game
+from .kinds import DecisionKind
 from .ops import OPS
 from .rules import SIDES, Rules, RulesError
 from .state import Decision, Game, IllegalChoice
 
-__all__ = ["OPS", "SIDES", "Decision", "Game", "IllegalChoice", "Rules", "RulesError", "new_game"]
+__all__ = ["OPS", "SIDES", "Decision", "DecisionKind", "Game", "IllegalChoice", "Rules", "RulesError",
+           "new_game"]

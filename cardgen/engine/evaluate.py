@@ -90,11 +90,11 @@ class Evaluator:
         self.bonus = [BONUS_VALUE.get(kind, 0.3) for kind in rules.bonus]
 
     # -- parts ---------------------------------------------------------------------------
-    def _control(self, g: Game) -> float:
+    def control(self, g: Game) -> float:
         """The smooth value of a vote margin: steeper later, as fewer rounds can undo it."""
         return 0.55 + 0.1 * g.round
 
-    def _scale(self, g: Game) -> float:
+    def scale(self, g: Game) -> float:
         """How much influence may still swing this round (the plays left on both sides)."""
         return 0.8 + 0.9 * (g.plays_left[0] + g.plays_left[1])
 
@@ -137,7 +137,7 @@ class Evaluator:
         if links:
             swing = 1.0 + 0.5 * (g.plays_left[0] + g.plays_left[1])
             e = links[0] if len(links) == 1 else min(links, key=lambda i: abs(g.lead(side, i)))
-            k, scale = self._control(g), self._scale(g)
+            k, scale = self.control(g), self.scale(g)
             sup = 2.0 * math.tanh(m / swing)  # a country has one supply line at most (8.41)
             lead = g.lead(side, e) + sup
             delta = 2.0 * math.tanh((m + amount) / swing) - sup
@@ -165,7 +165,7 @@ class Evaluator:
         if g.over:
             margin = g.electors(side) - g.electors(o)
             return (100.0 if g.winner == side else -100.0) + margin
-        k, scale = self._control(g), self._scale(g)
+        k, scale = self.control(g), self.scale(g)
         sup = self.supply(g, side)
         inf_s, inf_o = g.influence[side], g.influence[o]
         vs, vo = g.votes[side], g.votes[o]

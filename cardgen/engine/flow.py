@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .kinds import DecisionKind as K
 from .ops import (
     Ctx,
     affordable,
@@ -35,6 +36,19 @@ def new_game(rules: Rules, seed: int, log: Any = None) -> Game:
 
 
 # -- setup (3.x) ------------------------------------------------------------------------------
+CRECY_DEPTH = 6  # 3.45: the Battle of Crécy is shuffled into the bottom 6 of the market deck
+
+
+def setup_depths(rules: Rules) -> tuple[int, int]:
+    """Among how many bottom places of the market deck setup puts the late entry (3.44: the
+    bottom half) and then the Battle of Crécy (3.45: the bottom 6)."""
+    deck = max(0, len(rules.market) - 5) + len(rules.events)  # 3.42, 3.43
+    late = max(1, deck // 2)
+    if rules.late_entry:
+        deck += 1
+    return late, min(CRECY_DEPTH, deck + 1)
+
+
 def setup(g: Game, _ctx: Any = None) -> None:
     r, rng = g.rules, g.rng
     assert rng is not None
@@ -47,9 +61,10 @@ def setup(g: Game, _ctx: Any = None) -> None:
     g.row = cards[-5:]
     deck = cards[:-5] + list(r.events)            # 3.43
     rng.shuffle(deck)
+    late, crecy = setup_depths(r)
     if r.late_entry:                              # 3.44: into the bottom half
-        deck.insert(rng.randrange(max(1, len(deck) // 2)), r.late_entry)
-    deck.insert(rng.randrange(min(6, len(deck) + 1)), r.crecy)  # 3.45: among the bottom 6
+        deck.insert(rng.randrange(late), r.late_entry)
+    deck.insert(rng.randrange(crecy), r.crecy)    # 3.45: among the bottom 6
     g.market = deck                               # the end of the list is the top
     g.round, g.loyalty, g.first = 1, -1, WIT      # 3.21, 3.22, 3.5
     g.push((round_start, None))
@@ -66,7 +81,7 @@ def round_start(g: Game, _ctx: Any = None) -> None:
         else:
             chooser = LUX if a < b else WIT
             g.push((draw_step, None))
-            g.ask(chooser, "initiative", ("luxembourg", "wittelsbach"), _initiative)
+            g.ask(chooser, K.INITIATIVE, ("luxembourg", "wittelsbach"), _initiative)
     else:
         g.push((draw_step, None))
     if g.log is not None:
@@ -94,7 +109,7 @@ def play_turn(g: Game, _ctx: Any = None) -> None:
         g.push((round_end, None))
         return
     side = g.turn if g.plays_left[g.turn] else 1 - g.turn
-    g.ask_later(side, "play", _play_choices, _play, side)
+    g.ask_later(side, K.PLAY, _play_choices, _play, side)
 
 
 def _play_choices(g: Game, side: int) -> list[tuple[str, str]]:
@@ -170,7 +185,7 @@ def _play(g: Game, side: int, choice: tuple[str, str]) -> None:
     """Play a card (5.1): to the play area, gain its yield, then use it."""
     card, mode = choice
     info = g.rules.cards[card]
-    g.hand[side].remove(card)
+    g.from_hand(side, card)
     g.play[side].append(card)
     g.plays_left[side] -= 1
     g.plays_made[side] += 1
@@ -207,7 +222,7 @@ def _ask_yield(g: Game, arg: tuple) -> None:
                 ok.append(c)
             g.wallet[side][CUR[c]] -= 1
         opts = ok or opts
-    g.ask(side, "yield_currency", opts, _gain_yield, side)
+    g.ask(side, K.YIELD_CURRENCY, opts, _gain_yield, side)
 
 
 def _gain_yield(g: Game, side: int, currency: str) -> None:
@@ -258,7 +273,7 @@ def _counter_ask(g: Game, arg: tuple) -> None:
     side, card, mode, before = arg
     counters = _counters(before.game, side, card, mode)  # the hand before the Deed resolved
     if counters:
-        g.ask(1 - side, "counter", (None, *counters), _countered, (side, card, before))
+        g.ask(1 - side, K.COUNTER, (None, *counters), _countered, (side, card, before))
 
 
 def _countered(g: Game, arg: tuple, counter: str | None) -> None:
@@ -267,7 +282,7 @@ def _countered(g: Game, arg: tuple, counter: str | None) -> None:
         return
     g.restore(before)  # a countered Deed resolves none of its text, nor its boost's payment (5.63, 5.73)
     opp = 1 - side
-    g.hand[opp].remove(counter)
+    g.from_hand(opp, counter)
     g.discard[opp].append(counter)
     if g.log is not None:
         g.log.countered(side, card, counter)
@@ -275,7 +290,7 @@ def _countered(g: Game, arg: tuple, counter: str | None) -> None:
     opts = [m for m, v in (("political", info.political), ("military", info.military)) if v > 0]
     if "military" in opts and len(g.blocked) == len(g.rules.battlegrounds):
         opts.remove("military")
-    g.ask(side, "countered_numbers", opts, lambda gg, _c, m: numbers(gg, side, card, m), None)  # 5.62
+    g.ask(side, K.COUNTERED_NUMBERS, opts, lambda gg, _c, m: numbers(gg, side, card, m), None)  # 5.62
 
 
 def _resolve_deed(g: Game, side: int, card: str, mode: str) -> None:
@@ -313,7 +328,7 @@ def numbers(g: Game, side: int, card: str, kind: str) -> None:
     if kind == "military":
         names = g.rules.battlegrounds
         opts = [names[b] for b in range(len(names)) if b not in g.blocked]
-        g.ask(side, "military_numbers", opts, _military_numbers, (side, value))
+        g.ask(side, K.MILITARY_NUMBERS, opts, _military_numbers, (side, value), amount=value)
     else:
         _political_points(g, (side, value, None))
 
@@ -347,7 +362,7 @@ def _political_points(g: Game, arg: tuple) -> None:
     side, left, action = arg
     if left <= 0:
         return
-    g.ask(side, "political_point", political_options(g, side, left, action), _political_point, arg)
+    g.ask(side, K.POLITICAL_POINT, political_options(g, side, left, action), _political_point, arg)
 
 
 def _political_point(g: Game, arg: tuple, choice: tuple[str, str]) -> None:
@@ -372,7 +387,7 @@ def buy_options(g: Game, side: int) -> list[str | None]:
 
 
 def _buy_step(g: Game, side: int) -> None:
-    g.ask_later(side, "buy", lambda gg, s: buy_options(gg, s), _buy, side)
+    g.ask_later(side, K.BUY, lambda gg, s: buy_options(gg, s), _buy, side)
 
 
 def _buy(g: Game, side: int, card: str | None) -> None:
@@ -404,7 +419,7 @@ def _supply_lines(g: Game, bg: int) -> None:
     side = g.controller(bg)
     if side is None or not r.links[bg]:
         return
-    g.ask(side, "supply_line", tuple(r.countries[i] for i in r.links[bg]), _supply_at, side)
+    g.ask(side, K.SUPPLY_LINE, tuple(r.countries[i] for i in r.links[bg]), _supply_at, side)
 
 
 def _supply_at(g: Game, side: int, country: str) -> None:
@@ -454,7 +469,7 @@ def _loyalty_step(g: Game, side: int) -> None:
         return
     if g.loyalty == (2 if side == LUX else -2):
         return
-    g.ask(side, "buy_loyalty", (False, True), _buy_loyalty, side)
+    g.ask(side, K.BUY_LOYALTY, (False, True), _buy_loyalty, side)
 
 
 def _buy_loyalty(g: Game, side: int, yes: bool) -> None:
@@ -495,13 +510,18 @@ def _round_end_passives(g: Game, _ctx: Any = None) -> None:
 def _keep_step(g: Game, side: int) -> None:
     """9.6: keep at most 1 unplayed card; the rest of the hand is discarded."""
     opts: list[Any] = [None, *sorted(set(g.hand[side]))]
-    g.ask(side, "keep", opts, _keep, side)
+    g.ask(side, K.KEEP, opts, _keep, side)
 
 
 def _keep(g: Game, side: int, card: str | None) -> None:
     hand = g.hand[side]
     if card is not None:
         hand.remove(card)
+    known = list(g.hand_seen[side])  # what the opponent knew, less what it sees discarded
+    for c in hand:
+        if c in known:
+            known.remove(c)
+    g.hand_seen[side] = tuple(known)
     g.discard[side].extend(hand)
     hand.clear()
     if card is not None:
@@ -540,7 +560,7 @@ def final(g: Game, _ctx: Any = None) -> None:
 
 
 def _prestige_vote(g: Game, side: int) -> None:
-    g.ask(side, "prestige_vote", g.rules.countries, vote_at, side)
+    g.ask(side, K.PRESTIGE_VOTE, g.rules.countries, vote_at, side)
 
 
 def _final_vote(g: Game, _ctx: Any = None) -> None:

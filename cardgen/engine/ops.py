@@ -14,9 +14,10 @@ from itertools import permutations
 from typing import Any
 
 from ..data.model import Effect, walk
+from .kinds import DecisionKind as K
 from .payment import Payment, can_pay_discounted, discounted_payments
 from .rules import COURT, CURIA, CURRENCIES, LOCATION_SIDE, LUX, WIT, EffectError, RulesError
-from .state import Game
+from .state import UNSEEN, Game
 
 
 @dataclass(frozen=True)
@@ -154,18 +155,18 @@ def _passive_walk(g: Game, effects: tuple[Effect, ...], side: int, op: str) -> I
 # -- influence and military -----------------------------------------------------------------
 def _place_influence(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
-    order = fewer_first(g) if p.get("first") == "fewer_electors" and p.get("who") == "each" \
-        else sides(g, p.get("who", "you"), ctx)
-    targets = tuple(countries(g, p.get("where", "any"), p.get("except")))
-    g.push(*[(_influence_start, (s, targets, p["amount"], bool(p.get("split")), "place"))
+    order = fewer_first(g) if p.get("first") == "fewer_electors" and p["who"] == "each" \
+        else sides(g, p["who"], ctx)
+    targets = tuple(countries(g, p["where"], p.get("except")))
+    g.push(*[(_influence_start, (s, targets, p["amount"], bool(p["split"]), "place"))
              for s in order])
 
 
 def _remove_influence(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
-    targets = tuple(countries(g, p.get("where", "any")))
-    g.push(*[(_influence_start, (s, targets, p["amount"], bool(p.get("split")), "remove"))
-             for s in sides(g, p.get("who", "you"), ctx)])
+    targets = tuple(countries(g, p["where"]))
+    g.push(*[(_influence_start, (s, targets, p["amount"], bool(p["split"]), "remove"))
+             for s in sides(g, p["who"], ctx)])
 
 
 def _influence_start(g: Game, arg: tuple) -> None:
@@ -174,7 +175,8 @@ def _influence_start(g: Game, arg: tuple) -> None:
         _influence_points(g, (side, targets, amount, action))
         return
     opts = _influence_options(g, side, targets, action)
-    g.ask(side, f"{action}_influence", opts, _influence_all, (side, amount, action))
+    kind = K.PLACE_INFLUENCE if action == "place" else K.REMOVE_INFLUENCE
+    g.ask(side, kind, opts, _influence_all, (side, amount, action), amount=amount)
 
 
 def _influence_options(g: Game, side: int, targets: tuple[int, ...], action: str) -> list[str]:
@@ -199,7 +201,8 @@ def _influence_points(g: Game, arg: tuple) -> None:
     if left <= 0:
         return
     opts = _influence_options(g, side, targets, action)
-    g.ask(side, f"{action}_influence_point", opts, _influence_point, arg)
+    kind = K.PLACE_INFLUENCE_POINT if action == "place" else K.REMOVE_INFLUENCE_POINT
+    g.ask(side, kind, opts, _influence_point, arg)
 
 
 def _influence_point(g: Game, arg: tuple, choice: str) -> None:
@@ -209,26 +212,26 @@ def _influence_point(g: Game, arg: tuple, choice: str) -> None:
 
 
 def _possible_place_influence(g: Game, eff: Effect, ctx: Ctx) -> bool:
-    return bool(countries(g, eff.params.get("where", "any"), eff.params.get("except")))
+    return bool(countries(g, eff.params["where"], eff.params.get("except")))
 
 
 def _possible_remove_influence(g: Game, eff: Effect, ctx: Ctx) -> bool:
-    who = sides(g, eff.params.get("who", "you"), ctx) if ctx.side is not None else [LUX, WIT]
-    targets = countries(g, eff.params.get("where", "any"))
+    who = sides(g, eff.params["who"], ctx) if ctx.side is not None else [LUX, WIT]
+    targets = countries(g, eff.params["where"])
     return any(g.influence[1 - s][i] > 0 for s in who for i in targets)
 
 
 def _place_military(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
-    for s in reversed(sides(g, p.get("who", "you"), ctx)):
-        g.push((_military_start, (s, tuple(battlegrounds(g, p.get("where", "any"))), p["amount"])))
+    for s in reversed(sides(g, p["who"], ctx)):
+        g.push((_military_start, (s, tuple(battlegrounds(g, p["where"])), p["amount"])))
 
 
 def _military_start(g: Game, arg: tuple) -> None:
     side, targets, amount = arg
     names = g.rules.battlegrounds
     opts = [names[b] for b in targets if b not in g.blocked]
-    g.ask(side, "place_military", opts, _military_at, (side, amount))
+    g.ask(side, K.PLACE_MILITARY, opts, _military_at, (side, amount), amount=amount)
 
 
 def _military_at(g: Game, arg: tuple, choice: str) -> None:
@@ -237,20 +240,20 @@ def _military_at(g: Game, arg: tuple, choice: str) -> None:
 
 
 def _possible_place_military(g: Game, eff: Effect, ctx: Ctx) -> bool:
-    return any(b not in g.blocked for b in battlegrounds(g, eff.params.get("where", "any")))
+    return any(b not in g.blocked for b in battlegrounds(g, eff.params["where"]))
 
 
 def _remove_military(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
     names = g.rules.battlegrounds
-    for s in reversed(sides(g, p.get("who", "you"), ctx)):
-        opts = [names[b] for b in battlegrounds(g, p.get("where", "any")) if g.military[1 - s][b] > 0]
-        g.push((_ask_frame, (s, "remove_military", tuple(opts), _remove_military_at, (s, p["amount"]))))
+    for s in reversed(sides(g, p["who"], ctx)):
+        opts = [names[b] for b in battlegrounds(g, p["where"]) if g.military[1 - s][b] > 0]
+        g.push((_ask_frame, (s, K.REMOVE_MILITARY, tuple(opts), _remove_military_at, (s, p["amount"]))))
 
 
 def _ask_frame(g: Game, arg: tuple) -> None:
-    side, kind, opts, fn, ctx = arg
-    g.ask(side, kind, opts, fn, ctx)
+    side, kind, opts, fn, ctx, *amount = arg
+    g.ask(side, kind, opts, fn, ctx, amount=amount[0] if amount else None)
 
 
 def _remove_military_at(g: Game, arg: tuple, choice: str) -> None:
@@ -261,16 +264,16 @@ def _remove_military_at(g: Game, arg: tuple, choice: str) -> None:
 
 
 def _possible_remove_military(g: Game, eff: Effect, ctx: Ctx) -> bool:
-    who = sides(g, eff.params.get("who", "you"), ctx) if ctx.side is not None else [LUX, WIT]
+    who = sides(g, eff.params["who"], ctx) if ctx.side is not None else [LUX, WIT]
     return any(g.military[1 - s][b] > 0 for s in who
-               for b in battlegrounds(g, eff.params.get("where", "any")))
+               for b in battlegrounds(g, eff.params["where"]))
 
 
 def _block(g: Game, eff: Effect, ctx: Ctx) -> None:
     side = ctx.side if ctx.side is not None else g.first
     names = g.rules.battlegrounds
-    opts = [names[b] for b in battlegrounds(g, eff.params.get("where", "any")) if b not in g.blocked]
-    g.ask(side, "block_battleground", opts, _block_at, None)
+    opts = [names[b] for b in battlegrounds(g, eff.params["where"]) if b not in g.blocked]
+    g.ask(side, K.BLOCK_BATTLEGROUND, opts, _block_at, None)
 
 
 def _block_at(g: Game, _ctx: Any, choice: str) -> None:
@@ -281,11 +284,11 @@ def _block_at(g: Game, _ctx: Any, choice: str) -> None:
 def _gain_currency(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
     if p["currency"] != "any":
-        for s in sides(g, p.get("who", "you"), ctx):
+        for s in sides(g, p["who"], ctx):
             g.gain(s, p["currency"], p["amount"])
         return
-    g.push(*[(_ask_frame, (s, "gain_currency", CURRENCIES, _gain_any, (s, p["amount"])))
-             for s in sides(g, p.get("who", "you"), ctx)])
+    g.push(*[(_ask_frame, (s, K.GAIN_CURRENCY, CURRENCIES, _gain_any, (s, p["amount"]), p["amount"]))
+             for s in sides(g, p["who"], ctx)])
 
 
 def _gain_any(g: Game, arg: tuple, choice: str) -> None:
@@ -294,7 +297,7 @@ def _gain_any(g: Game, arg: tuple, choice: str) -> None:
 
 def _lose_currency(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
-    for s in sides(g, p.get("who", "you"), ctx):
+    for s in sides(g, p["who"], ctx):
         if p["currency"] == "any":
             for _ in range(p["amount"]):
                 w = g.wallet[s]
@@ -304,7 +307,7 @@ def _lose_currency(g: Game, eff: Effect, ctx: Ctx) -> None:
 
 
 def _draw(g: Game, eff: Effect, ctx: Ctx) -> None:
-    for s in sides(g, eff.params.get("who", "you"), ctx):
+    for s in sides(g, eff.params["who"], ctx):
         g.draw_cards(s, eff.params["amount"])
 
 
@@ -313,10 +316,9 @@ def _look_draw_pile(g: Game, eff: Effect, ctx: Ctx) -> None:
     n = min(eff.params["amount"], len(g.draw[side]))  # looking is not drawing (5.92)
     if n == 0:
         return
-    cards = tuple(reversed(g.draw[side][-n:]))  # top first
-    del g.draw[side][-n:]
+    cards = tuple(g.from_draw(side, len(g.draw[side]) - 1) for _ in range(n))  # top first
     g.looking[side].extend(cards)
-    action = eff.params.get("action", "top_or_bottom")
+    action = eff.params["action"]
     g.push((_look_next, (side, cards, 0, (), action)))
 
 
@@ -331,11 +333,11 @@ def _look_next(g: Game, arg: tuple) -> None:
             else:  # still being looked at until it is put back
                 groups[where].append(card)
         # each group goes back in the order its owner chooses (5.92 "in any order")
-        g.push(*[(_ask_order, (side, f"draw_{where}", tuple(group)))
+        g.push(*[(_ask_order, (side, _DRAW_PILES[where], tuple(group)))
                  for where, group in groups.items() if group])
         return
     opts = ("discard", "top") if action == "discard_or_top" else ("top", "bottom")
-    g.ask(side, f"look_{cards[i]}", opts, _look_put, arg)
+    g.ask(side, K.LOOK, opts, _look_put, arg, card=cards[i])
 
 
 def _look_put(g: Game, arg: tuple, choice: str) -> None:
@@ -348,12 +350,13 @@ def _look_market_deck(g: Game, eff: Effect, ctx: Ctx) -> None:
     n = min(eff.params["amount"], len(g.market))
     discount = eff.params.get("buy_discount", 0) or 0
     seen = g.market[len(g.market) - n:]
+    g.market_seen[side] = min(g.market_seen[side], len(g.market) - n)  # only the looker (6.51)
     opts: list[Any] = [None]
     for card in dict.fromkeys(seen):
         info = g.rules.cards[card]
         if not info.is_event and affordable(g, side, card, discount):
             opts.append(card)
-    g.ask(side, "chronicle_buy", opts, _chronicle_buy, (side, discount, tuple(reversed(seen))))
+    g.ask(side, K.CHRONICLE_BUY, opts, _chronicle_buy, (side, discount, tuple(reversed(seen))))
 
 
 def _chronicle_buy(g: Game, arg: tuple, card: str | None) -> None:
@@ -366,41 +369,52 @@ def _chronicle_buy(g: Game, arg: tuple, card: str | None) -> None:
         buy(g, side, card, discount=discount, source="market")
 
 
+_DRAW_PILES = {"top": "draw_top", "bottom": "draw_bottom"}
+_ORDER = {"draw_top": K.ORDER_DRAW_TOP, "draw_bottom": K.ORDER_DRAW_BOTTOM, "market": K.ORDER_MARKET}
+
+
 def _ask_order(g: Game, arg: tuple[int, str, tuple[str, ...]]) -> None:
     """Cards put back "in any order" (5.92, 6.53): the side picks the order, top first."""
     side, pile, cards = arg
-    g.ask(side, f"order_{pile}", tuple(sorted(set(permutations(cards)))), _put_in_order, (side, pile))
+    g.ask(side, _ORDER[pile], tuple(sorted(set(permutations(cards)))), _put_in_order, (side, pile))
 
 
 def _put_in_order(g: Game, arg: tuple[int, str], order: tuple[str, ...]) -> None:
     side, pile = arg
     if pile == "market":  # the cards never left the top of the market deck
-        del g.market[len(g.market) - len(order):]
-        g.market.extend(reversed(order))  # the end of the list is the top
+        m = g.market
+        if sorted(m[len(m) - len(order):]) != sorted(order):  # a copy that forgot what it saw
+            raise RulesError("the cards put back are not the top of the market deck")
+        del m[len(m) - len(order):]
+        m.extend(reversed(order))  # the end of the list is the top
+        g.market_seen[side] = min(g.market_seen[side], len(m) - len(order))
+        g.market_seen[1 - side] = UNSEEN  # the other side doesn't see the new order
         return
     for card in order:
         g.looking[side].remove(card)
     if pile == "draw_bottom":
-        g.draw[side][0:0] = reversed(order)
+        g.to_bottom(side, order[::-1], 1 << side)
     else:
-        g.draw[side].extend(reversed(order))
+        pile_ = g.draw[side]
+        g.top_seen[side] = min(g.top_seen[side], len(pile_))
+        pile_.extend(reversed(order))
 
 
 def _discount(g: Game, eff: Effect, ctx: Ctx) -> None:
     side = sides(g, "you", ctx)[0]
-    g.discounts[side] = (*g.discounts[side], (eff.params["amount"], bool(eff.params.get("western_as_any"))))
+    g.discounts[side] = (*g.discounts[side], (eff.params["amount"], bool(eff.params["western_as_any"])))
 
 
 def _acquire_free(g: Game, eff: Effect, ctx: Ctx) -> None:
     cap = eff.params.get("max_cost")
-    g.push(*[(_acquire_free_ask, (s, cap)) for s in sides(g, eff.params.get("who", "you"), ctx)])
+    g.push(*[(_acquire_free_ask, (s, cap)) for s in sides(g, eff.params["who"], ctx)])
 
 
 def _acquire_free_ask(g: Game, arg: tuple) -> None:
     side, cap = arg  # the row as it is when this side chooses
     opts = [c for c in dict.fromkeys([*g.row, *g.extra])
             if cap is None or len(g.rules.cards[c].cost) <= cap]
-    g.ask(side, "acquire_free", opts, _acquire_free_at, side)
+    g.ask(side, K.ACQUIRE_FREE, opts, _acquire_free_at, side)
 
 
 def _acquire_free_at(g: Game, side: int, card: str) -> None:
@@ -419,9 +433,9 @@ def _possible_acquire_free(g: Game, eff: Effect, ctx: Ctx) -> bool:
 def _removable(g: Game, side: int, eff: Effect) -> list[tuple[str, str]]:
     p = eff.params
     johns = g.rules.johns
-    kind = p.get("card_kind", "any")
+    kind = p["card_kind"]
     out = []
-    for pile in p.get("piles", ["hand", "discard"]):
+    for pile in p["piles"]:
         cards = g.hand[side] if pile == "hand" else g.discard[side]
         for c in dict.fromkeys(cards):
             if c in johns:  # John can't be removed (10.61)
@@ -433,7 +447,7 @@ def _removable(g: Game, side: int, eff: Effect) -> list[tuple[str, str]]:
 
 
 def _remove_from_game(g: Game, eff: Effect, ctx: Ctx) -> None:
-    for s in reversed(sides(g, eff.params.get("who", "you"), ctx)):
+    for s in reversed(sides(g, eff.params["who"], ctx)):
         g.push((_remove_next, (s, eff, ctx, 0)))
 
 
@@ -441,10 +455,10 @@ def _remove_next(g: Game, arg: tuple) -> None:
     side, eff, ctx, done = arg
     if done < eff.params["amount"]:
         opts: list[Any] = list(_removable(g, side, eff))
-        if opts and eff.params.get("up_to", True):
+        if opts and eff.params["up_to"]:
             opts.insert(0, None)
         if opts:
-            g.ask(side, "remove_from_game", opts, _remove_one, arg)
+            g.ask(side, K.REMOVE_FROM_GAME, opts, _remove_one, arg)
             return
     if done and eff.params.get("then"):
         resolve(g, eff.params["then"], Ctx(side, ctx.card, ctx.controller))
@@ -457,7 +471,10 @@ def _remove_one(g: Game, arg: tuple, choice: tuple[str, str] | None) -> None:
             resolve(g, eff.params["then"], Ctx(side, ctx.card, ctx.controller))
         return
     pile, card = choice
-    (g.hand if pile == "hand" else g.discard)[side].remove(card)
+    if pile == "hand":
+        g.from_hand(side, card)
+    else:
+        g.discard[side].remove(card)
     g.remove_card(card)
     if g.rules.cards[card].prestige:
         g.owned[side] -= 1
@@ -467,8 +484,8 @@ def _remove_one(g: Game, arg: tuple, choice: tuple[str, str] | None) -> None:
 
 
 def _possible_remove(g: Game, eff: Effect, ctx: Ctx) -> bool:
-    need = 1 if eff.params.get("up_to", True) else eff.params["amount"]
-    for s in sides(g, eff.params.get("who", "you"), ctx):
+    need = 1 if eff.params["up_to"] else eff.params["amount"]
+    for s in sides(g, eff.params["who"], ctx):
         count = sum((g.hand if pile == "hand" else g.discard)[s].count(c)
                     for pile, c in _removable(g, s, eff))
         if count >= need:
@@ -486,10 +503,10 @@ def _enter_market(g: Game, eff: Effect, ctx: Ctx) -> None:
 # -- votes and John ---------------------------------------------------------------------------
 def _gain_vote(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
-    opts = tuple(g.rules.countries[i] for i in countries(g, p.get("elector", "any")))
-    for s in reversed(sides(g, p.get("who", "you"), ctx)):
-        for _ in range(p.get("amount", 1)):
-            g.push((_ask_frame, (s, "gain_vote", opts, vote_at, s)))
+    opts = tuple(g.rules.countries[i] for i in countries(g, p["elector"]))
+    for s in reversed(sides(g, p["who"], ctx)):
+        for _ in range(p["amount"]):
+            g.push((_ask_frame, (s, K.GAIN_VOTE, opts, vote_at, s)))
 
 
 def vote_at(g: Game, side: int, elector: str) -> None:
@@ -502,17 +519,17 @@ def _battle_vote(g: Game, eff: Effect, ctx: Ctx) -> None:
     if side is None:
         return
     opts = tuple(g.rules.countries[i] for i in g.rules.links[b])
-    g.ask(side, "battle_vote", opts, vote_at, side)
+    g.ask(side, K.BATTLE_VOTE, opts, vote_at, side)
 
 
 def _move_loyalty(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
     direction = p["direction"]
     if direction == "either":
-        chooser = sides(g, p.get("who", "you"), ctx)[0]
-        g.ask(chooser, "loyalty_direction", ("charles", "ludwig"), _loyalty_steps, p.get("steps", 1))
+        chooser = sides(g, p["who"], ctx)[0]
+        g.ask(chooser, K.LOYALTY_DIRECTION, ("charles", "ludwig"), _loyalty_steps, p["steps"])
     else:
-        _loyalty_steps(g, p.get("steps", 1), direction)
+        _loyalty_steps(g, p["steps"], direction)
 
 
 def _loyalty_steps(g: Game, steps: int, direction: str) -> None:
@@ -526,18 +543,14 @@ def _john_dies(g: Game, eff: Effect, ctx: Ctx) -> None:
     if holder is None:
         return
     for side in (LUX, WIT):
-        for pile in g.piles(side):
-            for j in g.rules.johns:
-                while j in pile:
-                    pile.remove(j)
-                    g.removed.append(j)
+        g.removed.extend(g.take_johns(side))
     for j in g.rules.johns:
         if j in g.aside:
             g.aside.remove(j)
             g.removed.append(j)
     g.john_dead = True
     if holder == LUX:
-        g.gain_vote(LUX, g.rules.country(eff.params.get("elector", "bohemia")))
+        g.gain_vote(LUX, g.rules.country(eff.params["elector"]))
 
 
 def _last_round(g: Game, eff: Effect, ctx: Ctx) -> None:
@@ -549,7 +562,7 @@ def _last_round(g: Game, eff: Effect, ctx: Ctx) -> None:
 def _bonus_numbers(g: Game, eff: Effect, ctx: Ctx) -> None:
     p = eff.params
     side = sides(g, "you", ctx)[0]
-    bonus = (side, p["amount"], p.get("numbers", "political"), tuple(p.get("card_types") or ()))
+    bonus = (side, p["amount"], p["numbers"], tuple(p.get("card_types") or ()))
     g.bonuses = (*g.bonuses, bonus)
 
 
@@ -583,7 +596,7 @@ def _possible_if_shield(g: Game, eff: Effect, ctx: Ctx) -> bool:
 
 def _lead_ok(g: Game, eff: Effect, ctx: Ctx) -> bool:
     leads = g.lead(sides(g, "you", ctx)[0], g.rules.country(eff.params["country"])) > 0
-    return leads == bool(eff.params.get("lead", True))
+    return leads == bool(eff.params["lead"])
 
 
 def _if_lead(g: Game, eff: Effect, ctx: Ctx) -> None:
@@ -596,7 +609,7 @@ def _possible_if_lead(g: Game, eff: Effect, ctx: Ctx) -> bool:
 
 
 def _holds(g: Game, eff: Effect, ctx: Ctx) -> bool:
-    holder = eff.params.get("holder", "you")
+    holder = eff.params["holder"]
     want = sides(g, holder, ctx)[0]
     return g.john_holder() == want
 
@@ -613,7 +626,7 @@ def _possible_if_holds_john(g: Game, eff: Effect, ctx: Ctx) -> bool:
 
 def _control_side(g: Game, eff: Effect, ctx: Ctx) -> int | None:
     c = g.controller(g.rules.battleground(eff.params["battleground"]))
-    if eff.params.get("who", "you") == "you" and c != ctx.side:
+    if eff.params["who"] == "you" and c != ctx.side:
         return None
     return c
 
@@ -660,7 +673,7 @@ def affordable(g: Game, side: int, card: str, discount: int = 0) -> bool:
 
 def ask_payment(g: Game, side: int, options: tuple[Payment, ...]) -> None:
     """The side chooses which cubes pay (6.12); schedule what follows the payment first."""
-    g.ask(side, "payment", options, _pay, side)
+    g.ask(side, K.PAYMENT, options, _pay, side)
 
 
 def _pay(g: Game, side: int, cubes: Payment) -> None:
@@ -682,7 +695,11 @@ def _bought(g: Game, arg: tuple[int, str, str]) -> None:
     if source == "row":
         take_from_row(g, card)
     else:  # taken out of the market deck, near its top (6.52)
-        del g.market[len(g.market) - 1 - g.market[::-1].index(card)]
+        i = len(g.market) - 1 - g.market[::-1].index(card)
+        del g.market[i]
+        for s in (LUX, WIT):  # the cards above it move down, still seen by who saw them
+            if i < g.market_seen[s] < UNSEEN:
+                g.market_seen[s] -= 1
     g.discounts[side] = ()
     acquire(g, side, card)
     if g.log is not None:
@@ -692,7 +709,7 @@ def _bought(g: Game, arg: tuple[int, str, str]) -> None:
 def acquire(g: Game, side: int, card: str) -> None:
     """A bought or free card goes to the bottom of the draw pile (6.11) and places its
     shield (6.2, 11.1)."""
-    g.draw[side].insert(0, card)
+    g.to_bottom(side, (card,), 3)  # both sides see where it goes
     info = g.rules.cards[card]
     if info.prestige:
         g.owned[side] += 1
@@ -728,7 +745,7 @@ def reveal_event(g: Game, card: str) -> None:
         for side in (g.first, 1 - g.first):
             peters = [c for c in dict.fromkeys(g.hand[side]) if g.rules.cards[c].writing_history]
             if peters:
-                g.ask(side, "writing_history", (None, *peters), _writing_history, card)
+                g.ask(side, K.WRITING_HISTORY, (None, *peters), _writing_history, card)
                 return
     _event_resolves(g, card)
 
@@ -738,7 +755,7 @@ def _writing_history(g: Game, card: str, peter: str | None) -> None:
         _event_resolves(g, card)
         return
     side = next(s for s in (LUX, WIT) if peter in g.hand[s])
-    g.hand[side].remove(peter)
+    g.from_hand(side, peter)
     g.discard[side].append(peter)
     g.limbo.remove(card)
     g.removed.append(card)
@@ -805,10 +822,10 @@ OPS: dict[str, Op] = {
     "place_military": Op(_place_military, _possible_place_military),
     "remove_military": Op(_remove_military, _possible_remove_military),
     "block_battleground": Op(_block, lambda g, e, c: any(
-        b not in g.blocked for b in battlegrounds(g, e.params.get("where", "any")))),
+        b not in g.blocked for b in battlegrounds(g, e.params["where"]))),
     "gain_currency": Op(_gain_currency, _always),
     "lose_currency": Op(_lose_currency, lambda g, e, c: any(
-        sum(g.wallet[s]) > 0 for s in sides(g, e.params.get("who", "you"), c))),
+        sum(g.wallet[s]) > 0 for s in sides(g, e.params["who"], c))),
     "draw": Op(_draw, _always),
     "look_draw_pile": Op(_look_draw_pile, lambda g, e, c: bool(g.draw[sides(g, "you", c)[0]])),
     "look_market_deck": Op(_look_market_deck, lambda g, e, c: bool(g.market)),

@@ -3,7 +3,8 @@
 game is a pure function of its seeds.
 
 The greedy player scores every option of a decision by resolving it to completion on a copy
-of what its side knows (:func:`.knowledge.determinize`): every choice inside the action is
+drawn from its side's information state (:meth:`.knowledge.InfoState.sample`; a player is
+given only that, never the game): every choice inside the action is
 made by its own policy (:meth:`Policy.inner`), up to the next top-level decision (a play, a
 purchase, the initiative, a loyalty step, the hand kept). Then :class:`.evaluate.Evaluator`
 scores the copy. A political Numbers play is placed point by point where each point gains
@@ -13,37 +14,43 @@ the most per political spent (stability, 7.5), so its score sees where the influ
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any, Protocol, cast
 
 from .evaluate import Evaluator
-from .flow import new_game, point_cost
-from .knowledge import determinize
+from .flow import point_cost
+from .kinds import ALL_AT_ONCE, REMOVING, Concern, DecisionKind, Option
+from .kinds import DecisionKind as K
+from .knowledge import InfoState
 from .payment import can_pay
 from .rules import CUR, Rules
 from .state import Decision, Game
 
+
+def _of(*concerns: Concern) -> frozenset[DecisionKind]:
+    return frozenset(k for k in DecisionKind if k.concern in concerns)
+
+
 #: Decisions that start an action of their own: a look-ahead stops before them.
-BOUNDARY = frozenset({"play", "buy", "initiative", "keep", "buy_loyalty"})
+BOUNDARY = frozenset(k for k in DecisionKind if k.starts_action)
 #: Influence choices scored point by point from the board alone (no copy needed).
-INFLUENCE = frozenset({"political_point", "place_influence", "remove_influence",
-                       "place_influence_point", "remove_influence_point"})
+INFLUENCE = _of(Concern.INFLUENCE)
 #: Military placements, scored by placing on the board and taking the placement back.
-MILITARY = frozenset({"military_numbers", "place_military"})
+MILITARY = _of(Concern.MILITARY)
 #: Choices scored by a rule of thumb from public information.
-RULED = frozenset({"payment", "keep", "yield_currency", "gain_currency", "remove_from_game",
-                   "order_draw_top", "order_draw_bottom", "order_market"})
+RULED = _of(Concern.CURRENCY, Concern.CARDS)
 #: Inner choices whose consequences come only with later choices: resolved to completion.
-DEEP = frozenset({"countered_numbers", "counter", "chronicle_buy", "acquire_free",
-                  "loyalty_direction", "writing_history"})
+DEEP = _of(Concern.REPLY, Concern.FOLLOW_UP)
 #: Decided without a look-ahead copy: they need nothing hidden.
 PUBLIC = INFLUENCE | MILITARY | RULED
+#: Cards put back in an order (5.92, 6.53).
+ORDERS = frozenset(k for k in DecisionKind if k.option is Option.ORDER)
 MAX_INNER_STEPS = 200
 INITIATIVE_PLAYS = 2  # how far the initiative's look-ahead plays (one play per side)
 
 
 class Player(Protocol):
-    def choose(self, g: Game) -> Hashable: ...
+    def choose(self, info: InfoState) -> Hashable: ...
 
 
 class RandomPlayer:
@@ -52,9 +59,8 @@ class RandomPlayer:
     def __init__(self, seed: int, **_options: Any):
         self.rng = random.Random(seed)
 
-    def choose(self, g: Game) -> Hashable:
-        assert g.decision is not None
-        return self.rng.choice(g.decision.options)
+    def choose(self, info: InfoState) -> Hashable:
+        return self.rng.choice(info.decision.options)
 
 
 class Policy:
@@ -85,7 +91,7 @@ class Policy:
     def currency(self, g: Game, d: Decision) -> Hashable:
         """Gain the currency that makes the most of the row affordable (2.4)."""
         w = g.wallet[d.side]
-        amount = d.ctx[1] if d.kind == "gain_currency" else 1
+        amount = d.amount or 1
         row = [g.rules.cards[c].cost for c in (*g.row, *g.extra)]
         scored = []
         for cur in cast("tuple[str, ...]", d.options):  # currency names
@@ -96,13 +102,13 @@ class Policy:
 
     def rule(self, g: Game, d: Decision) -> Hashable:
         kind = d.kind
-        if kind == "payment":
+        if kind == K.PAYMENT:
             return self.payment(g, d)
-        if kind == "keep":
+        if kind == K.KEEP:
             return self.keep(g, d)
-        if kind.startswith("order_"):
+        if kind in ORDERS:
             return self.order(g, d)
-        if kind == "remove_from_game":
+        if kind == K.REMOVE_FROM_GAME:
             return self.thin(g, d)
         return self.currency(g, d)
 
@@ -122,7 +128,7 @@ class Policy:
 
     def military(self, g: Game, d: Decision) -> Hashable:
         """Where the military adds most to the evaluation (bonus and supply line)."""
-        side, amount = d.ctx
+        side, amount = d.side, d.amount or 0
         names = g.rules.battlegrounds
         return self.best([(self.ev.military_gain(g, side, names.index(o), amount), o)
                            for o in d.options])
@@ -136,7 +142,7 @@ class Policy:
 
     def order(self, g: Game, d: Decision) -> Hashable:
         """5.92: own cards strongest first; the market deck (6.53) as it comes."""
-        if d.kind == "order_market":
+        if d.kind == K.ORDER_MARKET:
             return self.rng.choice(d.options)
         power = self.ev.power
         orders = cast("tuple[tuple[str, ...], ...]", d.options)  # orders of card ids
@@ -146,21 +152,22 @@ class Policy:
         """Where an influence point (or an all-in-one placement) gains most per political
         spent: the lead's expected vote, footholds and stability (7.5, 7.6)."""
         side, ev = d.side, self.ev
-        k, scale = ev._control(g), ev._scale(g)
+        k, scale = ev.control(g), ev.scale(g)
         sup = ev.supply(g, side)
         mine, theirs = g.influence[side], g.influence[1 - side]
         kind = d.kind
-        verb = kind.split("_")[0]
+        verb = "remove" if kind in REMOVING else "place"
+        points = kind.option is Option.POINT  # (place or remove, country), else a country
         before: dict[int, tuple[float, float]] = {}
         scored = []
         for opt in d.options:
-            action, name = opt if isinstance(opt, tuple) else (verb, opt)
+            action, name = cast("tuple[str, str]", opt) if points else (verb, cast(str, opt))
             e = self.country_index[name]
             amount = cost = 1
-            if kind == "political_point":
+            if kind == K.POLITICAL_POINT:
                 cost = point_cost(g, side, e)
-            elif kind in ("place_influence", "remove_influence"):
-                amount = d.ctx[1]
+            elif kind in ALL_AT_ONCE:
+                amount = d.amount or 1
             if action == "remove":
                 amount = min(amount, theirs[e])
             if e not in before:
@@ -197,9 +204,9 @@ class Policy:
                 return
             d = c.decision
             if d is None:
-                if c.pending is None or c.pending[1] in BOUNDARY:
+                if c.waiting is None or c.waiting in BOUNDARY:
                     return
-                c.run()
+                c.settle()
                 continue
             if d.kind in BOUNDARY:
                 return
@@ -232,7 +239,7 @@ class Policy:
         for _ in range(MAX_INNER_STEPS * 4):
             d = c.decision
             if c.over or c.round != start or d is None or sum(c.plays_made) >= target \
-                    or d.kind in ("keep", "buy_loyalty"):
+                    or d.kind in (K.KEEP, K.BUY_LOYALTY):
                 return
             c.step(self.decide(c, d))
 
@@ -249,51 +256,23 @@ class GreedyPlayer:
             self.policy = Policy(g.rules, self.rng)
         return self.policy
 
-    def choose(self, g: Game) -> Hashable:
-        d = g.decision
-        assert d is not None
-        policy = self.policy_for(g)
+    def choose(self, info: InfoState) -> Hashable:
+        d = info.decision
+        policy = self.policy_for(info.view)
         if d.kind in PUBLIC:
-            return policy.inner(g, d)  # decided from public information only
-        if d.kind == "initiative":
-            return self._initiative(g, d, policy)
-        return policy.whole(determinize(g, d.side, self.rng), d)
+            return policy.inner(info.view, d)  # decided from what the table shows
+        if d.kind == K.INITIATIVE:
+            return self._initiative(info, d, policy)
+        return policy.whole(info.sample(self.rng), d)
 
-    def _initiative(self, g: Game, d: Decision, policy: Policy) -> Hashable:
+    def _initiative(self, info: InfoState, d: Decision, policy: Policy) -> Hashable:
         """4.1: the first player after whose opening plays, made by the same policy for
         both sides, the evaluation is best."""
         scored = []
-        base = determinize(g, d.side, self.rng)
+        base = info.sample(self.rng)
         for opt in d.options:
             c = base.clone()
             c.step(opt)
             policy.play_on(c, INITIATIVE_PLAYS)
             scored.append((policy.ev.value(c, d.side), opt))
         return policy.best(scored)
-
-
-def _search_player(seed: int, **options: Any) -> Player:
-    from .search import SearchPlayer  # the search builds on this module
-    return SearchPlayer(seed, **options)
-
-
-PLAYERS: dict[str, Callable[[int], Player]] = {"random": RandomPlayer, "greedy": GreedyPlayer,
-                                               "search": _search_player}
-DEFAULT_PLAYER = "greedy"
-
-
-def play_game(rules: Rules, seed: int, kinds: tuple[str, str] = (DEFAULT_PLAYER, DEFAULT_PLAYER),
-              log: Any = None, watch: Callable[[Decision, Any], None] | None = None) -> Game:
-    """Play one game to its end; ``kinds`` are the Luxembourg and Wittelsbach players.
-    ``watch`` sees each decision with the choice made, before it is played."""
-    g = new_game(rules, seed, log)
-    players = [PLAYERS[k](seed * 2 + 1 + i) for i, k in enumerate(kinds)]
-    while not g.over:
-        d = g.decision
-        if d is None:
-            raise RuntimeError("the game stopped without a decision")
-        choice = players[d.side].choose(g)
-        if watch is not None:
-            watch(d, choice)
-        g.step(choice)
-    return g

@@ -66,7 +66,9 @@ class Outcome:
 
 def run_effects(state: Game, effects: tuple[Effect, ...], side: int | None, card: str,
                 seed: int, controller: int | None = None) -> Outcome:
-    """Resolve ``effects`` on a copy of ``state`` with seeded random choices."""
+    """Resolve ``effects`` (as the data states them: the schema's defaults are filled here)
+    on a copy of ``state`` with seeded random choices."""
+    effects = state.rules.filled(effects)
     g = state.clone()
     g.stack, g.decision = [], None
     g.rng = random.Random(seed)
@@ -121,4 +123,4 @@ def unresolvable(state: Game, effects: tuple[Effect, ...], side: int, card: str)
     blocking card says so itself (8.6)."""
     g = state.clone()
     g.blocked = frozenset()
-    return not possible(g, effects, Ctx(side, card))
+    return not possible(g, state.rules.filled(effects), Ctx(side, card))

@@ -6,8 +6,9 @@ every look-ahead copy. Side 0 is Luxembourg, side 1 Wittelsbach (3.1).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
 from ..data.model import Card, Effect, GameData, walk
 from ..errors import Location
@@ -81,28 +82,53 @@ class CardInfo:
         return self.deck == "market" and self.kind == "card"
 
 
-def _effects(card: Card, kind: str) -> tuple[Effect, ...]:
-    line = card.line(kind)
-    return line.effects if line else ()
+Defaults = dict[str, dict[str, Any]]
 
 
-def _info(card: Card, uncounterable: set[str]) -> CardInfo:
+def schema_defaults(schema: dict[str, Any]) -> Defaults:
+    """Each op's parameter defaults as the rule schema states them."""
+    out: Defaults = {}
+    for op, spec in (schema.get("ops") or {}).items():
+        params = (spec or {}).get("params") or {}
+        out[op] = {name: tuple(p["default"]) if isinstance(p["default"], list) else p["default"]
+                   for name, p in params.items() if isinstance(p, dict) and "default" in p}
+    return out
+
+
+def _filled(effects: tuple[Effect, ...], defaults: Defaults) -> tuple[Effect, ...]:
+    """The effects with every parameter they leave out set to the schema's default, nested
+    effects too, so the resolvers read each parameter from one place."""
+    out = []
+    for e in effects:
+        params = {**defaults.get(e.op, {}), **e.params}
+        for key, inner in e.nested():
+            params[key] = _filled(inner, defaults)
+        out.append(e if params == e.params else replace(e, params=params))
+    return tuple(out)
+
+
+def _info(card: Card, uncounterable: set[str], defaults: Defaults) -> CardInfo:
     boost = card.line("boost")
     event = card.line("event")
+
+    def _effects(kind: str) -> tuple[Effect, ...]:
+        line = card.line(kind)
+        return _filled(line.effects, defaults) if line else ()
+
     return CardInfo(
         id=card.id, kind=card.kind, deck=card.deck,
         political=card.political or 0, military=card.military or 0,
         yields=tuple(card.yields), types=card.types, cost=tuple(card.cost),
         use_cost=card.use_cost or 0, shield=card.shield,
-        deed=_effects(card, "deed"),
-        boost=boost.effects if boost else (),
+        deed=_effects("deed"),
+        boost=_effects("boost"),
         boost_cost=tuple(boost.cost) if boost else (),
         boost_replaces=bool(boost and boost.attrs.get("mode") == "replaces"),
-        counter=_effects(card, "counter"),
+        counter=_effects("counter"),
         writing_history=card.line("writing_history") is not None,
-        acquire=_effects(card, "acquire"),
-        passive=_effects(card, "passive"),
-        event=event.effects if event else (),
+        acquire=_effects("acquire"),
+        passive=_effects("passive"),
+        event=_effects("event"),
         uncounterable=card.id in uncounterable or bool(event and event.attrs.get("uncounterable")),
         card=card,
     )
@@ -130,6 +156,14 @@ class Rules:
     prestige: frozenset[str] = frozenset()  # cards counted for Court Prestige (12.21)
 
     @cached_property
+    def defaults(self) -> Defaults:
+        return schema_defaults(self.data.schema)
+
+    def filled(self, effects: tuple[Effect, ...]) -> tuple[Effect, ...]:
+        """``effects`` with the schema's defaults filled in, as the cards' effects are."""
+        return _filled(effects, self.defaults)
+
+    @cached_property
     def inventory(self) -> list[str]:
         """Every card in the game, sorted: a game holds exactly these at all times (made
         once per rules; Game.broken_invariants compares with it after every probed line)."""
@@ -140,7 +174,8 @@ class Rules:
     @classmethod
     def from_data(cls, data: GameData) -> Rules:
         unc = set(data.game.uncounterable_events)
-        cards = {c.id: _info(c, unc) for c in data.cards}
+        defaults = schema_defaults(data.schema)
+        cards = {c.id: _info(c, unc, defaults) for c in data.cards}
         places = data.places
         countries = tuple(p for p, v in places.items() if v.category == "country")
         bgs = tuple(p for p, v in places.items() if v.category == "battleground")
@@ -172,7 +207,7 @@ class Rules:
                 else:
                     starters[s].extend([c.id] * c.copies)
         starters[1].append(johns[1])  # 3.32: Wittelsbach starts with John
-        extra = tuple(e.params["card"] for c in data.cards for e in walk(_effects(c, "event"))
+        extra = tuple(e.params["card"] for c in data.cards for e in walk(cards[c.id].event)
                       if e.op == "enter_market")
         crecy = next((c.id for c in data.cards if c.kind == "end_event"), "")
         late = LATE_ENTRY if LATE_ENTRY in cards else None

@@ -2,7 +2,7 @@
 
 At each card play (4.3) the player keeps the greedy's best few whole actions
 (:class:`.players.Policy`), then plays each of them out on the same ``determinizations``
-copies of what its side knows (:func:`.knowledge.determinize`: the opponent's hand, the draw
+copies of what its side knows (:meth:`.knowledge.InfoState.sample`: the opponent's hand, the draw
 orders and the market deck resampled, never read): both sides continue with the greedy
 policy to the round's scoring (9.2; or for ``horizon`` card plays), and the evaluation of
 where that leaves the side is averaged. The best average
@@ -19,14 +19,14 @@ import random
 from collections.abc import Hashable
 from typing import Any
 
-from .knowledge import determinize
+from .kinds import DecisionKind
+from .knowledge import InfoState
 from .players import GreedyPlayer
-from .state import Game
 
 CANDIDATES = 2
 DETERMINIZATIONS = 2
 HORIZON: int | None = None  # card plays to look ahead; None: to the round's scoring (9.2)
-SEARCHED = frozenset({"play"})
+SEARCHED = frozenset({DecisionKind.PLAY})
 
 
 class SearchPlayer:
@@ -43,20 +43,19 @@ class SearchPlayer:
         """Playouts per searched decision."""
         return self.candidates * self.determinizations
 
-    def choose(self, g: Game) -> Hashable:
-        d = g.decision
-        assert d is not None
+    def choose(self, info: InfoState) -> Hashable:
+        d = info.decision
         if d.kind not in SEARCHED or len(d.options) < 2:
-            return self.greedy.choose(g)
-        policy = self.greedy.policy_for(g)
-        ranked = policy.scores(determinize(g, d.side, self.rng), d)
+            return self.greedy.choose(info)
+        policy = self.greedy.policy_for(info.view)
+        ranked = policy.scores(info.sample(self.rng), d)
         ranked.sort(key=lambda so: -so[0])
         shortlist = [opt for _, opt in ranked[:self.candidates]]
         if len(shortlist) == 1:
             return shortlist[0]
         totals = [0.0] * len(shortlist)
         for _ in range(self.determinizations):
-            base = determinize(g, d.side, self.rng)
+            base = info.sample(self.rng)
             for i, opt in enumerate(shortlist):
                 c = base.clone()
                 c.step(opt)

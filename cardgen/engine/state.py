@@ -9,25 +9,33 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .kinds import DecisionKind
 from .rules import CUR, LUX, WIT, Rules
 
 Frame = tuple[Callable[["Game", Any], None], Any]
+UNSEEN = 1 << 30  # no index of a pile: nothing of it seen
 Resume = Callable[["Game", Any, Any], None]
 
 
 @dataclass(frozen=True)
 class Decision:
-    """A choice the engine waits for: who chooses, what kind of choice, the legal options."""
+    """A choice the engine waits for: who chooses, what kind of choice, the legal options;
+    ``amount`` is how much the choice places or gains where that varies (influence placed
+    all at once, military, currency), ``card`` the card a choice is about (one looked at,
+    5.92). ``resume`` and ``ctx`` are the engine's own."""
 
     side: int
-    kind: str
+    kind: DecisionKind
     options: tuple[Hashable, ...]
     resume: Resume
     ctx: Any
+    amount: int | None = None
+    card: str | None = None
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,12 @@ class Game:
         self.decision: Decision | None = None
         self.pending: tuple | None = None  # a decision whose options are not listed yet
         self.log: Any = None         # a stats recorder on the real game, None on look-aheads
+        # what each side has seen of hidden order (:mod:`.knowledge`); indices count from the
+        # bottom of a pile, which cards leaving from the top don't move
+        self.market_seen = [UNSEEN, UNSEEN]  # the side knows the market deck from here up (6.5)
+        self.top_seen = [UNSEEN, UNSEEN]     # the owner knows its draw pile from here up (5.92)
+        self.bottom_seen: list[tuple[int, ...]] = [(), ()]  # who knows each bottom card (6.11)
+        self.hand_seen: list[tuple[str, ...]] = [(), ()]  # hand cards the opponent knows
 
     # -- copying ------------------------------------------------------------------------
     def clone(self) -> Game:
@@ -126,6 +140,10 @@ class Game:
         g.extra = self.extra[:]
         g.market = self.market[:]
         g.discounts = self.discounts[:]
+        g.market_seen = self.market_seen[:]
+        g.top_seen = self.top_seen[:]
+        g.bottom_seen = self.bottom_seen[:]
+        g.hand_seen = self.hand_seen[:]
         g.loyalty_bought = self.loyalty_bought[:]
         g.stack = self.stack[:]
         g.shields = dict(self.shields)
@@ -169,21 +187,34 @@ class Game:
             self.pending = None
             self.ask(side, kind, producer(self, ctx), resume, ctx)
 
-    def ask(self, side: int, kind: str, options: Sequence[Hashable], resume: Resume, ctx: Any = None) -> None:
+    def ask(self, side: int, kind: DecisionKind, options: Sequence[Hashable], resume: Resume,
+            ctx: Any = None, amount: int | None = None, card: str | None = None) -> None:
         """Wait for ``side`` to choose; a single legal option is taken at once, none skips."""
         if not options:
             return
         if len(options) == 1:
             resume(self, ctx, options[0])
             return
-        self.decision = Decision(side, kind, tuple(options), resume, ctx)
+        self.decision = Decision(side, kind, tuple(options), resume, ctx, amount, card)
         if self.log is not None:  # the state a player sees: what the playtest measures
             self.log.observe(self)
 
-    def ask_later(self, side: int, kind: str, producer: Callable[[Game, Any], Sequence[Hashable]],
+    def ask_later(self, side: int, kind: DecisionKind, producer: Callable[[Game, Any], Sequence[Hashable]],
                   resume: Resume, ctx: Any = None) -> None:
         """Like :meth:`ask`, with the options listed by ``producer`` only when needed."""
         self.pending = (side, kind, producer, resume, ctx)
+
+    @property
+    def waiting(self) -> DecisionKind | None:
+        """The kind of decision the game waits for, its options listed or not yet (after a
+        look-ahead's ``step(option, settle=False)``); None when it waits for nothing."""
+        if self.decision is not None:
+            return self.decision.kind
+        return self.pending[1] if self.pending is not None else None
+
+    def settle(self) -> None:
+        """List the options of the decision the game waits for (see :meth:`run`)."""
+        self.run()
 
     def step(self, option: Hashable, settle: bool = True) -> None:
         d = self.decision
@@ -214,9 +245,52 @@ class Game:
                 if self.rng is None:  # a look-ahead copy reshuffling
                     self.rng = random.Random(self.round * 7919 + len(self.removed))
                 self.rng.shuffle(pile)
-            hand.append(pile.pop())
+                self.top_seen[side], self.bottom_seen[side] = UNSEEN, ()
+            card = pile.pop()
+            hand.append(card)
             drawn += 1
+            seen = self.bottom_seen[side]
+            if len(seen) > len(pile):  # a card both sides saw go to the bottom (6.11)
+                if seen[-1] >> (1 - side) & 1:
+                    self.hand_seen[side] += (card,)
+                self.bottom_seen[side] = seen[:len(pile)]
+        if self.top_seen[side] >= len(pile):
+            self.top_seen[side] = UNSEEN
         return drawn
+
+    def from_hand(self, side: int, card: str) -> None:
+        """``card`` leaves the side's hand face up (played, discarded, removed)."""
+        self.hand[side].remove(card)
+        known = self.hand_seen[side]
+        if card in known:
+            i = known.index(card)
+            self.hand_seen[side] = known[:i] + known[i + 1:]
+
+    def from_draw(self, side: int, index: int) -> str:
+        """Take the card at ``index`` (from the bottom) out of the side's draw pile."""
+        card = self.draw[side].pop(index)
+        seen = self.bottom_seen[side]
+        if index < len(seen):
+            self.bottom_seen[side] = seen[:index] + seen[index + 1:]
+        if index < self.top_seen[side] < UNSEEN:
+            self.top_seen[side] -= 1
+        if self.top_seen[side] >= len(self.draw[side]):
+            self.top_seen[side] = UNSEEN
+        return card
+
+    def to_bottom(self, side: int, cards: Sequence[str], seen_by: int) -> None:
+        """Put ``cards`` (the first ends lowest) under the side's draw pile; ``seen_by`` is a
+        bit per side that saw them go there (bit ``1 << side``)."""
+        self.draw[side][0:0] = cards
+        self.bottom_seen[side] = (seen_by,) * len(cards) + self.bottom_seen[side]
+        if self.top_seen[side] < UNSEEN:
+            self.top_seen[side] += len(cards)
+
+    def observe(self, side: int) -> Any:
+        """What ``side`` knows now: an :class:`.knowledge.InfoState` (the only thing a player
+        is given), its hidden parts resampled exactly by :meth:`~.knowledge.InfoState.sample`."""
+        from .knowledge import observe
+        return observe(self, side)
 
     def john_holder(self) -> int | None:
         """The side whose deck holds a John card (10.0), or None once he died."""
@@ -292,15 +366,28 @@ class Game:
         if (holder == WIT and self.loyalty == 2) or (holder == LUX and self.loyalty == -2):
             self.flip_john(holder)
 
+    def take_johns(self, side: int) -> list[str]:
+        """Take every John card out of the side's piles (10.5, 12.11)."""
+        out = []
+        j = self.rules.johns
+        for card in (j[0], j[1]):
+            while card in self.draw[side]:
+                out.append(self.from_draw(side, self.draw[side].index(card)))
+            while card in self.hand[side]:
+                self.from_hand(side, card)
+                out.append(card)
+            for pile in (self.discard[side], self.play[side], self.looking[side]):
+                while card in pile:
+                    pile.remove(card)
+                    out.append(card)
+        return out
+
     def flip_john(self, holder: int) -> None:
         """John moves to the other side's discard pile (10.5)."""
-        j = self.rules.johns
-        for pile in self.piles(holder):
-            for card in (j[0], j[1]):
-                if card in pile:
-                    pile.remove(card)
-                    self.aside.append(card)
+        for card in self.take_johns(holder):
+            self.aside.append(card)
         new = 1 - holder
+        j = self.rules.johns
         self.aside.remove(j[new])
         self.discard[new].append(j[new])
         if self.log is not None:
@@ -341,6 +428,11 @@ class Game:
                 bad.append("a John card is in a deck after Crécy")
         elif in_play != 1:
             bad.append(f"John is in {in_play} places")
+        for side in (LUX, WIT):  # what the opponent saw is still where it saw it
+            if Counter(self.hand_seen[side]) - Counter(self.hand[side]):
+                bad.append(f"a card side {1 - side} saw in the hand of side {side} is not there")
+            if len(self.bottom_seen[side]) > len(self.draw[side]):
+                bad.append(f"more cards seen under the draw pile of side {side} than it holds")
         if sorted(cards) != self.rules.inventory:
             bad.append("cards were created or lost")
         return bad

@@ -12,7 +12,7 @@ from ..check import RULE_CHECKS
 from ..data.model import LANGS
 from ..data.project import Project, load_project
 from ..engine import Rules, RulesError
-from ..engine.players import PLAYERS
+from ..engine.match import PLAYERS
 from ..engine.rules import EffectError
 from ..errors import CardgenError, Finding, Location, Severity, error
 from ..files.oserrors import read_input

@@ -10,7 +10,7 @@ from ..engine.state import Decision
 
 @dataclass
 class CardChoices:
-    """A ``watch`` for :func:`cardgen.engine.players.play_game` that counts, for one card,
+    """A ``watch`` for :func:`cardgen.engine.match.play_game` that counts, for one card,
     the purchases that offered it, those that took it, and its plays."""
 
     card: str

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..engine import Rules
-from ..engine.players import PLAYERS, play_game
+from ..engine.match import PLAYERS, play_game
 from ..engine.stats import GameLog
 from .supply import Kind, Usage, kinds
 
