@@ -235,7 +235,8 @@ def _parts(w: Words, parts: tuple[f.Part, ...]) -> list[str]:
         if part.kind == "count":
             out.append(str(part.count))
         elif part.count != 1 or part.kind == "value":
-            out.append(f"{w('copies', n=part.count)} {name}")
+            # bound to what it counts: "4 ×" never ends a line (issue 41, no. 7)
+            out.append(f"{w('copies', n=part.count)}\u00a0{name}")
         else:
             out.append(name)
     return out
