@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from cardgen.board import build_board, build_player_aid
 from cardgen.data.layout import load_layout
 from cardgen.data.load import load
 from cardgen.render.pdf import rasterise, render_cards_pdf
 from cardgen.tables.glossary import build_glossary_sheet
 from cardgen.translate.po import po_bytes
+from cardgen.wording.components import load_components
 from cardgen.wording.compose import compose_faces
 from tests.conftest import ROOT
 
@@ -167,3 +169,38 @@ def test_the_deed_divider_clears_descenders_and_icons(data, tmp_path, lang):
         least = 0.5 if face.card_id.startswith("john") else 0.4
         assert above >= least and below >= least, (face.card_id, above, below)
         assert abs(above - below) <= 0.2, (face.card_id, above, below)  # about centred
+
+
+# --- 15, 16: the aid's far-end bullet names its subject; the board's tracks as in 2.25, 2.27
+
+@pytest.mark.parametrize(("lang", "said", "not_said"), [
+    ("en", "At the far end he changes sides, into the other discard pile.", None),
+    ("cs", "Dojde-li ukazatel na krajní pole, přejde Jan do soupeřova odhazovacího balíčku.",
+     "Na krajním poli přejde na druhou stranu"),
+])
+def test_the_aid_says_who_changes_sides(data, lang, said, not_said):
+    text = " ".join(_pdf_words(build_player_aid(data, lang, ROOT)))
+    assert text.count(said) == 2  # once per side
+    assert not_said is None or not_said not in text
+
+
+@pytest.mark.parametrize(("lang", "titles", "marker_names"), [
+    ("en", ("Round track", "Card-play track", "John’s loyalty track"), ("Round", "John’s loyalty")),
+    ("cs", ("Stupnice kol", "Stupnice zahrání", "Stupnice Janovy věrnosti"),
+     ("Kolo", "Janova věrnost")),
+])
+def test_the_board_names_its_tracks_as_the_rulebook_does(data, lang, titles, marker_names):
+    lines = _pdf_words(build_board(data, lang, ROOT))
+    for title in titles:
+        assert title in lines
+    comp, _ = load_components(ROOT)
+    assert comp is not None
+    # the markers keep their own names (tokens, the virtual table)
+    assert (comp.label("round_track", lang), comp.label("loyalty", lang)) == marker_names
+
+
+def _pdf_words(pdf: bytes) -> list[str]:
+    """The PDF's text lines, white space runs as one space."""
+    text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
+                          check=True).stdout.decode("utf-8").replace(NB, " ")
+    return [" ".join(ln.split()) for ln in text.splitlines() if ln.strip()]
