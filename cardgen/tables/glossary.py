@@ -182,7 +182,7 @@ def _forms(name: str | None, forms: Mapping[str, str], acc: str = "") -> str:
     """A name's phrases in card text, each once: "v Mohuči · do Mohuče · z Mohuče …"; the
     accusative after ``acc``, its verb ("(ovládá) Lombardii"): alone it reads as a repeat
     of the locative it is spelled like (issue 41, no. 11)."""
-    shown = (f"{acc} {f}" if key == "acc" and acc else f
+    shown = (f"{acc}\u00a0{f}" if key == "acc" and acc else f
              for key, f in forms.items() if f and f != name)
     return " · ".join(dict.fromkeys(shown))
 
