@@ -53,7 +53,7 @@ def test_every_place_and_track_is_named_in_its_language(board):
     for pid in ("court-charles", "court-louis", "curia"):
         assert display_name(data.places[pid].name.values[lang], lang) in txt, pid
         assert data.places[pid].attrs["city"].values[lang] in txt, pid
-    for key in ("round_track", "card_play_track", "loyalty", "treasury_charles", "half_luxembourg",
+    for key in ("round_panel", "card_play_track", "loyalty_panel", "treasury_charles", "half_luxembourg",
                 "half_wittelsbach", "title"):
         assert ctx.label(key) in txt, key
     for side in data.sides.values():

@@ -33,7 +33,7 @@ EDITS = [
     (COMPONENTS, "jeho držitel získá 1 východní", "jeho držitel získá 2 východní", "cs",
      "component-meaning", "card charles-i-robert"),
     # a reminder token against the card it reminds of (Margaret of Holland's discount)
-    (COMPONENTS, 'en: "Next purchase −2"', 'en: "Next purchase −3"', "en",
+    (COMPONENTS, 'en: "Next purchase\\u00a0−2"', 'en: "Next purchase\\u00a0−3"', "en",
      "component-meaning", "card margaret-of-holland"),
     # board labels: the supply line (8.4) and the stability legend (7.5)
     (COMPONENTS, "supply line: +2 influence", "supply line: +3 influence", "en",

@@ -27,7 +27,11 @@ def test_export_is_deterministic_and_valid(tmp_path):
     first = po_bytes(data, canonical=None)
     assert po_bytes(load(project)[0], canonical=None) == first
     text = first.decode("utf-8")
-    assert '"POT-Creation-Date: 2024-01-01 00:00+0000\\n"' in text
+    # gettext's placeholders, no made-up date or translator (issue 41, no. 21)
+    assert '"POT-Creation-Date: YEAR-MO-DA HO:MI+ZONE\\n"' in text
+    assert '"PO-Revision-Date: YEAR-MO-DA HO:MI+ZONE\\n"' in text
+    assert '"Last-Translator: FULL NAME <EMAIL@ADDRESS>\\n"' in text
+    assert "2024-01-01" not in text
     assert ('#. glossary: influence = vliv / vlivu / vlivy\n'
             '#: card_data/cards/test.yaml:30\n'
             'msgctxt "blanche-de-valois:deed"\n'

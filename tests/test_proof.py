@@ -59,10 +59,10 @@ def test_proof_pages_and_text(tmp_path):
     project = small_project(tmp_path, CARDS.replace("Lízni 2 karty", "Lízni 3 karty"))
     pdf, _ = proof_of(project)
     pages = pdf_text(tmp_path, pdf, "proof.pdf")
-    # the summary with its glossary (two pages since the key terms grew), then both cards
-    # on one page
-    assert len(pages) == 3 and "(philip-vi)" in pages[2] and "(blanche-de-valois)" in pages[2]
-    first = " ".join(" ".join(pages[:2]).split())  # the summary's pages
+    # page 1: the summary with its glossary (issue 41: it had moved to page 2), then both
+    # cards on one page
+    assert len(pages) == 2 and "(philip-vi)" in pages[1] and "(blanche-de-valois)" in pages[1]
+    first = " ".join(pages[0].split())
     assert "Cards / Karty 2" in first
     assert "Errors / Chyby 1" in first
     assert "Deed čin" in first and "counter zrušit kontrou" in first
@@ -70,7 +70,8 @@ def test_proof_pages_and_text(tmp_path):
     assert "market 20: Philip VI / Filip VI. (philip-vi)" in cards
     assert "luxembourg 3: Blanche de Valois / Blanka z Valois (blanche-de-valois)" in cards
     assert "Draw 2 cards. Move John 1 step toward Charles." in cards
-    assert "English česky (written) česky (canonical) state" in cards
+    assert ("English / anglicky Czech as written / česky, jak je psáno canonical Czech / "
+            "kanonická čeština state / stav") in cards
     assert "error[lang-numbers] (cs)" in cards
     # errors come before the warnings of the same card
     philip = cards[cards.index("(philip-vi)"):]
@@ -90,15 +91,18 @@ def test_proof_shows_the_canonical_czech_and_the_state(tmp_path):
     # Blanche's Czech deed is missing: the canonical text stands beside it, the state says so
     deed = next(r for r in rows if "Place 2 influence in Mainz." in r)
     assert deed.endswith("— Umísti 2 vlivu do Mohuče. untranslated"), deed
-    assert any(r.endswith("translated") and "Filip VI." in r for r in rows)
+    # the state in Czech too, beside the English (issue 41, no. 18)
+    raw = " ".join(pdf_text(tmp_path, pdf, "proof.pdf", "-raw")[-1].split())
+    assert "Umísti 2 vlivu do Mohuče. untranslated / nepřeloženo" in raw
+    assert "Filip VI. translated / přeloženo" in raw
 
 
 def test_proof_only_problems(tmp_path):
     project = small_project(tmp_path, CLEAN.replace(f"Lízni 2{NB}karty", f"Lízni 3{NB}karty"))
     pdf, _ = proof_of(project, only_problems=True)
     pages = pdf_text(tmp_path, pdf, "proof.pdf")
-    assert len(pages) == 3  # the summary's two pages, then the one card with a problem
-    assert "philip-vi" in pages[2] and "blanche-de-valois" not in pages[2]
+    assert len(pages) == 2  # the summary's page, then the one card with a problem
+    assert "philip-vi" in pages[1] and "blanche-de-valois" not in pages[1]
 
 
 def test_czech_collation():
@@ -134,12 +138,16 @@ def test_glossary_sheet(tmp_path):
     assert any(ln.startswith("zrušit kontrou counter zrušit kontrou, zruš kontrou") or
                ln.startswith("zrušit kontrou counter zruš kontrou") for ln in lines)
     assert "vyřadit ze hry remove from the game vyřaď ze hry, vyřadí ze hry, vyřazena ze hry," in lines
-    # forbidden variants spelled out, with what to write instead
-    assert any(ln.startswith("storn… zrušit kontrou 5.6, 6.46: Odhodit") for ln in lines)
+    # forbidden variants spelled out, with what to write instead and why, under a head;
+    # a term's variants share one row, so the reason is printed once (issue 41, no. 8)
+    assert "česky správně proč" in lines
+    assert any(ln.startswith("anul…, storn…, zruš, zrušit, zruší, zrušit kontrou 5.6, 6.46: "
+                             "Odhodit") for ln in lines)
     assert "VLA-61" not in " ".join(lines)  # no internal ids on a player's sheet (issue 29)
     assert "the only verb" not in " ".join(lines)  # the reason in Czech on the Czech sheet
     text = " ".join(lines)
-    assert "zruš, zrušit, zruší, zrušen, zrušit kontrou" in text  # the variants wrap
+    assert text.count("5.6, 6.46: Odhodit") == 1
+    assert "zrušen, zrušena, zrušeno, zrušeny" in text  # the variants wrap
     # places in every form card text uses; shields; currencies and nouns after numbers
     assert "Mohuč Mainz v Mohuči · do Mohuče · z Mohuče · mohučského kurfiřta" in lines
     assert "Čechy Bohemia v Čechách · do Čech · z Čech · českého kurfiřta" in lines
@@ -154,7 +162,9 @@ def test_glossary_sheet(tmp_path):
     en = " ".join(" ".join(p.split()) for p in pdf_text(tmp_path, build_glossary_sheet(
         data, "en", FONTS), "en.pdf"))
     assert "Glossary of card names" in en
-    assert "cancel, cancels, cancelled, counter 5.6, 6.46" in en and "negate, negates, negated" in en
+    assert "English use instead why" in en
+    assert "cancel, cancels, cancelled, counter 5.6, 6.46: the only verb" in en
+    assert "cancelling, negate, negates," in en and en.count("the only verb") == 1
     assert "Mainz Mohuč in Mainz · from Mainz · the elector of Mainz" in en
     assert name_pairs(data, "cs") == [("Blanka z Valois", "Blanche de Valois"),
                                       ("Filip\u00a0VI.", "Philip VI")]

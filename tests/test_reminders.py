@@ -13,7 +13,7 @@ def test_shipped_discounts_have_reminder_tokens(project):
 
 def test_a_discount_without_its_token_is_reported_at_the_card(project):
     replace_in(project / "card_data" / "components.yaml",
-               'text: {en: "Next purchase −2", cs: "Příští nákup −2", states:',
+               'text: {en: "Next purchase\\u00a0−2", cs: "Příští nákup\\u00a0−2", states:',
                'text: {en: "Next purchase", cs: "Příští nákup", states:')
     found = check_reminders(at(project))
     assert [(f.code, f.card, f.rule) for f in found] == [("reminder-missing", "margaret-of-holland", "6.22")]

@@ -322,3 +322,45 @@ def test_a_shield_effect_a_card_states_is_listed_once(shipped, lang, sentence):
     row = next(ln for ln in shipped[lang]["md"].splitlines() if "Virneburg" in ln
                and "5.52" in ln)
     assert row.replace("\u00a0", " ").count(sentence.replace("\u00a0", " ")) == 1, row
+
+
+@pytest.mark.parametrize(("lang", "first"), [
+    ("en", ["1.4 Key terms", "Term Definition Rule", "acquire"]),
+    ("cs", ["1.4 Klíčové pojmy", "Pojem Význam Pravidlo", "balíček trhu"]),
+])
+def test_each_table_starts_under_its_heading_on_its_page(shipped, lang, first):
+    """Issue 41, review no. 1: a heading kept with its whole table moved 1.4 (longer than a
+    page) to page 2, leaving page 1 with three lines, and 2.1 alone on page 4 (5 pages)."""
+    pages = [[" ".join(ln.split()) for ln in page.splitlines() if ln.strip()]
+             for page in shipped[lang]["pdf"].split("\f")[:-1]]
+    assert len(pages) == 4
+    one = pages[0]
+    at = one.index(first[0])
+    assert at <= 3 and one[at + 1] == first[1] and one[at + 2].startswith(first[2])
+    assert len(one) > 40  # the key terms fill page 1
+    # every heading has its head row and rows on its page: none ends a page
+    for page in pages:
+        for i, line in enumerate(page):
+            if re.match(r"\d+\.\d+ \S", line) and not re.match(r"\d+\.\d+ [\d,.]", line):
+                assert len(page) > i + 3, (lang, line)
+
+
+def test_the_czech_inventory_binds_counts_and_regnal_names(shipped):
+    """Nos. 7 and 24: „4 × +1 k politickým číslům“, „Přídavek +2“ and „Kazimír III. Veliký“
+    never break inside; the Markdown carries the same U+00A0."""
+    md = shipped["cs"]["md"]
+    for bound in (f"4{NB}×{NB}+1{NB}k{NB}politickým", f"Přídavek{NB}+2", f"nákup{NB}−2",
+                  f"Kazimír{NB}III.{NB}Veliký", f"Fridrich{NB}IV.{NB}Norimberský"):
+        assert bound in md, bound
+    lines = shipped["cs"]["pdf"].splitlines()
+    assert not any(ln.rstrip().endswith(("×", "Přídavek", "nákup", "Kazimír III.", "Fridrich IV."))
+                   for ln in lines)
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "chosen by the side controlling fewer electors"),
+    ("cs", "určuje ji strana, která ovládá méně kurfiřtů, a v 1. kole"),
+])
+def test_the_first_player_is_defined_in_rule_4_1_s_words(shipped, lang, said):
+    assert said in shipped[lang]["raw"]
+    assert "s méně kurfiřty" not in shipped[lang]["raw"]

@@ -467,7 +467,7 @@ class Board:
         c, ctx = self.c, self.ctx
         r = self.regions["round_track"]
         x, y, w, h = r.box
-        self.panel(r.box, ctx.label("round_track"))
+        self.panel(r.box, ctx.label("round_panel"))
         phases = sorted(ctx.data.phases, key=lambda p: min(p.rounds))
         rounds = [(n, ph) for ph in phases for n in ph.rounds]
         n = len(rounds)
@@ -537,7 +537,7 @@ class Board:
         c, ctx = self.c, self.ctx
         r = self.regions["loyalty"]
         x, y, w, h = r.box
-        self.panel(r.box, ctx.label("loyalty"))
+        self.panel(r.box, ctx.label("loyalty_panel"))
         ludwig, charles = ctx.label("loyalty_ludwig"), ctx.label("loyalty_charles")
         spaces = [(f"{ludwig} 2", "wittelsbach"), (f"{ludwig} 1", "wittelsbach"),
                   (ctx.label("loyalty_neutral"), None), (f"{charles} 1", "luxembourg"),

@@ -466,6 +466,30 @@ def _draw_values(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str
                    v.size, col.text_light, col.text, v.outline)
 
 
+#: The body text's ink as drawn, as shares of the size (Charis SIL, measured at 400 dpi):
+#: ascenders reach 0.75 above the baseline, descenders (y, p, j) 0.27 below; inline
+#: icons (_Icons.draw) 0.95 (a shield, with its outline) or 0.82 above and 0.25 below.
+ASCENT, DESCENT, ICON_UP, SHIELD_UP, ICON_DOWN = 0.75, 0.27, 0.82, 0.95, 0.25
+DESCENDERS = frozenset("gjpqyý,;()[]{}/|")
+#: the baseline's depth below a line's top, as textflow.draw sets it (share of the size)
+BASELINE = 0.86
+
+
+def _divider_shift(above: textflow.Line, below: textflow.Line, leading: float) -> float:
+    """How far up (share of the size) the Deed's divider moves from the middle of the
+    paragraph gap to the middle of the clear space between the ink of the line above and
+    that of the line below (``leading``: the line pitch, share of the size). The gap's
+    middle lay near the descenders and touched them (issue 41, no. 17)."""
+    depth = max((ICON_DOWN if p.atom.icon else DESCENT if DESCENDERS & set(p.atom.text)
+                 else 0.0 for p in above.items), default=0.0)
+    height = max((SHIELD_UP if (p.atom.icon or "").startswith("shield-")
+                  else ICON_UP if p.atom.icon else ASCENT for p in below.items),
+                 default=ASCENT)
+    # ink bottom above: gap middle + gap/2 + (leading - BASELINE) - depth; ink top below:
+    # gap middle - gap/2 - BASELINE + height; the rule goes halfway between the two
+    return (leading - 2 * BASELINE + height - depth) / 2
+
+
 def _draw_text_panel(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str, str],
                      ic: _Icons, fit: FitResult, side: str) -> None:
     tb, col = layout.text_box, layout.colours
@@ -490,6 +514,8 @@ def _draw_text_panel(c: Canvas, face: CardFace, layout: Layout, fonts: dict[str,
         if tb.divider and fit.paras[i - 1].kind == "deed":
             c.setStrokeColor(hex_colour(col.rule))
             c.setLineWidth(0.4)
+            yy += fit.size * _divider_shift(fit.paras[i - 1].lines[-1], fit.paras[i].lines[0],
+                                            fit.leading / fit.size)
             c.line(tx + tw * 0.2, yy, tx + tw * 0.8, yy)
 
     textflow.draw(c, fit, tx, top, fonts=fonts, icons=ic.iconset(), colour=hex_colour(col.text),

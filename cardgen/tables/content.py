@@ -8,6 +8,7 @@ components.yaml (the board's own words). Czech typography is applied to every ce
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..board.base import display_name
@@ -214,11 +215,17 @@ def key_terms(w: Words) -> Table:
                   (0.24, 0.6, 0.16))
 
 
+#: the space after a regnal number ("Fridrich IV. Norimberský"): a list's wide column keeps
+#: a two-part royal name on one line (issue 41, no. 24; typography binds the number itself)
+_AFTER_REGNAL = re.compile(r"(?<=[\s\u00a0][IVXL]\.) |(?<=[\s\u00a0][IVXL]{2}\.) "
+                           r"|(?<=[\s\u00a0][IVXL]{3}\.) ")
+
+
 def _parts(w: Words, parts: tuple[f.Part, ...]) -> list[str]:
     names = []
     for part in parts:
         if part.kind == "card":
-            names.append(w.card(part.ref))
+            names.append(_AFTER_REGNAL.sub("\u00a0", w.card(part.ref)))
         elif part.kind == "shield":
             names.append(w.shield(part.ref, heading=False))
         elif part.kind == "reminder":
@@ -235,7 +242,8 @@ def _parts(w: Words, parts: tuple[f.Part, ...]) -> list[str]:
         if part.kind == "count":
             out.append(str(part.count))
         elif part.count != 1 or part.kind == "value":
-            out.append(f"{w('copies', n=part.count)} {name}")
+            # bound to what it counts: "4 ×" never ends a line (issue 41, no. 7)
+            out.append(f"{w('copies', n=part.count)}\u00a0{name}")
         else:
             out.append(name)
     return out

@@ -25,7 +25,16 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    BalancedColumns,
+    CondPageBreak,
+    Flowable,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 from reportlab.platypus.tables import CellStyle
 
 from ..data.model import GameData
@@ -33,6 +42,7 @@ from ..errors import CardgenError, Finding, Location, error
 from ..fonts import register_fonts
 from ..render.cmyk import CmykConverter, canvas_maker
 from ..wording.language import fix_text, plural_category
+from ..wording.templates import capitalised
 
 _LETTERS = ("a", "b", "c", "č", "d", "e", "f", "g", "h", "ch", "i", "j", "k", "l", "m", "n",
             "o", "p", "q", "r", "ř", "s", "š", "t", "u", "v", "w", "x", "y", "z", "ž")
@@ -91,19 +101,38 @@ SORT_KEYS: dict[str, Callable[[str], tuple]] = {"cs": czech_key, "en": english_k
 LABELS = ("glossary_title", "glossary_terms", "glossary_names", "glossary_head",
           "glossary_places", "glossary_shields", "glossary_currencies", "glossary_deeds",
           "glossary_nouns", "glossary_forbidden", "glossary_forms", "glossary_use",
-          "glossary_card", "glossary_not_deed")
+          "glossary_card", "glossary_not_deed", "glossary_why", "glossary_acc")
 
 
 def styles(fonts: dict[str, str]) -> dict[str, ParagraphStyle]:
     return {
         "title": ParagraphStyle("title", fontName=fonts["bold"], fontSize=16, leading=20,
                                 spaceAfter=6),
+        # kept with its table's first rows by keep_with_first_rows, not keepWithNext: that
+        # keeps it with the whole table and moves a table longer than a page to the next
         "h": ParagraphStyle("h", fontName=fonts["bold"], fontSize=12, leading=15, spaceBefore=8,
-                            spaceAfter=4, keepWithNext=1),  # a heading never ends a page
+                            spaceAfter=4),
         "body": ParagraphStyle("body", fontName=fonts["body"], fontSize=9, leading=11.5),
         "small": ParagraphStyle("small", fontName=fonts["body"], fontSize=8, leading=10),
         "italic": ParagraphStyle("italic", fontName=fonts["italic"], fontSize=8, leading=10),
     }
+
+
+#: the body rows a heading keeps on its page, under the table's head row
+FIRST_ROWS = 3
+
+
+def keep_with_first_rows(heading: Paragraph, table: Flowable, first: Flowable,
+                         width: float) -> list[Flowable]:
+    """``heading``, then ``table``, the heading on the page of ``first`` (the table's head
+    row and its first :data:`FIRST_ROWS` rows, set alone to be measured): the page breaks
+    before the heading only when the two do not fit. Kept with the whole table instead, a
+    table longer than a page left the heading's page empty (issue 41); the table splits
+    under its repeated head."""
+    tall = 10 * A4[1]
+    need = (heading.getSpaceBefore() + heading.wrap(width, tall)[1] + heading.getSpaceAfter()
+            + first.wrap(width, tall)[1])
+    return [CondPageBreak(need), heading, table]
 
 
 def _other(lang: str) -> str:
@@ -142,21 +171,27 @@ def term_rows(data: GameData, lang: str) -> list[tuple[str, ...]]:
 
 
 def name_pairs(data: GameData, lang: str) -> list[tuple[str, str]]:
+    """(card name, the other language's), each as an entry starts: capitalised as the card
+    prints it ("Papež Benedikt XII.", whose data is lower-case for mid-sentence use)."""
     other = _other(lang)
-    return _sorted(((c.name.get(lang) or "", c.name.get(other) or "") for c in data.cards
-                    if c.name.get(lang)), lang)  # type: ignore[return-value]
+    return _sorted(((capitalised(c.name.get(lang) or ""), capitalised(c.name.get(other) or ""))
+                    for c in data.cards if c.name.get(lang)), lang)  # type: ignore[return-value]
 
 
-def _forms(name: str | None, forms: Mapping[str, str]) -> str:
-    """A name's phrases in card text, each once: "v Mohuči · do Mohuče · z Mohuče …"."""
-    return " · ".join(dict.fromkeys(f for f in forms.values() if f and f != name))
+def _forms(name: str | None, forms: Mapping[str, str], acc: str = "") -> str:
+    """A name's phrases in card text, each once: "v Mohuči · do Mohuče · z Mohuče …"; the
+    accusative after ``acc``, its verb ("(ovládá) Lombardii"): alone it reads as a repeat
+    of the locative it is spelled like (issue 41, no. 11)."""
+    shown = (f"{acc}\u00a0{f}" if key == "acc" and acc else f
+             for key, f in forms.items() if f and f != name)
+    return " · ".join(dict.fromkeys(shown))
 
 
-def place_rows(data: GameData, lang: str) -> list[tuple[str, ...]]:
+def place_rows(data: GameData, lang: str, acc: str = "") -> list[tuple[str, ...]]:
     """Places with every form card text uses (in, into, from, the elector, accusative …)."""
     other = _other(lang)
     return _sorted(((p.name.get(lang) or p.id, p.name.get(other) or "",
-                     _forms(p.name.get(lang), p.forms.get(lang, {})))
+                     _forms(p.name.get(lang), p.forms.get(lang, {}), acc))
                     for p in data.places.values()), lang)
 
 
@@ -217,7 +252,7 @@ def deed_rows(data: GameData, lang: str, not_deed: str = "") -> list[tuple[str, 
     that is not a Deed (Writing History, 2.36, 6.46) says so after the card's name."""
     other = _other(lang)
     return _sorted(((line.name.get(lang) or "", line.name.get(other) or "",
-                     (card.name.get(lang) or card.id)
+                     capitalised(card.name.get(lang) or card.id)
                      + (f" ({not_deed})" if line.kind != "deed" and not_deed else ""))
                     for card in data.cards for line in card.lines
                     if line.name is not None and line.name.get(lang)), lang)
@@ -272,13 +307,19 @@ def _why(term: Any, lang: str) -> str:
 
 
 def forbidden_rows(data: GameData, lang: str) -> list[tuple[str, ...]]:
-    """(the forbidden variant's words, what to write instead, why)."""
-    return _sorted(((", ".join(variants(pattern.source) or [pattern.source]), use,
-                     _why(term, lang))
-                    for term in data.glossary for pattern, use in term.forbidden.get(lang, ())),
-                   lang)
+    """(the forbidden variants' words, what to write instead, why): one row per term and
+    word to use, its variants joined, so the reason is printed once (issue 41, no. 8)."""
+    merged: dict[tuple[str, str], list[str]] = {}
+    for term in data.glossary:
+        for pattern, use in term.forbidden.get(lang, ()):
+            words = variants(pattern.source) or [pattern.source]
+            merged.setdefault((use, _why(term, lang)), []).append(", ".join(words))
+    return _sorted(((", ".join(sorted(words, key=SORT_KEYS[lang])), use, why)
+                    for (use, why), words in merged.items()), lang)
 
 
+#: The space between two columns of one table set side by side.
+_GUTTER = 6 * mm
 #: The sheets' tables' top and bottom cell padding (points).
 _PAD = 1.5
 #: Left plus right padding of a table cell (the Table's default: 6 pt each side).
@@ -400,34 +441,48 @@ def build_glossary_sheet(data: GameData, lang: str, font_files: Mapping[str, Pat
                             title=text["title"], author="cardgen", creator="cardgen",
                             subject="", keywords="")
     width = A4[0] - 36 * mm
-    head = tuple(text["head"])
+    other = _other(lang)
+    # the heads name the two languages in a fixed order, English then Czech, so a PO
+    # file pairs "English" with „anglicky“ (issue 41, no. 4); the sheet's own comes first
+    names = dict(zip(("en", "cs"), text["head"], strict=True))
+    head = (names[lang], names[other])
     three = (*head, text["forms"])
     wide = (0.3, 0.3, 0.4)
-    other = _other(lang)
     pair, same = (lang, other, lang), (lang, lang, lang)  # each column's language
+    # (title, column heads, rows, column widths, each column's language, page columns)
     sections: list[tuple[str, Sequence[str], Sequence[tuple[str, ...]], Sequence[float],
-                         tuple[str, ...]]] = [
-        (text["terms"], three, term_rows(data, lang), wide, pair),
-        (text["forbidden"], (head[0], text["use"], ""), forbidden_rows(data, lang), wide, same),
-        (text["places"], three, place_rows(data, lang), (0.2, 0.2, 0.6), pair),
-        (text["shields"], three, shield_rows(data, lang), wide, pair),
-        (text["currencies"], three, currency_rows(data, lang), (0.15, 0.15, 0.7), pair),
-        (text["nouns"], head, noun_rows(data, lang), (0.5, 0.5), pair),
+                         tuple[str, ...], int]] = [
+        (text["terms"], three, term_rows(data, lang), wide, pair, 1),
+        (text["forbidden"], (head[0], text["use"], text["why"]), forbidden_rows(data, lang),
+         wide, same, 1),
+        (text["places"], three, place_rows(data, lang, text["acc"]), (0.2, 0.2, 0.6), pair, 1),
+        (text["shields"], three, shield_rows(data, lang), wide, pair, 1),
+        (text["currencies"], three, currency_rows(data, lang), (0.15, 0.15, 0.7), pair, 1),
+        (text["nouns"], head, noun_rows(data, lang), (0.5, 0.5), pair, 1),
         (text["deeds"], (*head, text["card"]), deed_rows(data, lang, text["not_deed"]),
-         (0.35, 0.35, 0.3), pair),
-        (text["names"], head, name_pairs(data, lang), (0.5, 0.5), pair),
+         (0.35, 0.35, 0.3), pair, 1),
+        # short pairs: two to a line, as a dictionary sets them
+        (text["names"], head, name_pairs(data, lang), (0.5, 0.5), pair, 2),
     ]
     # each text typeset once in its column's language (a name recurs beside each Deed):
     # the other language's column keeps its own quotes ("Margaret “Maultasch”")
     typeset: dict[tuple[str, str], str] = {}
     story: list[Flowable] = [Paragraph(escape(text["title"]), st["title"])]
-    for title, columns, rows, shares, langs in sections:
+    for title, columns, rows, shares, langs, across in sections:
         rows, columns, shares = _drop_empty_columns(rows, columns, shares)
         if rows:
             cells = [tuple(typeset.setdefault((c, lg), fix_text(c, lg))
                            for c, lg in zip(row, langs, strict=False)) for row in rows]
-            story += [Paragraph(escape(title), st["h"]),
-                      sheet_table(cells, columns, st, width, shares), Spacer(1, 4 * mm)]
+            column = (width - (across - 1) * _GUTTER) / across
+            table: Flowable = sheet_table(cells, columns, st, column, shares)
+            if across > 1:  # the frame's padding is the tables' own (their cells' padding)
+                table = BalancedColumns([table], nCols=across, innerPadding=_GUTTER,
+                                        leftPadding=-_SIDES / 2, rightPadding=-_SIDES / 2,
+                                        topPadding=0, bottomPadding=0)
+            story += [*keep_with_first_rows(
+                Paragraph(escape(title), st["h"]), table,
+                sheet_table(cells[:FIRST_ROWS], columns, st, column, shares), width),
+                Spacer(1, 4 * mm)]
     doc.build(story, canvasmaker=canvas_maker(cmyk))
     return buf.getvalue()
 

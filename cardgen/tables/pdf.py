@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from io import BytesIO
 from xml.sax.saxutils import escape
 
@@ -11,12 +12,12 @@ from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table
 
 from ..board import glyphs
 from ..board.base import Ctx
 from ..render.cmyk import CmykConverter, canvas_maker
-from .glossary import ruled_table, styles
+from .glossary import FIRST_ROWS, keep_with_first_rows, ruled_table, styles
 from .table import Cell, Document, Icon, Row
 from .table import Table as RulesTable
 
@@ -105,8 +106,9 @@ def build_pdf(doc: Document, ctx: Ctx, cmyk: CmykConverter | None = None) -> byt
                    Paragraph(escape(doc.subtitle), st["italic"]),
                    Paragraph(escape(doc.note), st["italic"])]
     for t in doc.tables:
-        story += [Spacer(1, 3 * mm),
-                  KeepTogether([Paragraph(escape(t.heading), st["h"]),
-                                _table(t, st, doc.mark, ctx, width)])]
+        first = replace(t, rows=t.rows[:FIRST_ROWS])
+        story += [Spacer(1, 3 * mm), *keep_with_first_rows(
+            Paragraph(escape(t.heading), st["h"]), _table(t, st, doc.mark, ctx, width),
+            _table(first, st, doc.mark, ctx, width), width)]
     pdf.build(story, canvasmaker=canvas_maker(cmyk))
     return buf.getvalue()

@@ -53,7 +53,16 @@ FRAME_W = PAGE[0] - 2 * MARGIN
 PAIR_W = 68 * mm  # the two faces, side by side (vector: zoom in to read them)
 #: widths of the text table's columns: key, English, Czech, canonical Czech, state
 COLUMNS = (17 * mm, 55 * mm, 55 * mm, 55 * mm, FRAME_W - PAIR_W - 4 * mm - 182 * mm)
-HEAD = ("", "English", "česky (written)", "česky (canonical)", "state")
+#: the proof is the Czech proofreader's document: its labels are English / Czech (issue 41,
+#: no. 18); the findings stay English, as `cardgen check` prints them (the page says so)
+HEAD = ("", "English / anglicky", "Czech as written / česky, jak je psáno",
+        "canonical Czech / kanonická čeština", "state / stav")
+#: a text's translation state (translation.STATES, and a printed label's "template")
+STATE = {"untranslated": "untranslated / nepřeloženo", "translated": "translated / přeloženo",
+         "fuzzy": "fuzzy / nejisté", "reviewed": "reviewed / zkontrolováno",
+         "template": "template / šablona"}
+#: the glossary's headword pairs are set in this many columns, so page 1 holds them
+GLOSSARY_COLUMNS = 4
 
 
 def _count(findings: Sequence[Finding], severity: Severity) -> int:
@@ -154,7 +163,7 @@ class _Sheet:
                          self.cell(card.id, key, "en", change),
                          self.cell(card.id, key, "cs", change),
                          self.canonical_cell(card, key),
-                         Paragraph(escape(state), self.st["small"])])
+                         Paragraph(escape(STATE.get(state, state)), self.st["small"])])
         table = Table(rows, colWidths=COLUMNS, repeatRows=1)
         table.setStyle(TableStyle([
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -195,18 +204,25 @@ def _legend(sheet: _Sheet) -> Table | None:
     if some is None:
         return None
     nb = "\u00a0"
-    items = [(sheet.text([("slovo", True)], "cs", some), "words changed since the earlier state"),
+    items = [(sheet.text([("slovo", True)], "cs", some),
+              "words changed since the earlier state / slova změněná od dřívějšího stavu"),
              (sheet.text([("slovo", True)], "cs", some, mark="old"),
-              "words removed: the earlier wording, after “was:”"),
+              "words removed: the earlier wording, after “was:” / odebraná slova: dřívější "
+              "znění za „was:“"),
              (sheet.text([("slovo", True)], "cs", some, mark="canon"),
-              "canonical Czech words the written Czech does not have"),
-             (sheet.text([(f"2{nb}karty", False)], "cs", some), "a non-breaking space"),
+              "canonical Czech words the written Czech does not have / slova kanonické "
+              "češtiny, která psaná čeština nemá"),
+             (sheet.text([(f"2{nb}karty", False)], "cs", some),
+              "a non-breaking space / nezlomitelná mezera"),
              (sheet.text([(":church: :german: :western: :eastern:", False)], "cs", some),
-              "the :token: placeholders, drawn as the card draws them"),
-             (Paragraph('<font color="#d0021b">red frame</font>', sheet.st["small"]),
-              "a card whose text does not fit: how many lines it drops")]
+              "the :token: placeholders, drawn as the card draws them / zástupné značky "
+              ":token: nakreslené tak, jak je kreslí karta"),
+             (Paragraph('<font color="#d0021b">red frame / červený rámeček</font>',
+                        sheet.st["small"]),
+              "a card whose text does not fit: how many lines it drops / karta, jejíž text "
+              "se nevejde: kolik řádků vypustí")]
     table = Table([[cell, Paragraph(escape(text), sheet.st["small"])] for cell, text in items],
-                  colWidths=[32 * mm, 120 * mm], hAlign="LEFT")
+                  colWidths=[42 * mm, 200 * mm], hAlign="LEFT")
     table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"),
                                ("TOPPADDING", (0, 0), (-1, -1), 0.5),
                                ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5)]))
@@ -214,14 +230,16 @@ def _legend(sheet: _Sheet) -> Table | None:
 
 
 def _glossary(data: GameData, st: dict[str, Any]) -> Table:
-    """The glossary's headwords in two columns of pairs, so page 1 holds it."""
+    """The glossary's headwords in :data:`GLOSSARY_COLUMNS` columns of pairs, so page 1
+    holds it under the summary and the legend."""
     rows = sorted({(headword(t, "en"), headword(t, "cs")) for t in data.glossary},
                   key=lambda r: r[0].casefold())
-    half = (len(rows) + 1) // 2
-    width = FRAME_W / 2 - 3 * mm
-    return Table([[pair_table(rows[:half], ("English", "česky"), st, width),
-                   pair_table(rows[half:], ("English", "česky"), st, width)]],
-                 colWidths=[FRAME_W / 2] * 2,
+    n = GLOSSARY_COLUMNS
+    per = -(-len(rows) // n)
+    width = FRAME_W / n - 3 * mm
+    return Table([[pair_table(rows[i * per:(i + 1) * per], ("English", "česky"), st, width)
+                   for i in range(n)]],
+                 colWidths=[FRAME_W / n] * n,
                  style=[("VALIGN", (0, 0), (-1, -1), "TOP"),
                         ("LEFTPADDING", (0, 0), (-1, -1), 0)])
 
@@ -273,12 +291,17 @@ def build_proof(data: GameData, faces_en: Sequence[CardFace], faces_cs: Sequence
     legend = _legend(sheet)
     if legend is not None:
         story.append(legend)
-    story += [Paragraph("Glossary / Slovníček pojmů", st["h"]), _glossary(data, st)]
+    # the heading with what it heads (the glossary is one block; findings: the first)
+    story.append(KeepTogether([Paragraph("Glossary / Slovníček pojmů", st["h"]),
+                               _glossary(data, st)]))
     general = by_card.get(None, [])
     if general:
-        story.append(Paragraph("Data findings / Nálezy v datech", st["h"]))
-        story += [Paragraph(escape(_finding_line(f)), st["small"])
-                  for f in sorted(general, key=lambda f: _ORDER[f.severity])]
+        lines = [Paragraph(escape(_finding_line(f)), st["small"])
+                 for f in sorted(general, key=lambda f: _ORDER[f.severity])]
+        story += [KeepTogether([Paragraph("Data findings / Nálezy v datech", st["h"]),
+                                Paragraph("as cardgen check prints them, in English / tak, "
+                                          "jak je vypisuje cardgen check, anglicky",
+                                          st["italic"]), lines[0]]), *lines[1:]]
     story.append(PageBreak())
     shown = 0
     for card_id in order:
