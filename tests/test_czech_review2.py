@@ -21,7 +21,7 @@ from cardgen.tables.glossary import build_glossary_sheet
 from cardgen.translate.po import po_bytes
 from cardgen.wording.components import load_components
 from cardgen.wording.compose import compose_faces
-from tests.conftest import ROOT
+from tests.conftest import ROOT, at
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None,
                                 reason="pdftotext (poppler-utils) is not installed")
@@ -179,7 +179,7 @@ def test_the_deed_divider_clears_descenders_and_icons(data, tmp_path, lang):
      "Na krajním poli přejde na druhou stranu"),
 ])
 def test_the_aid_says_who_changes_sides(data, lang, said, not_said):
-    text = " ".join(_pdf_words(build_player_aid(data, lang, ROOT)))
+    text = " ".join(_pdf_words(build_player_aid(at(ROOT), lang)))
     assert text.count(said) == 2  # once per side
     assert not_said is None or not_said not in text
 
@@ -190,10 +190,10 @@ def test_the_aid_says_who_changes_sides(data, lang, said, not_said):
      ("Kolo", "Janova věrnost")),
 ])
 def test_the_board_names_its_tracks_as_the_rulebook_does(data, lang, titles, marker_names):
-    lines = _pdf_words(build_board(data, lang, ROOT))
+    lines = _pdf_words(build_board(at(ROOT), lang))
     for title in titles:
         assert title in lines
-    comp, _ = load_components(ROOT)
+    comp, _ = load_components(at(ROOT))
     assert comp is not None
     # the markers keep their own names (tokens, the virtual table)
     assert (comp.label("round_track", lang), comp.label("loyalty", lang)) == marker_names
