@@ -143,3 +143,27 @@ def test_adding_a_market_card_as_the_how_to_says_leaves_check_clean(project, cap
     assert main(["--project", str(project), "check"]) == 0
     out = capsys.readouterr().out
     assert " 0 errors" in out and "brno-weavers" not in out.split("== data ==")[0]
+
+
+def test_a_changed_value_is_written_into_both_texts_as_the_how_to_says(project, capsys):
+    """how-to/change-values.md: an effect's number changed is one text-differs; the line's
+    texts deleted, `check --fill` writes both languages and the Czech turns fuzzy."""
+    page = (DOCS / "how-to" / "change-values.md").read_text(encoding="utf-8")
+    assert "{op: draw, amount: 2}" in page and "cardgen check --fill" in page
+    market = project / "card_data" / "cards" / "market.yaml"
+    text = market.read_text(encoding="utf-8")
+    start = text.index("  - id: prague-burghers")
+    record = text[start:text.index("\n\n", start)]
+    changed = record.replace("{op: draw, amount: 1}", "{op: draw, amount: 2}")
+    market.write_text(text.replace(record, changed), encoding="utf-8")
+    assert main(["--project", str(project), "check"]) == 1
+    assert "error[text-differs] card prague-burghers" in capsys.readouterr().out
+
+    without = re.sub(r"\n      text:\n        en: .*\n        cs: .*", "", changed)
+    market.write_text(text.replace(record, without), encoding="utf-8")
+    assert main(["--project", str(project), "check", "--fill"]) == 0
+    assert "Draw 2 cards." in capsys.readouterr().out
+    assert main(["--project", str(project), "check"]) == 0
+    out = capsys.readouterr().out
+    assert "1 fuzzy" in out and "prague-burghers:deed" in out
+    assert "Lízni 2\u00a0karty." in market.read_text(encoding="utf-8")  # with its typography
