@@ -6,7 +6,8 @@ every registered code must be made somewhere. A code that reaches such a call th
 variable is allowed only at the places listed in ``FORWARDED``, each saying where its codes
 are written (and collected) instead. A function or class with a ``code`` parameter (the
 ``add(error, "lang-missing", …)`` helpers, ``TypoRule``, ``TextError``) makes findings too: its
-calls are collected. The README's exit-code table names the codes that exit 2.
+calls are collected. The manual's exit-code table (docs/reference/exit-codes.md) names the
+codes that exit 2.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from cardgen.codes import CODES, SETUP
 from cardgen.errors import Finding, Severity, exit_code
 
 ROOT = Path(cardgen.__file__).parent
-README = ROOT.parent / "README.md"
+#: The exit-code table with every code (the README keeps a short one without the codes).
+EXIT_CODES = ROOT.parent / "docs" / "reference" / "exit-codes.md"
 
 #: The helpers that make a finding of one severity; ``Severity.X`` names one too.
 HELPERS = {"error": "error", "warning": "warning"}
@@ -254,7 +256,7 @@ def test_codes_compared_with_are_registered() -> None:
 
 
 def _readme_exit_codes() -> dict[int, str]:
-    text = README.read_text(encoding="utf-8")
+    text = EXIT_CODES.read_text(encoding="utf-8")
     table = text[text.index("| exit | meaning |"):].split("\n\n", 1)[0]
     return {int(m[1]): m[2] for m in re.finditer(r"^\| (\d) \| (.*) \|$", table, re.M)}
 

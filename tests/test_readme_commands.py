@@ -119,8 +119,8 @@ def test_png_files_are_named_by_deck_and_printed_number_with_the_back(project, c
     assert "luxembourg-001-charles-iv.png" in names
 
 
-#: README "Exit codes": each problem of the command line or the machine exits 2 and says
-#: how to fix it (`fix: …`), whatever the command.
+#: Exit codes (README, docs/reference/exit-codes.md): each problem of the command line or the
+#: machine exits 2 and says how to fix it (`fix: …`), whatever the command.
 SETUP_PROBLEMS = {
     "a missing project folder": ["--project", "{tmp}/nowhere", "check"],
     "an unknown language": ["build", "--lang", "xx"],

@@ -1,4 +1,4 @@
-"""The code's stages import downward only (README, "How it works").
+"""The code's stages import downward only (docs/architecture.md, "The stages").
 
 Every import inside ``cardgen/`` is resolved to the package it names and checked against
 the documented order; an import that runs upward, or sideways between two packages of one
@@ -14,8 +14,9 @@ import cardgen
 
 ROOT = Path(cardgen.__file__).parent
 
-#: The order of the README, lowest first. A package may import its own modules and any
-#: package of an earlier level, never a later one nor another package of its own level.
+#: The order of the stage table (docs/architecture.md), lowest first. A package may import
+#: its own modules and any package of an earlier level, never a later one nor another
+#: package of its own level.
 LEVELS: tuple[tuple[str, ...], ...] = (
     ("codes",),  # the finding codes' registry, read by errors
     ("errors", "progress"),
