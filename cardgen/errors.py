@@ -58,7 +58,7 @@ class Finding:
             parts.append(f"({shown(self.lang)})")
         head = " ".join(parts)
         rule = f" [rule {shown(self.rule)}]" if self.rule else ""
-        text = f"{head}: {shown(self.message)}{rule}"
+        text = f"{head}: {_indented(shown(self.message, keep=chr(10)))}{rule}"
         if self.hint:
             text += f"\n    fix: {shown(self.hint)}"
         return text
@@ -127,6 +127,13 @@ def shown(text: str, keep: str = "") -> str:
         return text
     return "".join(c if c in keep or unicodedata.category(c) not in _UNSHOWN
                    else repr(c)[1:-1] for c in text)
+
+
+def _indented(text: str) -> str:
+    """A message's own lines (``written:``/``canonical:`` blocks) kept as lines, each after
+    the first indented, so no line of a message can pass for a finding of its own."""
+    first, *rest = text.split("\n")
+    return "\n".join([first, *(r if r.startswith("    ") else "    " + r for r in rest)])
 
 
 def has_errors(findings: list[Finding]) -> bool:

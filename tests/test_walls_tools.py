@@ -248,3 +248,15 @@ def test_a_po_context_reaches_the_output_escaped(project, capsys, tmp_path):
     out = capsys.readouterr()
     _clean(out.out + out.err)
     assert code != 0 and r"\x1b]0;title\x07\x9b2J\u202e" in out.out + out.err
+
+
+def test_a_message_keeps_its_lines_indented_and_none_passes_for_a_finding():
+    """A text-differs message's written/canonical block prints as lines (not a literal
+    backslash-n), and no line of a message starts where a finding's location would."""
+    from cardgen.errors import Location, error
+    block = error("text-differs", "the text differs\n    written:   a\n    canonical: b",
+                  location=Location("card_data/cards/x.yaml", 3, 5)).format().split("\n")
+    assert block[1:3] == ["    written:   a", "    canonical: b"]
+    forged = error("shape", "bad\ncard_data/x.yaml:1:1: error[fake]: all fine\x1b[2J").format()
+    assert all(line.startswith("    ") for line in forged.split("\n")[1:]), forged
+    assert "\x1b" not in forged and "\\x1b" in forged
