@@ -8,7 +8,8 @@ colour, so they stay readable in greyscale (11.0).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -24,6 +25,10 @@ GOLD = "#c99a2e"
 Pt = tuple[float, float]
 
 
+#: The thinnest line a press holds: a hairline under 0.25 pt breaks up or vanishes.
+MIN_LINE_PT = 0.25
+
+
 class _Unit:
     """Draw in a unit square [-1, 1]² centred in a box (keeps icon code readable)."""
 
@@ -35,11 +40,25 @@ class _Unit:
         self.cx, self.cy = x + w / 2, y + h / 2
         self.ink = hex_colour(INK)  # the colour a mark is drawn in (set by its caller)
 
-    def mark(self, name: str, colour: str) -> None:
-        """Draw heraldic mark ``name`` in ``colour`` (fill and line work alike)."""
+    def mark(self, name: str, colour: str, scale: float = 1.0) -> None:
+        """Draw heraldic mark ``name`` in ``colour`` (fill and line work alike), ``scale``
+        times the unit square (its line widths know the scale they print at)."""
         self.ink = hex_colour(colour)
-        self.c.setFillColor(self.ink)
-        MARKS.get(name, _mark_blank)(self)
+        with self.scaled(scale):
+            self.c.setFillColor(self.ink)
+            MARKS.get(name, _mark_blank)(self)
+
+    @contextmanager
+    def scaled(self, k: float) -> Iterator[None]:
+        """Draw ``k`` times smaller or larger inside the unit square, line widths knowing it."""
+        self.c.saveState()
+        self.c.scale(k, k)
+        outer, self.s = self.s, self.s * k
+        try:
+            yield
+        finally:
+            self.s = outer
+            self.c.restoreState()
 
     def __enter__(self) -> _Unit:
         self.c.saveState()
@@ -52,7 +71,12 @@ class _Unit:
 
     def lw(self, points: float) -> None:
         """Set a line width given in points (undoing the unit scale)."""
-        self.c.setLineWidth(points / self.s)
+        self.c.setLineWidth(max(points, MIN_LINE_PT) / self.s)
+
+    def width(self, units: float) -> None:
+        """Set a line width given in the unit square's lengths, never printed thinner than
+        :data:`MIN_LINE_PT` however small the icon is drawn."""
+        self.c.setLineWidth(max(units, MIN_LINE_PT / self.s))
 
     def poly(self, pts: Sequence[Pt], fill: bool = True, stroke: bool = False) -> None:
         p = self.c.beginPath()
@@ -125,7 +149,7 @@ def _mark_star(u: _Unit) -> None:
 def _mark_blank(u: _Unit) -> None:
     """'Any' currency: no emblem, only a bold dashed inner ring (distinct from every mark)."""
     u.c.saveState()
-    u.c.setLineWidth(0.16)
+    u.width(0.16)
     u.c.setDash([0.22, 0.16])
     u.c.setStrokeColor(u.ink)
     u.c.circle(0, 0, 0.62, fill=0, stroke=1)
@@ -145,7 +169,7 @@ def _mark_lion(u: _Unit) -> None:
     c = u.c
     c.saveState()
     c.setStrokeColor(u.ink)
-    c.setLineWidth(0.09)
+    u.width(0.09)
     p = c.beginPath()
     p.moveTo(0.42, -0.5)
     p.curveTo(0.9, -0.4, 0.9, 0.0, 0.74, 0.14)
@@ -160,7 +184,7 @@ def _key(u: _Unit) -> None:
     c.rect(0.06, -0.5, 0.18, 0.12, fill=1, stroke=0)
     c.saveState()
     c.setStrokeColor(u.ink)
-    c.setLineWidth(0.14)
+    u.width(0.14)
     c.circle(0, 0.64, 0.2, fill=0, stroke=1)  # bow
     c.restoreState()
 
@@ -169,8 +193,8 @@ def _mark_keys(u: _Unit) -> None:
     for angle in (35, -35):
         u.c.saveState()
         u.c.rotate(angle)
-        u.c.scale(0.95, 0.95)
-        _key(u)
+        with u.scaled(0.95):
+            _key(u)
         u.c.restoreState()
 
 
@@ -187,7 +211,7 @@ def _mark_wheel(u: _Unit) -> None:
     c = u.c
     c.saveState()
     c.setStrokeColor(u.ink)
-    c.setLineWidth(0.14)
+    u.width(0.14)
     c.circle(0, 0, 0.7, fill=0, stroke=1)
     for i in range(4):
         a = math.radians(45 * i)
@@ -233,10 +257,7 @@ def draw_coin(c: Canvas, x: float, y: float, w: float, h: float, colour: str, ma
             c.setFont(font, size)
             c.drawCentredString(0, -0.36 * size, label)
         else:
-            c.saveState()
-            c.scale(0.56, 0.56)
-            u.mark(mark, _contrast(colour))
-            c.restoreState()
+            u.mark(mark, _contrast(colour), 0.56)
 
 
 def draw_boost(c: Canvas, x: float, y: float, w: float, h: float) -> None:
@@ -278,10 +299,7 @@ def draw_heraldic_shield(c: Canvas, x: float, y: float, w: float, h: float,
         c.scale(0.86, 0.88)
         c.drawPath(_heater_path(c), fill=0, stroke=1)
         c.restoreState()
-        c.saveState()
-        c.scale(0.56, 0.56)
-        u.mark(charge, _contrast(colour))
-        c.restoreState()
+        u.mark(charge, _contrast(colour), 0.56)
 
 
 def draw_steel_shield(c: Canvas, x: float, y: float, w: float, h: float) -> None:
@@ -383,10 +401,8 @@ def draw_house_arms(c: Canvas, x: float, y: float, w: float, h: float, house: st
                 c.setFillColor(hex_colour("#f4f1ea" if k % 2 == 0 else "#3d6fb0"))
                 c.rect(-1, -1 + k * 0.2, 2, 0.2, fill=1, stroke=0)
             c.setFillColor(hex_colour("#b3202a"))
-            c.saveState()
-            c.scale(0.72, 0.72)
-            _mark_lion(u)
-            c.restoreState()
+            with u.scaled(0.72):
+                _mark_lion(u)
         c.restoreState()
         c.setStrokeColor(hex_colour(INK))
         u.lw(1.0)
