@@ -22,6 +22,10 @@ _REGISTERED: dict[Path, str] = {}
 #: (a system call per path part) every time.
 _GIVEN: dict[Path, str] = {}
 
+#: The largest font file read: a full CJK face is about 20 MB; anything larger is no font a
+#: card needs, and ReportLab would read and copy it whole (issue 38: 3 GB read).
+MAX_FONT_BYTES = 32 * 1024 * 1024
+
 #: Characters never drawn as glyphs (line breaks) or drawn as a plain space (U+00A0).
 NBSP = "\u00a0"
 _NOT_DRAWN = {"\n", "\r", "\t", NBSP, "\u00ad"}
@@ -46,6 +50,12 @@ def register_font(path: Path) -> str:
         raise CardgenError(error("font-missing", f"font file not found: {path}",
                                  location=Location(str(path)),
                                  hint="check the 'fonts:' section of the layout"))
+    size = path.stat().st_size
+    if size > MAX_FONT_BYTES:
+        raise CardgenError(error(
+            "file-too-large", f"font file {path.name} is {size:,} bytes; at most "
+            f"{MAX_FONT_BYTES:,} are read", location=Location(str(path)),
+            hint="use the font's own TTF file (a subset or a single face)"))
     name = f"cardgen-{path.stem}"
     try:
         font = TTFont(name, str(path), subfontIndex=0)

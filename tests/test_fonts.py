@@ -43,3 +43,17 @@ def test_broken_font_file(tmp_path: Path) -> None:
     with pytest.raises(CardgenError) as exc:
         register_font(bad)
     assert exc.value.findings[0].code == "font-invalid"
+
+
+def test_a_font_file_past_its_size_cap_is_refused_unread(project, capsys):
+    """Issue 38: a 3 GB file named as a font was read and copied whole; past 32 MB it is
+    `file-too-large` at the file, exit 2, before ReportLab opens it (a sparse file here)."""
+    from cardgen.cli import main
+    from cardgen.fonts import MAX_FONT_BYTES
+    font = project / "fonts" / "CharisSIL-Bold.ttf"
+    font.unlink()
+    with font.open("wb") as fh:
+        fh.truncate(MAX_FONT_BYTES + 1)
+    assert main(["check", "--project", str(project)]) == 2
+    out = "".join(capsys.readouterr())
+    assert "error[file-too-large]" in out and "CharisSIL-Bold.ttf" in out
