@@ -153,3 +153,17 @@ def test_the_import_reports_exactly_what_it_applied(project, po, capsys):
     assert lines[0].endswith(": components:labels.legend (cs): Legenda")
     assert lines[-1].startswith("1 applied, ")
     assert "legend: {en: Key, cs: Legenda}" in components
+
+
+def test_continued_previous_strings_join_onto_their_own_fields():
+    """The reader joins "#|" continuation strings once per field (linear in the file:
+    bench/po.py), each onto the previous msgctxt or msgid it continues."""
+    from cardgen.translate.pofile import parse_po
+    raw = (b'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+           b'#| msgctxt "ca"\n#| "rd"\n#| msgid "Old "\n#| "Eng"\n#| "lish"\n'
+           b'msgctxt "x"\nmsgid "New"\nmsgstr "Nov\xc3\xa9"\n')
+    po, found = parse_po(raw, "t.po")
+    assert found == [] and po is not None
+    (entry,) = po.entries
+    assert (entry.previous_msgctxt, entry.previous_msgid) == ("card", "Old English")
+    assert entry.msgstr == "Nové"

@@ -36,6 +36,9 @@ class PoEntry:
     previous_msgid: str | None = None  # "#| msgid"
     plural: bool = False  # had msgid_plural / msgstr[n] (cardgen exports none)
     line: int = 0  # line of the msgid keyword in the file read
+    #: while reading: the "#|" strings continuing a previous field, joined once at the end
+    previous_parts: dict[str, list[str]] = field(default_factory=dict, repr=False,
+                                                 compare=False)
 
     @property
     def fuzzy(self) -> bool:
@@ -60,6 +63,9 @@ class _Syntax(Exception):
         self.line = line
 
 
+_OCTAL, _HEX = re.compile(r"[0-7]{1,3}"), re.compile(r"x[0-9a-fA-F]{1,2}")
+
+
 def _unquote(text: str, line: int) -> str:
     """The value of one ``"…"`` token (the whole rest of a line), escapes resolved."""
     text = text.strip()
@@ -80,10 +86,10 @@ def _unquote(text: str, line: int) -> str:
         if nxt in _ESCAPES:
             out.append(_ESCAPES[nxt])
             i += 2
-        elif m := re.match(r"[0-7]{1,3}", body[i + 1:]):
+        elif m := _OCTAL.match(body, i + 1):  # matched in place: no copy of the rest
             out.append(chr(int(m.group(), 8)))
             i += 1 + len(m.group())
-        elif m := re.match(r"x[0-9a-fA-F]{1,2}", body[i + 1:]):
+        elif m := _HEX.match(body, i + 1):
             out.append(chr(int(m.group()[1:], 16)))
             i += 1 + len(m.group())
         else:
@@ -158,7 +164,7 @@ def _entries(lines: list[str]) -> list[PoEntry]:
     entry: PoEntry | None = None
     pending = PoEntry("")  # comments collected before the next keyword
     target: str | None = None  # the field continuation strings extend
-    values: dict[str, str] = {}
+    values: dict[str, list[str]] = {}  # each field's strings, joined once at its end
 
     def finish(line: int) -> None:
         nonlocal entry, values, target
@@ -168,9 +174,10 @@ def _entries(lines: list[str]) -> list[PoEntry]:
             raise _Syntax(line, "msgstr without msgid")
         if "msgstr" not in values:
             raise _Syntax(entry.line, "this entry has no msgstr")
-        entry.msgid = values["msgid"]
-        entry.msgstr = values["msgstr"]
-        entry.msgctxt = values.get("msgctxt")
+        _fold_previous(entry)
+        entry.msgid = "".join(values["msgid"])
+        entry.msgstr = "".join(values["msgstr"])
+        entry.msgctxt = "".join(values["msgctxt"]) if "msgctxt" in values else None
         entries.append(entry)
         entry, values, target = None, {}, None
 
@@ -188,7 +195,7 @@ def _entries(lines: list[str]) -> list[PoEntry]:
         if stripped.startswith('"'):
             if target is None:
                 raise _Syntax(n, "a string continues nothing (no keyword before it)")
-            values[target] += _unquote(stripped, n)
+            values[target].append(_unquote(stripped, n))
             continue
         m = _KEYWORD.match(stripped)
         if m is None:
@@ -216,7 +223,7 @@ def _entries(lines: list[str]) -> list[PoEntry]:
             raise _Syntax(n, "msgstr without msgid")
         if name in values:
             raise _Syntax(n, f"a second {name} in one entry")
-        values[name] = _unquote(rest, n)
+        values[name] = [_unquote(rest, n)]
         target = name
     finish(len(lines))  # trailing comments (obsolete "#~" entries) belong to no message
     return entries
@@ -233,15 +240,16 @@ def _comment(entry: PoEntry, line: str, n: int) -> None:
     elif kind == "#|":
         if body.startswith('"'):  # a previous string continued on the next line
             more = _unquote(body, n)
-            if entry.previous_msgid is not None:
-                entry.previous_msgid += more
-            elif entry.previous_msgctxt is not None:
-                entry.previous_msgctxt += more
+            name = ("previous_msgid" if entry.previous_msgid is not None
+                    else "previous_msgctxt" if entry.previous_msgctxt is not None else None)
+            if name is not None:
+                entry.previous_parts.setdefault(name, []).append(more)
             return
         m = re.match(r"(msgctxt|msgid)\s+(.*)$", body)
         if m is None:  # msgid_plural: cardgen exports no plurals
             return
         value = _unquote(m.group(2), n)
+        _fold_previous(entry)
         if m.group(1) == "msgctxt":
             entry.previous_msgctxt = value
         else:
@@ -250,6 +258,14 @@ def _comment(entry: PoEntry, line: str, n: int) -> None:
         return  # an obsolete entry: kept by tools, never applied
     else:
         entry.comments.append(line[1:].strip())
+
+
+def _fold_previous(entry: PoEntry) -> None:
+    """Join the "#|" continuation strings read so far onto their fields (once each: linear
+    in the file, however many continuation lines)."""
+    for name, parts in entry.previous_parts.items():
+        setattr(entry, name, (getattr(entry, name) or "") + "".join(parts))
+    entry.previous_parts.clear()
 
 
 def _split_flags(body: str) -> list[str]:
