@@ -32,7 +32,10 @@ def _check(project: Path, capsys, bounded: bool = False) -> tuple[int, str]:
     ("(a+)+$", "repeats a group that itself repeats"),
     (r"(\w+\s?)+$", "repeats a group that itself repeats"),
     ("x" * 600, "at most 500"),
-], ids=["unbalanced", "nested-repeat", "nested-word-repeat", "too-long"])
+    ("(?:(?:(?:a{100}){100}){100}){100}", "at most 10,000 are allowed"),
+    ("x{999999999}", "at most 10,000 are allowed"),
+], ids=["unbalanced", "nested-repeat", "nested-word-repeat", "too-long", "nested-counts",
+        "huge-count"])
 def test_a_refused_forbidden_pattern_is_an_error_at_its_line(project, capsys, pattern, says):
     line = replace_in(project / GLOSSARY, CANCEL, f"- {{pattern: '{pattern}', use: counter}}")
     code, out = _check(project, capsys)
@@ -47,7 +50,7 @@ def test_a_forbidden_pattern_that_backtracks_stops_at_its_time_limit(project, ca
     assert f"{GLOSSARY}:{line}:" in out and "takes more than" in out
 
 
-@pytest.mark.parametrize("pattern", ["(", "(x+)+y"])
+@pytest.mark.parametrize("pattern", ["(", "(x+)+y", "(?:(?:a{100}){100}){100}"])
 def test_a_refused_meaning_entry_is_an_error_at_its_line(project, capsys, pattern):
     line = replace_in(project / EN, "  more: [more]", f"  more: [more, '{pattern}']")
     code, out = _check(project, capsys)

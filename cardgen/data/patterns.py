@@ -22,6 +22,10 @@ from ..errors import CardgenError, Location, error
 MATCH_SECONDS = 0.25
 #: Characters a data pattern may have (the longest shipped one has about 60).
 MAX_PATTERN = 500
+#: How large a pattern may grow once its counted repeats are written out (``a{3}`` is 3):
+#: compiling expands them, and four nested ``{100}`` took 3.7 GB (issue 38).
+MAX_EXPANDED = 10_000
+_COUNT = regex.compile(r"\{(\d*)(?:,(\d*))?\}")
 
 
 class PatternError(ValueError):
@@ -77,6 +81,10 @@ def refusals(source: str) -> list[str]:
     unbounded repeat (``*``, ``+``, ``{n,}``) inside that is itself repeated without bound."""
     if len(source) > MAX_PATTERN:
         return [f"it is {len(source)} characters long; at most {MAX_PATTERN} are allowed"]
+    size = expanded_size(source)
+    if size > MAX_EXPANDED:
+        return [f"its counted repeats write out to about {size:,} characters; at most "
+                f"{MAX_EXPANDED:,} are allowed (compiling it would take that much memory)"]
     try:
         regex.compile(source)
     except (regex.error, OverflowError, RecursionError) as exc:
@@ -85,6 +93,46 @@ def refusals(source: str) -> list[str]:
         return ["it repeats a group that itself repeats without bound, such as (a+)+, which "
                 "can take for ever on a long text"]
     return []
+
+
+def expanded_size(source: str) -> int:
+    """An upper bound of the pattern's length with every counted repeat (``{n}``,
+    ``{m,n}``) written out, read without compiling it: each atom counts 1, a group the sum
+    of its parts, a count multiplies what it follows (``*`` and ``+`` expand nothing)."""
+    sizes = [0]  # per open group: its size so far
+    last, i, n = 0, 0, len(source)
+    while i < n:
+        ch = source[i]
+        if ch == "\\":
+            close = source.find("}", i) if source[i + 2:i + 3] == "{" else -1
+            i = close + 1 if close > 0 else i + 2
+            item = 1
+        elif ch == "[":
+            j = i + 2 if source[i + 1:i + 2] == "]" else i + 1
+            while j < n and source[j] != "]":
+                j += 2 if source[j] == "\\" else 1
+            i, item = j + 1, 1
+        elif ch == "(":
+            sizes.append(0)
+            i += 1
+            continue
+        elif ch == ")" and len(sizes) > 1:
+            item = sizes.pop()
+            i += 1
+        elif ch == "{" and (m := _COUNT.match(source, i)) and any(m.groups()):
+            count = max(int(g) for g in m.groups() if g)
+            sizes[-1] += last * (count - 1)
+            last *= count
+            i = m.end()
+            continue
+        elif ch in "*+?|":
+            i += 1
+            continue
+        else:
+            i, item = i + 1, 1
+        sizes[-1] += item
+        last = item
+    return sum(sizes)
 
 
 def _nested_repeat(source: str) -> bool:
