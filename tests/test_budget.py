@@ -172,3 +172,21 @@ def test_the_shipped_templates_stay_well_inside_the_budget():
     ok = compile_wording(env, "{{ n ~ ' per ' ~ what }} {{ ['a', 'b'] | join(', ') }}", "t",
                          None)
     assert run_wording(env, ok, {"n": 12}, "t", None) == "12 per side a, b"
+
+
+def test_many_renders_share_one_budget_per_sandbox():
+    """Issue 38: each render keeps its own budget, and all of one sandbox's renders (one
+    language of one command) together keep MAX_TOTAL_STEPS, so 300 templates each just
+    under their budget cannot add up to minutes (the ceiling lowered here to count fast)."""
+    from cardgen.wording import sandbox
+
+    env = WordingSandbox({}, {"x": "a"})
+    heavy = compile_wording(env, " ".join(["{{ x + x + x + x + x }}"] * 40), "t", None)
+    with mock.patch.object(sandbox, "MAX_TOTAL_STEPS", 2_000):
+        done = 0
+        with pytest.raises(TextError, match="together in one command"):
+            for _ in range(100):
+                run_wording(env, heavy, {}, "t", None)
+                done += 1
+    assert 0 < done < 100  # the first renders pass, the one past the sum is refused
+    assert env.total > 2_000

@@ -46,6 +46,10 @@ from jinja2.sandbox import (
 #: Operations (attribute and item look-ups, calls, operators, filters) one render may do,
 #: nested renders (``body(then)``) included. The longest shipped template needs about 60.
 MAX_STEPS = 5_000
+#: Operations all renders of one sandbox may do together: a sandbox serves one language of
+#: one loaded project, so this bounds a whole command (the shipped data needs about 1,000;
+#: 300 renders each just under MAX_STEPS would otherwise add up to minutes, issue 38).
+MAX_TOTAL_STEPS = 250_000
 #: Characters any value built by a template may have; the longest card line is ~300.
 MAX_TEXT = 5_000
 #: Seconds one render may take, nested renders included (a card text takes well under 1 ms).
@@ -205,6 +209,7 @@ class WordingSandbox(ImmutableSandboxedEnvironment):
         self.helpers = dict(helpers)
         self._callables = tuple(helpers.values())
         self.steps = 0
+        self.total = 0  # every render's operations together (MAX_TOTAL_STEPS)
         self.depth = 0
         self.deadline = 0.0
 
@@ -212,8 +217,12 @@ class WordingSandbox(ImmutableSandboxedEnvironment):
 
     def step(self) -> None:
         self.steps += 1
+        self.total += 1
         if self.steps > MAX_STEPS:
             raise BudgetError(f"the template needs more than {MAX_STEPS} operations")
+        if self.total > MAX_TOTAL_STEPS:
+            raise BudgetError(f"the templates need more than {MAX_TOTAL_STEPS:,} operations "
+                              "together in one command (each one near its own budget)")
         if time.monotonic() > self.deadline:
             raise BudgetError(f"the template runs longer than {MAX_SECONDS:g} s")
 
