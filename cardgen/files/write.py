@@ -17,6 +17,7 @@ from typing import BinaryIO
 
 from ..errors import CardgenError
 from .oserrors import os_errors, os_finding
+from .safepath import output_tree
 
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
@@ -205,19 +206,22 @@ def _remove_temps_of(path: Path) -> None:
                     os.unlink(entry.path)
 
 
-def remove_stale_temps(folders: Iterable[Path], top: Path | None = None) -> list[Path]:
-    """Delete the temporary files a killed run left in ``folders`` (with their subfolders)
-    and directly in ``top``.
+def remove_stale_temps(output: Path, deep: Iterable[str], shallow: Iterable[str] = ("",)
+                       ) -> list[Path]:
+    """Delete the temporary files a killed run left in the folders ``output/<deep>`` (with
+    their subfolders) and ``output/<shallow>`` (without: ``""`` is ``output/`` itself).
 
-    Only call this while holding the build lock of those folders: no other writer then has a
-    temporary file in them.
+    Every folder is listed through the output wall (:func:`~.safepath.output_tree`) before
+    the first file goes: a link among them that leads out of ``output/`` is an error and
+    nothing is deleted; links and anything but regular files are never deleted. Only call
+    this while holding the build lock of ``output``: no other writer then has a temporary
+    file in it.
     """
-    candidates = [p for folder in folders if folder.is_dir() for p in folder.rglob("*.tmp")]
-    if top is not None and top.is_dir():
-        candidates += top.glob("*.tmp")
+    candidates = [p for folder in deep for p in output_tree(output, folder)]
+    candidates += [p for folder in shallow for p in output_tree(output, folder, deep=False)]
     removed = []
     for path in candidates:
-        if _STALE_TEMP.fullmatch(path.name) and path.is_file() and not path.is_symlink():
+        if _STALE_TEMP.fullmatch(path.name):
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
                 removed.append(path)
