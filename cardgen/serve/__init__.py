@@ -16,6 +16,7 @@ from ..build.options import BuildOptions
 from ..build.watch import Log, watch
 from ..errors import CardgenError
 from ..files.safepath import in_output
+from ..report import format_text
 from .builder import DeskBuilder
 from .desk import Desk
 from .editor import Editor, check_template
@@ -42,7 +43,7 @@ def serve(project: Path, port: int | None = None, editor: str | None = None, log
             in_output(project, f"{SERVE_DIR}/{sub}", folder=True)
         images.mkdir(parents=True, exist_ok=True)
     except CardgenError as exc:
-        log(f"error: {exc.findings[0].message}")
+        log(format_text(exc.findings).rstrip("\n"))
         return 2
     server = _bind(port, desk, images, Editor(editor) if editor else None, log)
     if server is None:
