@@ -250,3 +250,41 @@ def test_the_outputs_a_state_names_are_read_through_the_wall(tmp_path, monkeypat
     assert not state.unchanged("inputs", output)
     assert not any(state.fresh(rel, "k", output) for rel in outputs)
     assert not [p for p in opened if "zero" in p or "pipe" in p or "secret" in p]
+
+
+# --- item 4 (in part): one budget of `extends:` loads per command ------------------------
+
+def _diamond(project: Path, levels: int) -> None:
+    """layouts/card.yaml extends two layouts, each of which extends the same two of the
+    next level, …, down to the shipped card layout: 2**levels paths to it."""
+    folder = project / "layouts"
+    (folder / "card.yaml").rename(folder / "base.yaml")
+    for level in range(levels, -1, -1):
+        below = ("[base.yaml]" if level == levels
+                 else f"[d{level + 1}a.yaml, d{level + 1}b.yaml]")
+        names = ["card.yaml"] if level == 0 else [f"d{level}a.yaml", f"d{level}b.yaml"]
+        for name in names:
+            (folder / name).write_text(f"extends: {below}\n", encoding="utf-8")
+
+
+def test_a_small_diamond_of_extends_loads(project):
+    from cardgen.data.layout import load_layout
+    plain = load_layout(project / "layouts" / "card.yaml", project)
+    _diamond(project, 3)
+    made = load_layout(project / "layouts" / "card.yaml", project)
+    assert made.page_size == plain.page_size and made.fonts == plain.fonts
+
+
+def test_a_diamond_of_extends_stops_at_the_commands_budget(project, capsys):
+    from cardgen.data.layout import MAX_EXTENDS_LOADS, load_layout
+    from cardgen.data.project import Documents
+    _diamond(project, 17)  # 2**17 paths: 10**5 loads before there was a budget
+    documents = Documents(project)
+    with pytest.raises(CardgenError) as caught:
+        load_layout(project / "layouts" / "card.yaml", project, documents)
+    found = caught.value.findings[0]
+    assert found.code == "layout-extends-budget" and found.location.line == 1
+    assert found.location.file.startswith("layouts/d")
+    assert documents.extends_loads == MAX_EXTENDS_LOADS + 1  # counted, not timed
+    code, out = _run(project, capsys, "check")
+    assert code == 1 and "error[layout-extends-budget]" in out and "fix: extend each" in out
