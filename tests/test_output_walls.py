@@ -126,6 +126,35 @@ def test_the_wall_refuses_at_the_part_at_fault(tmp_path, outside):
     assert caught.value.findings[0].code == "os-in-the-way"
 
 
+def test_the_preview_prunes_and_answers_only_through_the_wall(tmp_path, outside):
+    import http.client
+    import threading
+
+    from cardgen.serve.desk import IMAGE_ROUTE, Desk
+    from cardgen.serve.images import ImageCache
+    from cardgen.serve.web import DeskServer
+    images = tmp_path / "project" / "output" / "serve"
+    (images / "cards").mkdir(parents=True)
+    (images / "game").symlink_to(outside)  # planted while the preview runs
+    before = tree_hash(outside)
+    with pytest.raises(CardgenError, match="leads out of output/"):
+        ImageCache(images).prune(set())  # it deleted every file there not shown
+    assert tree_hash(outside) == before
+    os.mkfifo(images / "cards" / "pipe.jpg")
+    (images / "cards" / "zero.jpg").symlink_to("/dev/zero")
+    server = DeskServer(0, Desk(tmp_path / "project"), images)
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        for name in ("pipe.jpg", "zero.jpg"):
+            conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=10)
+            conn.request("GET", f"{IMAGE_ROUTE}cards/{name}",
+                         headers={"Host": f"127.0.0.1:{server.server_address[1]}"})
+            assert conn.getresponse().status in (403, 404)  # answered at once, not read
+            conn.close()
+    finally:
+        server.stop()
+
+
 # --- item 3: caches and the build state sealed with the project's own key ------------------
 
 def _forge(project: Path, mac_of) -> None:
