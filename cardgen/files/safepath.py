@@ -7,9 +7,10 @@ that is not a plain file name, an ``output/`` that leads out of the project, a l
 way that leads out of ``output/`` (at the link itself), and a FIFO, device or socket where a
 file or folder belongs, before anything is touched. :func:`output_tree` lists a folder
 under ``output/`` through the same wall, for the clean-ups that delete. :func:`inside` keeps
-art paths inside ``art/``. Inputs named by data (card files, a layout's ``extends:`` and
-fonts) go through :func:`in_project`: a link inside the project works, one that leads out of
-it is refused at the line that names it, and nothing of the file outside is read or echoed.
+a name inside its folder (art paths inside ``art/``, a PNG inside its walled folder).
+Inputs named by data (card files, a layout's ``extends:`` and fonts) go through
+:func:`in_project`: a link inside the project works, one that leads out of it is refused at
+the line that names it, and nothing of the file outside is read or echoed.
 """
 
 from __future__ import annotations
@@ -45,29 +46,45 @@ def resolved(path: Path, where: Location | None = None, name: str | None = None)
         raise CardgenError(replace(found, location=where or found.location)) from None
 
 
+def _unsafe_name(root: Path, rel: str) -> CardgenError:
+    shown = rel if len(rel) <= 80 else rel[:70] + "…"
+    return CardgenError(error(
+        "unsafe-path", f"refusing to write {shown!r}: it is not a plain file name inside "
+        f"{root.name}/", location=Location(str(root)),
+        hint="card ids and names in paths are lower-case letters, digits and hyphens; "
+        f"remove links in {root.name}/ that lead out of it"))
+
+
+def _plain_parts(root: Path, rel: str | Path, own: bool) -> list[str]:
+    """``rel``'s parts, each a plain name (``own``: the tool's own, which may be hidden);
+    else a CardgenError naming ``rel``. "" (or ".") is ``root`` itself: no parts."""
+    text = "" if str(rel) in ("", ".") else str(rel)
+    parts = text.split("/") if text else []
+    pattern = _OWN_PART if own else _PART
+    if any(not pattern.fullmatch(p) for p in parts):
+        raise _unsafe_name(root, text)
+    return parts
+
+
 def inside(root: Path, rel: str | Path, *, own: bool = False) -> Path:
     """``root / rel``, where ``rel`` is plain names joined by "/" and the result (symlinks
     resolved) lies inside ``root``; anything else is a CardgenError naming the path.
-    ``own``: ``rel`` is a name of the tool's own, which may be hidden (``.cache/…``)."""
-    parts = str(rel).split("/")
-    pattern = _OWN_PART if own else _PART
-    bad = [p for p in parts if not pattern.fullmatch(p)]
-    path = root.joinpath(*parts)
-    if bad or not resolved(path, Location(str(path))).is_relative_to(resolved(root)):
-        shown = str(rel) if len(str(rel)) <= 80 else str(rel)[:70] + "…"
-        raise CardgenError(error(
-            "unsafe-path", f"refusing to write {shown!r}: it is not a plain file name inside "
-            f"{root.name}/", location=Location(str(root)),
-            hint="card ids and names in paths are lower-case letters, digits and hyphens; "
-            f"remove links in {root.name}/ that lead out of it"))
+    ``own``: ``rel`` is a name of the tool's own, which may be hidden (``.cache/…``). For
+    art/ and for the names in a folder already named through :func:`output_path`."""
+    path = root.joinpath(*_plain_parts(root, rel, own))
+    if not str(rel) or not resolved(path, Location(str(path))).is_relative_to(resolved(root)):
+        raise _unsafe_name(root, str(rel))
     return path
 
 
 def _link_out(shown: str, out_of: str) -> CardgenError:
+    hint = (f"remove the link {shown}; to keep the outputs on another disk, put the whole "
+            "project there" if out_of == "the project" else f"remove the link {shown}; "
+            "cardgen makes its files under output/ itself (and a link may lead only to "
+            "another place inside output/)")
     return CardgenError(error(
         "unsafe-path", f"refusing {shown}: it is a link that leads out of {out_of}",
-        location=Location(shown), hint=f"remove the link {shown}; cardgen makes its files "
-        "under output/ itself (and a link may lead only to another place inside output/)"))
+        location=Location(shown), hint=hint))
 
 
 def _not_a_folder(path: Path) -> Finding:
@@ -89,18 +106,9 @@ def output_path(output: Path, rel: str | Path = "", *, folder: bool = False,
     - the path itself, when it exists, is a regular file (``folder``: a folder), never a
       FIFO, a device or a socket, which would hang or feed a reader for ever.
 
-    Anything else is a CardgenError located at the part at fault (shown as ``output/…``).
+    Anything else is a CardgenError located at the part at fault.
     """
-    text = "" if str(rel) in ("", ".") else str(rel)
-    parts = text.split("/") if text else []
-    pattern = _OWN_PART if own else _PART
-    if any(not pattern.fullmatch(p) for p in parts):
-        shown = text if len(text) <= 80 else text[:70] + "…"
-        raise CardgenError(error(
-            "unsafe-path", f"refusing to write {shown!r}: it is not a plain file name inside "
-            f"{output.name}/", location=Location(str(output)),
-            hint="card ids and names in paths are lower-case letters, digits and hyphens; "
-            f"remove links in {output.name}/ that lead out of it"))
+    parts = _plain_parts(output, rel, own)
     project = output.parent
     real_out = resolved(output, Location(str(output)))
     if os.path.lexists(output) and not real_out.is_relative_to(resolved(project)):
