@@ -88,6 +88,21 @@ def test_a_link_out_of_output_is_refused_and_nothing_outside_changes(project, ou
     assert tree_hash(outside) == before
 
 
+def test_check_reads_no_cache_through_a_link_out(project, outside, capsys, monkeypatch):
+    """`check` only reads output/: through a link out it reads nothing (no cache, no key)."""
+    (project / "output").mkdir()
+    (project / "output" / CACHE_DIR).symlink_to(outside)
+    for name in (NAME, "checks.json", "fit.json", "key"):
+        (outside / name).write_bytes(b"planted")
+    opened: list[str] = []
+    real_open = os.open
+    monkeypatch.setattr(os, "open", lambda p, *a, **k: (opened.append(os.fspath(p)),
+                                                        real_open(p, *a, **k))[1])
+    code, out = _run(project, capsys, "check")
+    assert code == 0, out
+    assert opened and not [p for p in opened if "elsewhere" in p or f"{CACHE_DIR}/" in p]
+
+
 @pytest.mark.parametrize("rel", ["en/cards.pdf", f"{CACHE_DIR}/fit.json", STATE_NAME, KEY_NAME,
                                  "en/png/001-charles-iv.png"])
 def test_a_fifo_in_output_is_refused_not_opened(project, capsys, rel):
