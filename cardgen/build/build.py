@@ -26,7 +26,7 @@ from ..files.incremental import (
 from ..files.lock import build_lock
 from ..files.oserrors import os_errors, os_finding, read_input
 from ..files.safepath import output_path
-from ..files.write import StagedFiles, make_folder, remove_stale_temps
+from ..files.write import StagedFiles, make_folder, remove_stale_temps, stale_temps
 from ..progress import Progress
 from ..wording.face import CardFace
 from .check import CHECKS_CACHE, FIT_CACHE, checks_key, fit_key, read_fit_cache, run_check
@@ -171,8 +171,8 @@ def _clean_up(output: Path, langs: tuple[str, ...]) -> None:
     is removed: its copy of the inputs (output/.cache/inputs-*, real folders only, never
     through a link) and its temporary files."""
     folders = [*dict.fromkeys([*LANGS, *langs])]
-    for rel in [*folders, CACHE_DIR]:
-        output_path(output, rel, folder=True)
+    # every folder walked, all of it, before the first thing is made or removed
+    temps = stale_temps(output, folders, shallow=("", CACHE_DIR))
     cache = output_path(output, CACHE_DIR, folder=True)
     old = sorted(cache.glob(f"{SNAPSHOT_PREFIX}*")) if cache.is_dir() else []
     for path in old:  # a link among them: refused before any is removed
@@ -182,7 +182,7 @@ def _clean_up(output: Path, langs: tuple[str, ...]) -> None:
     for path in old:
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path, ignore_errors=True)  # rmtree never follows a link inside
-    remove_stale_temps(output, folders, shallow=("", CACHE_DIR))
+    remove_stale_temps(temps)
 
 
 def _check_profile(project: Project, name: str) -> None:
