@@ -235,6 +235,25 @@ def test_a_forged_entry_hiding_an_error_does_not_hide_it_from_check(project, cap
     assert {f.card_id: f.name for f in report.faces["en"]}["charles-iv"] == "Charles IV"
 
 
+def test_a_forged_face_cache_is_ignored(tmp_path):
+    """A face library whose drawings are well-formed (here: shadings it would place on
+    every face kept) but framed with a checksum, or sealed with another key: nothing kept."""
+    from cardgen.render import facestore
+    from cardgen.render.faceforms import Kept
+    output = tmp_path / "project" / "output"
+    store = facestore.FaceStore(output / CACHE_DIR)
+    key = "k" * 32
+    body = pickle.dumps(Kept(shadings={"forged": {"Type": 2}}))
+    pickles.write(output, f"{CACHE_DIR}/{store.path('en', key).name}", facestore.MAGIC, key,
+                  body)
+    assert store.kept("en", key)().shadings == {"forged": {"Type": 2}}  # sealed: it holds
+    for mac in (hashlib.sha256(body).hexdigest(),
+                seal(os.urandom(32), facestore.MAGIC, key, body)):
+        store.path("en", key).write_bytes(b"".join([facestore.MAGIC, key.encode(), b"\n",
+                                                    mac.encode(), b"\n", body]))
+        assert store.kept("en", key)() == Kept()
+
+
 def test_a_json_cache_or_state_sealed_with_another_key_is_ignored(tmp_path):
     output = tmp_path / "project" / "output"
     JsonCache(output, "checks").write("k", {"card": []})
