@@ -136,6 +136,8 @@ CODES: dict[str, Code] = {
     "lang-symbols": Code(E, DATA, "symbols that differ between the English and the Czech", CZECH),
     "lang-untranslated": Code(E, DATA, "an English glossary term left in a Czech text", CZECH),
     "layout-colour": Code(E, DATA, "a layout colour that is not '#rrggbb'"),
+    "layout-extends-budget": Code(E, DATA, "layouts loaded through 'extends:' more often "
+                                  "than one command allows"),
     "layout-extends-cycle": Code(E, DATA, "layouts that extend each other in a cycle"),
     "layout-extends-missing": Code(E, DATA, "a layout that extends one that does not exist"),
     "layout-min-size": Code(E, DATA, "a minimum text size below the legible minimum"),

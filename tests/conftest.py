@@ -112,6 +112,20 @@ def send_raw(port: int, request: bytes) -> bytes:
     return b"".join(chunks)
 
 
+def tree_hash(folder: Path) -> str:
+    """Names, kinds and bytes of everything under ``folder`` (links not followed): equal
+    before and after a command when it touched nothing there."""
+    import hashlib
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        h.update(str(path.relative_to(folder)).encode())
+        if path.is_symlink():
+            h.update(b"-> " + os.readlink(path).encode())
+        elif path.is_file():
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
 def at(folder: Path):
     """The project in ``folder`` as the stages after the loader take it (its card data
     loaded, every other file read when first asked for); a folder of layouts only has no

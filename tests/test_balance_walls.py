@@ -7,7 +7,6 @@ range."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import yaml
 from cardgen.balance.outputs import MAX_JOURNAL
 from cardgen.balance.proposal import MAX_NESTING, MAX_PROPOSAL
 from cardgen.cli import main
+from tests.conftest import tree_hash as _digest
 
 pytest.importorskip("optuna")
 
@@ -32,18 +32,6 @@ def _run(project: Path, capsys, *argv: str) -> tuple[int, str]:
     code = main(["--project", str(project), "balance", *argv])
     out = capsys.readouterr()
     return code, out.out + out.err
-
-
-def _digest(folder: Path) -> str:
-    """Names, kinds and bytes of everything under ``folder`` (links not followed)."""
-    h = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        h.update(str(path.relative_to(folder)).encode())
-        if path.is_symlink():
-            h.update(b"-> " + os.readlink(path).encode())
-        elif path.is_file():
-            h.update(path.read_bytes())
-    return h.hexdigest()
 
 
 @pytest.fixture

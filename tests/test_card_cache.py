@@ -12,6 +12,7 @@ from cardgen.build.check import run_check
 from cardgen.check.cache import CheckCache
 from cardgen.data.cardcache import MAGIC, NAME, CardFileCache, _key
 from cardgen.data.load import load
+from cardgen.files import pickles
 from cardgen.files.incremental import CACHE_DIR
 from tests.conftest import replace_in
 
@@ -83,14 +84,12 @@ def test_a_damaged_cache_file_is_no_cache(project):
 
 
 def _forged(project: Path, entry: bytes) -> None:
-    """A cache file whose every check passes, holding ``entry`` for luxembourg.yaml."""
+    """A cache file whose every check passes (sealed with the project's own key, as by a
+    build whose code made it), holding ``entry`` for luxembourg.yaml."""
     name = "card_data/cards/luxembourg.yaml"
     sha = hashlib.sha256((project / name).read_bytes()).hexdigest()
     body = pickle.dumps({name: (sha, entry)})
-    path = project / "output" / CACHE_DIR / NAME
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(b"".join([MAGIC, _key().encode(), b"\n",
-                               hashlib.sha256(body).hexdigest().encode(), b"\n", body]))
+    pickles.write(project / "output", f"{CACHE_DIR}/{NAME}", MAGIC, _key(), body)
 
 
 class _Opens:

@@ -78,7 +78,7 @@ def test_a_damaged_or_planted_face_cache_is_ignored(project, tmp_path, drawn):
 
     payload = pickle.dumps(Planted())
     key = files[1].read_bytes().split(b"\n")[1].decode()  # the right key: only the body is foreign
-    pickles.write(files[1], MAGIC, key, payload)
+    pickles.write(project / "output", f".cache/{files[1].name}", MAGIC, key, payload)
     drawn.clear()
     replace_in(project / CARDS, "cs: Otec vlasti", "cs: Otec národa")
     build(project, BuildOptions(jobs=1))

@@ -17,7 +17,7 @@ from cardgen.build import build as building
 from cardgen.build.build import BuildReport
 from cardgen.build.options import BuildOptions
 from cardgen.errors import Finding
-from cardgen.files.incremental import _canonical_hash
+from cardgen.files.incremental import JsonCache
 from cardgen.press.pagewalk import inspect
 from cardgen.press.pdfread import WalkCache
 from cardgen.press.preflight import Rules, check_bytes
@@ -136,10 +136,11 @@ def test_a_damaged_cache_is_ignored(tmp_path):
                 for rel, walks in entries.items()}
 
     tampered = dict(doc, payload=lying(doc["payload"]))  # checksum no longer matches
-    misshapen = dict(doc, payload={rel: {k: v[:3] for k, v in walks.items()}
-                                   for rel, walks in doc["payload"].items()})
-    misshapen["sha256"] = _canonical_hash(misshapen["payload"])
-    for damaged in (json.dumps(tampered), json.dumps(misshapen), '{"version": 2, "payl'):
+    # well-formed and sealed with the project's own key, but of the wrong shape
+    JsonCache(project / "output", "preflight").write(doc["key"], {
+        rel: {k: v[:3] for k, v in walks.items()} for rel, walks in doc["payload"].items()})
+    misshapen = cache.read_text(encoding="utf-8")
+    for damaged in (json.dumps(tampered), misshapen, '{"version": 3, "payl'):
         cache.write_text(damaged, encoding="utf-8")
         new = next(names)
         edit(project, old, new)

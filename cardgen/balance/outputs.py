@@ -11,12 +11,10 @@ before ``--apply``: a planted file costs no trial and nothing outside is read or
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 from ..errors import CardgenError, Location, error
-from ..files.oserrors import check_regular
-from ..files.safepath import OUTPUT, in_output
+from ..files.safepath import OUTPUT, in_output, output_tree
 
 FOLDER = "balance"
 OUT = Path(OUTPUT) / FOLDER
@@ -34,46 +32,22 @@ def shown(rel: str) -> str:
     return f"{OUT.as_posix()}/{rel}"
 
 
-def _link_out(where: str) -> CardgenError:
-    return CardgenError(error(
-        "unsafe-path", f"refusing {where}: it is a link that leads out of output/",
-        location=Location(where), hint=f"remove the link {where}; cardgen balance makes its "
-        "files there itself"))
-
-
-def _inside(project: Path, rel: str) -> Path:
-    """``output/balance[/<rel>]`` through :func:`in_output`; a link out of output/ on the
-    way is refused at the link itself."""
-    parts = [FOLDER, *(rel.split("/") if rel else [])]
-    output = (project / OUTPUT).resolve()
-    for i in range(1, len(parts) + 1):
-        if not (project / OUTPUT).joinpath(*parts[:i]).resolve().is_relative_to(output):
-            raise _link_out("/".join([OUTPUT, *parts[:i]]))
-    return in_output(project, "/".join(parts))
+def _inside(project: Path, rel: str, *, folder: bool = False) -> Path:
+    """``output/balance[/<rel>]`` through the output wall: a link out of output/ on the way
+    is refused at the link itself, a FIFO or device at the file."""
+    return in_output(project, "/".join([FOLDER, *(rel.split("/") if rel else [])]),
+                     folder=folder)
 
 
 def out_path(project: Path, rel: str) -> Path:
     """``output/balance/<rel>``: inside output/ (links resolved), and a regular file or
     nothing yet; else a CardgenError at the file."""
-    path = _inside(project, rel)
-    problem = check_regular(path, shown(rel))
-    if problem is not None:
-        raise CardgenError(problem)
-    return path
+    return _inside(project, rel)
 
 
 def out_folder(project: Path, rel: str = "") -> Path:
     """``output/balance[/<rel>]`` as a folder inside output/ (or not made yet)."""
-    path = _inside(project, rel)
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return path
-    if not stat.S_ISDIR(mode):
-        raise CardgenError(error("os-not-directory", f"{shown(rel).rstrip('/')} is not a folder",
-                                 location=Location(shown(rel).rstrip("/")),
-                                 hint="remove it; cardgen balance makes the folder itself"))
-    return path
+    return _inside(project, rel, folder=True)
 
 
 def journal_path(project: Path) -> Path:
@@ -102,18 +76,7 @@ def journal_path(project: Path) -> Path:
 def _scan(project: Path, rel: str) -> None:
     """Every entry already under ``output/balance/<rel>/``, which a run replaces: none
     leads out of output/ or is other than a folder or a regular file."""
-    top = out_folder(project, rel)
-    if not top.is_dir():
-        return
-    output = (project / OUTPUT).resolve()
-    for folder, dirs, files in os.walk(top):
-        for name in dirs + files:
-            path = Path(folder) / name
-            where = shown(f"{rel}/{path.relative_to(top).as_posix()}")
-            if not path.resolve().is_relative_to(output):
-                raise _link_out(where)
-            if name in files and (problem := check_regular(path, where)) is not None:
-                raise CardgenError(problem)
+    output_tree(project / OUTPUT, f"{FOLDER}/{rel}")
 
 
 def check_outputs(project: Path) -> None:

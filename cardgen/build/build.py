@@ -25,8 +25,8 @@ from ..files.incremental import (
 )
 from ..files.lock import build_lock
 from ..files.oserrors import os_errors, os_finding, read_input
-from ..files.safepath import inside
-from ..files.write import StagedFiles, make_folder, remove_stale_temps
+from ..files.safepath import output_path
+from ..files.write import StagedFiles, make_folder, remove_stale_temps, stale_temps
 from ..progress import Progress
 from ..wording.face import CardFace
 from .check import CHECKS_CACHE, FIT_CACHE, checks_key, fit_key, read_fit_cache, run_check
@@ -129,12 +129,8 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
     output = project / "output"
     options_key = _options_key(options, manifest[0] if manifest else None)
     with build_lock(output):
-        for lang in options.langs:  # a file or a dead link in the way: said now, not at the end
-            make_folder(output / lang)
+        _clean_up(output, options.langs)
         cache_dir = output / CACHE_DIR
-        for old in cache_dir.glob(f"{SNAPSHOT_PREFIX}*"):
-            shutil.rmtree(old, ignore_errors=True)  # a killed build's copy of the inputs
-        remove_stale_temps([output / lang for lang in LANGS] + [cache_dir], top=output)
         state = BuildState.read(output)
         with os_errors("read the inputs of", project):
             odd = odd_inputs(project)
@@ -150,9 +146,10 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
                 log("unchanged")
                 return BuildReport(skipped=[output / rel for rel in state.outputs],
                                    findings=cached, unchanged=True)
-        make_folder(cache_dir)
+        make_folder(output_path(output, CACHE_DIR, folder=True))
         with os_errors("copy the inputs to", cache_dir):
-            snapshot = Path(tempfile.mkdtemp(prefix=SNAPSHOT_PREFIX, dir=cache_dir)).resolve()
+            made = Path(tempfile.mkdtemp(prefix=SNAPSHOT_PREFIX, dir=cache_dir))
+        snapshot = output_path(output, f"{CACHE_DIR}/{made.name}", folder=True).resolve()
         try:
             try:
                 inputs = snapshot_inputs(project, snapshot, options_key)
@@ -165,6 +162,27 @@ def build(project: Path, options: BuildOptions, log: Log = lambda _msg: None,
             raise CardgenError(_relocate(exc.findings, snapshot, project)) from None
         finally:
             shutil.rmtree(snapshot, ignore_errors=True)
+
+
+def _clean_up(output: Path, langs: tuple[str, ...]) -> None:
+    """Before anything else of a build: every folder the build writes, lists or cleans is
+    named through the output wall (a link out of output/ or a FIFO there is refused before
+    anything is touched); then the language folders are made, and what a killed build left
+    is removed: its copy of the inputs (output/.cache/inputs-*, real folders only, never
+    through a link) and its temporary files."""
+    folders = [*dict.fromkeys([*LANGS, *langs])]
+    # every folder walked, all of it, before the first thing is made or removed
+    temps = stale_temps(output, folders, shallow=("", CACHE_DIR))
+    cache = output_path(output, CACHE_DIR, folder=True)
+    old = sorted(cache.glob(f"{SNAPSHOT_PREFIX}*")) if cache.is_dir() else []
+    for path in old:  # a link among them: refused before any is removed
+        output_path(output, f"{CACHE_DIR}/{path.name}", folder=True)
+    for lang in langs:  # a file or a dead link in the way: said now, not at the end
+        make_folder(output / lang)
+    for path in old:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)  # rmtree never follows a link inside
+    remove_stale_temps(temps)
 
 
 def _check_profile(project: Project, name: str) -> None:
@@ -181,7 +199,14 @@ def _check_profile(project: Project, name: str) -> None:
 def _preflight(output: Path, targets: list[Target]) -> None:
     """Before the long part of a build: every output folder can be made and no folder sits
     where an output file goes, so such a problem is reported at once, all of them together."""
-    found = []
+    found: list[Finding] = []
+    for target in targets:  # through the wall: no link out, FIFO or device on the way
+        try:
+            output_path(output, target.rel, own=False)
+        except CardgenError as exc:
+            found += [f for f in exc.findings if f not in found]
+    if found:
+        raise CardgenError(found)
     for folder in sorted({(output / t.rel).parent for t in targets}):
         try:
             make_folder(folder)
@@ -292,7 +317,8 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
         progress.start(sum(len(report.faces[lang]) + 1 for lang in options.langs), "png")
         for lang in options.langs:
             log(f"{lang}/png")
-            paths, _ = write_pngs(report.faces[lang], layout, inside(output, f"{lang}/png"),
+            paths, _ = write_pngs(report.faces[lang], layout,
+                                  output_path(output, f"{lang}/png", folder=True),
                                   lang=lang,
                                   step=partial(lambda name, lang: progress.step(f"{lang}/png/{name}"),
                                                lang=lang))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import Finding, Location, Severity
 from ..files.incremental import BuildState, code_digest, digest, tree_digest
-from ..files.safepath import inside
+from ..files.safepath import output_path
 from ..files.write import StagedFiles
 
 if TYPE_CHECKING:
@@ -50,5 +50,5 @@ def project_keys(project: Path) -> tuple[str, str]:
 def stage(staged: StagedFiles, output: Path, target: Target, data: bytes,
           state: BuildState) -> None:
     """Stage a made target's file in ``output`` and record it in the build state."""
-    staged.add(inside(output, target.rel), data)
+    staged.add(output_path(output, target.rel, own=False), data)
     state.record(target.rel, target.key, data)

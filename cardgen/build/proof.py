@@ -32,6 +32,8 @@ def proof(project: Path, *, only_problems: bool = False, changed_since: str | No
     from ..translate.proof import build_proof
     from ..translate.translation import text_states
     from ..wording.compose import compose_faces
+    # through the output wall before the long part: a link out or a FIFO there is refused
+    path = in_output(project, "proof/" + (FULL_PROOF if changed_since is None else CHANGES_PROOF))
     report = run_check(project)
     data, gathered = report.data, report.project
     if data is None or gathered is None:
@@ -47,8 +49,7 @@ def proof(project: Path, *, only_problems: bool = False, changed_since: str | No
     pdf = build_proof(data, faces["en"], faces["cs"], report.findings, draw_card, layout,
                       only_problems=only_problems, earlier=earlier, hashes=hashes,
                       states=text_states(data, gathered))
-    path = in_output(project, "proof/" + (FULL_PROOF if changed_since is None else CHANGES_PROOF))
-    atomic_write(path, pdf)
+    atomic_write(in_output(project, path.relative_to(project / "output").as_posix()), pdf)
     return path
 
 

@@ -9,6 +9,7 @@ from ..data.model import LANGS
 from ..errors import CardgenError, Finding, Severity, has_errors
 from ..files.incremental import BuildState
 from ..files.lock import build_lock
+from ..files.safepath import output_path
 from ..files.write import StagedFiles, make_folder
 from .common import project_keys, stage
 from .options import BuildOptions, check_options
@@ -44,6 +45,8 @@ def tables(project: Path, langs: tuple[str, ...] = LANGS) -> TablesReport:
         state = BuildState.read(output)
         targets = [t for lang in langs for t in table_targets(gathered, lang, card_key)]
         stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
+        for target in stale:  # through the output wall before the first is made
+            output_path(output, target.rel, own=False)
         report.skipped = [output / t.rel for t in targets if t not in stale]
         with StagedFiles() as staged:
             for target in stale:

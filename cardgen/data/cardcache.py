@@ -7,9 +7,11 @@ next load takes a file's cards from there when its bytes are the same, and parse
 otherwise. Every file:line in them is relative to the project, so the entries a build makes
 in its copy of the inputs hold for the project itself.
 
-The file is trusted only as far as it can be checked: its key (the generator's code) and a
-SHA-256 of its body must match, and its pickles may make no object but the model's own
-(cards, findings, loaded YAML values); anything else reads as no entry, never as an error.
+The file is trusted only as far as it can be checked: its key (the generator's code) and its
+seal (an HMAC with the project's secret, :mod:`cardgen.files.seal`) must match, so a planted
+or forged file, however well-formed, is no entry; and its pickles may make no object but the
+model's own (cards, findings, loaded YAML values); anything else reads as no entry, never as
+an error.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from .. import errors
 from ..errors import Finding
 from ..files import pickles
 from ..files.incremental import CACHE_DIR, code_digest, digest
-from ..files.safepath import inside
 from . import model, yamlsrc
 from .model import Card
 
@@ -82,11 +83,7 @@ class CardFileCache:
     @classmethod
     def read(cls, output: Path, *, keep: bool = False) -> CardFileCache:
         """The cache under ``output``; a missing, damaged or stale file is an empty cache."""
-        try:
-            path = inside(output, f"{CACHE_DIR}/{NAME}", own=True)
-        except errors.CardgenError:  # a planted link: no cache
-            return cls(keep=keep)
-        body = pickles.read(path, MAGIC, _key())
+        body = pickles.read(output, f"{CACHE_DIR}/{NAME}", MAGIC, _key())
         stored = pickles.loads(body, _allowed) if body is not None else None
         if not isinstance(stored, dict) or not all(
                 isinstance(k, str) and isinstance(v, tuple) and len(v) == 2
@@ -96,5 +93,5 @@ class CardFileCache:
 
     def write(self, output: Path) -> None:
         """Keep this load's entries (only those: a removed card file's entry goes)."""
-        pickles.write(inside(output, f"{CACHE_DIR}/{NAME}", own=True), MAGIC, _key(),
+        pickles.write(output, f"{CACHE_DIR}/{NAME}", MAGIC, _key(),
                       pickles.dumps(dict(sorted(self.live.items()))))

@@ -18,7 +18,7 @@ from typing import Any
 
 from reportlab.lib.units import mm
 
-from ..errors import CardgenError, Finding, Location, error, has_errors
+from ..errors import CardgenError, Finding, Location, error, has_errors, shown
 from ..files.safepath import in_project, resolved
 from .fields import Field, check_record, range_findings
 from .project import Documents
@@ -313,6 +313,11 @@ def _merge(base: LocMap, over: LocMap) -> LocMap:
     return out
 
 
+#: Per command (one project's :class:`~.project.Documents`): the most layouts ``extends:``
+#: may load, repeats counted. A real chain is a handful; a diamond of 17 levels was 10^5.
+MAX_EXTENDS_LOADS = 256
+
+
 def _load_raw(path: Path, chain: tuple[Path, ...], documents: Documents) -> LocMap:
     path = resolved(path)  # a loop of links: an error at the file
     if path in chain:
@@ -340,6 +345,14 @@ def _load_raw(path: Path, chain: tuple[Path, ...], documents: Documents) -> LocM
             raise CardgenError(error("layout-extends-missing",
                                      f"layout '{name}' named in 'extends' does not exist",
                                      location=where, hint=f"looked for {parent_path}"))
+        documents.extends_loads += 1
+        if documents.extends_loads > MAX_EXTENDS_LOADS:
+            raise CardgenError(error(
+                "layout-extends-budget", f"layouts were loaded through 'extends:' more than "
+                f"{MAX_EXTENDS_LOADS:,} times in this command (each repeat counted); the "
+                f"budget of extends loads is spent here, at '{shown(name[:80])}'", location=where,
+                hint="extend each base layout once: a layout that several of your layouts "
+                "extend, and that they extend again, is loaded once per path to it"))
         parent = _load_raw(parent_path, (*chain, path), documents)
         merged = parent if merged is None else _merge(merged, parent)
     assert merged is not None

@@ -43,6 +43,9 @@ class Documents:
         self.root = root
         self._parsed: dict[str, Any] = {}
         self._failed: dict[str, CardgenError] = {}
+        #: layouts loaded through ``extends:`` by this command, repeats counted: a file is
+        #: parsed once, but each load merges its whole tree again (a diamond doubles per level)
+        self.extends_loads = 0
 
     def exists(self, rel: str) -> bool:
         return (self.root / rel).is_file()

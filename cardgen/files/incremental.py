@@ -2,11 +2,16 @@
 
 A target's key hashes everything its bytes depend on. The state file records, per output,
 the key it was built from and the SHA-256 of the bytes written; an output is reused only
-when both still match, so a corrupt, edited or stale file is rebuilt, never trusted.
+when both still match, so a corrupt, edited or stale file is rebuilt, never trusted. The
+state and the JSON caches are sealed with the project's secret (:mod:`.seal`), so a planted
+one, however well-formed, is ignored; and every output the state names is read through the
+output wall (a path out of ``output/``, a device or a FIFO listed there is an output to
+make again, never one to open).
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -18,12 +23,13 @@ from pathlib import Path
 from ..errors import CardgenError, Finding
 from .fingerprint import code_digest
 from .oserrors import check_regular, read_input
-from .safepath import inside
+from .safepath import output_path
+from .seal import CACHE_DIR as CACHE_DIR
+from .seal import make_key, read_key, seal, sealed
 from .write import atomic_write
 
 STATE_NAME = ".cardgen-state.json"
-STATE_VERSION = 2
-CACHE_DIR = ".cache"
+STATE_VERSION = 3  # 3: sealed with the project's secret
 #: What a build reads besides the package's own code.
 INPUT_DIRS = ("card_data", "layouts", "fonts", "art")
 
@@ -38,8 +44,14 @@ def digest(*parts: bytes | str) -> str:
 
 
 def file_digest(path: Path) -> str:
+    """The SHA-256 of a regular file's bytes; anything else (a FIFO, which would block, a
+    device, which may never end) is an OSError, never opened for reading."""
     h = hashlib.sha256()
-    with path.open("rb") as fh:
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        os.set_blocking(fd, True)
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
@@ -106,7 +118,8 @@ def snapshot_inputs(project: Path, dest: Path, *extra: str) -> str:
     A build reads only the copy, so its key and its outputs come from the same bytes by
     construction: a file saved while the build runs is seen by the next build, never half
     by this one. Links out of art/ and out of the project stay links, so the art check and
-    the load still refuse them.
+    the load still refuse them. ``dest`` is a new folder of the build's own, named through
+    the output wall; every file is created there anew (never opened if something is there).
     """
     parts: list[str] = []
     for path in input_files(project):
@@ -121,7 +134,7 @@ def snapshot_inputs(project: Path, dest: Path, *extra: str) -> str:
             parts += [str(rel), file_digest(path)]
             continue
         h = hashlib.sha256()
-        with path.open("rb") as src, target.open("wb") as out:
+        with path.open("rb") as src, target.open("xb") as out:  # never through a planted file
             for block in iter(lambda: src.read(1 << 20), b""):
                 h.update(block)
                 out.write(block)
@@ -130,10 +143,11 @@ def snapshot_inputs(project: Path, dest: Path, *extra: str) -> str:
 
 
 class JsonCache:
-    """A JSON document under output/.cache/ that is trusted only if its checksum matches.
+    """A JSON document under output/.cache/ that is trusted only if its seal matches.
 
-    The payload is stored with the SHA-256 of its canonical JSON and a caller's key; a
-    missing, truncated, edited or stale file reads as empty, so it is rebuilt, never used.
+    The payload is stored with a caller's key and the seal (HMAC-SHA256 with the project's
+    secret) of both: a missing, truncated, edited, stale, planted or forged file reads as
+    empty, so it is rebuilt, never used.
     """
 
     def __init__(self, output: Path, name: str):
@@ -142,26 +156,28 @@ class JsonCache:
 
     def read(self, key: str) -> object | None:
         try:
-            raw = json.loads(read_input(inside(self.output, self.rel, own=True), self.rel))
+            raw = json.loads(read_input(output_path(self.output, self.rel), self.rel))
             payload = raw["payload"]
             if raw.get("version") != STATE_VERSION or raw.get("key") != key:
                 return None
-            if raw.get("sha256") != _canonical_hash(payload):
+            if not sealed(read_key(self.output), raw.get("seal"), key, _canonical(payload)):
                 return None
             return payload
         except (CardgenError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
             return None  # a planted link or a damaged file is a cache miss
 
     def write(self, key: str, payload: object) -> None:
-        doc = {"version": STATE_VERSION, "key": key, "sha256": _canonical_hash(payload),
-               "payload": payload}
-        atomic_write(inside(self.output, self.rel, own=True),
-                     json.dumps(doc, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+        path = output_path(self.output, self.rel)
+        secret = make_key(self.output)
+        if secret is None:  # pragma: no cover - a file system that cannot keep it private
+            return
+        doc = {"version": STATE_VERSION, "key": key,
+               "seal": seal(secret, key, _canonical(payload)), "payload": payload}
+        atomic_write(path, json.dumps(doc, ensure_ascii=False, sort_keys=True).encode("utf-8"))
 
 
-def _canonical_hash(payload: object) -> str:
-    text = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def _canonical(payload: object) -> str:
+    return json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 @dataclass
@@ -180,9 +196,10 @@ class BuildState:
     def read(cls, output: Path) -> BuildState:
         path = output / STATE_NAME
         try:
-            raw = json.loads(read_input(inside(output, STATE_NAME, own=True), STATE_NAME))
-            if raw.get("version") != STATE_VERSION:
-                return cls(path)
+            raw = json.loads(read_input(output_path(output, STATE_NAME), STATE_NAME))
+            if raw.get("version") != STATE_VERSION or not sealed(
+                    read_key(output), raw.pop("seal", None), _canonical(raw)):
+                return cls(path)  # planted, forged or of another project: trust none of it
             entries = raw["entries"]
             inputs, outputs = raw.get("inputs", ""), raw.get("outputs", [])
             if (not isinstance(entries, dict) or not isinstance(inputs, str)
@@ -203,12 +220,7 @@ class BuildState:
             return False
         for rel in self.outputs:
             entry = self.entries.get(rel)
-            if not isinstance(entry, dict):
-                return False
-            try:
-                if file_digest(output / rel) != entry.get("sha256"):
-                    return False
-            except OSError:
+            if not isinstance(entry, dict) or _digest_at(output, rel) != entry.get("sha256"):
                 return False
         return True
 
@@ -216,18 +228,29 @@ class BuildState:
         entry = self.entries.get(rel)
         if not isinstance(entry, dict) or entry.get("key") != key:
             return False
-        target = output / rel
-        try:
-            return target.is_file() and file_digest(target) == entry.get("sha256")
-        except OSError:
-            return False
+        return _digest_at(output, rel) == entry.get("sha256")
 
     def record(self, rel: str, key: str, data: bytes) -> None:
         self.entries[rel] = {"key": key, "sha256": hashlib.sha256(data).hexdigest()}
 
     def save(self) -> None:
-        payload = {"version": STATE_VERSION, "inputs": self.inputs, "outputs": self.outputs,
-                   "timings": {k: round(v, 4) for k, v in sorted(self.timings.items())},
-                   "entries": dict(sorted(self.entries.items()))}
-        atomic_write(inside(self.path.parent, self.path.name, own=True),
-                     json.dumps(payload, indent=1).encode("utf-8"))
+        output = self.path.parent
+        path = output_path(output, self.path.name)
+        secret = make_key(output)
+        if secret is None:  # pragma: no cover - a file system that cannot keep it private
+            return
+        doc: dict[str, object] = {
+            "version": STATE_VERSION, "inputs": self.inputs, "outputs": self.outputs,
+            "timings": {k: round(v, 4) for k, v in sorted(self.timings.items())},
+            "entries": dict(sorted(self.entries.items()))}
+        doc["seal"] = seal(secret, _canonical(doc))
+        atomic_write(path, json.dumps(doc, indent=1).encode("utf-8"))
+
+
+def _digest_at(output: Path, rel: str) -> str | None:
+    """The SHA-256 of the output ``rel`` (as the state names it), through the output wall;
+    None when it is missing, not a regular file or not a path inside ``output/``."""
+    try:
+        return file_digest(output_path(output, rel, own=False))
+    except (CardgenError, OSError):
+        return None

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import CardgenError, Location, error
 from .oserrors import os_errors
-from .safepath import inside
+from .safepath import output_path
 from .write import make_folder
 
 LOCK_NAME = ".cardgen.lock"
@@ -24,8 +24,8 @@ def build_lock(output: Path) -> Iterator[None]:
     workers share it, and they die with the build (:mod:`cardgen.build.making`), so a killed build
     never leaves it held.
     """
+    path = output_path(output, LOCK_NAME)  # output/ inside the project, the lock no link out
     make_folder(output)
-    path = inside(output, LOCK_NAME, own=True)  # never a link leading out of output/
     with os_errors("lock", path):
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
     try:

@@ -69,7 +69,7 @@ def os_errors(doing: str, path: Path | str | None = None) -> Iterator[None]:
         raise CardgenError(os_finding(exc, doing, path)) from None
 
 
-def _kind(mode: int) -> str:
+def kind_of(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -99,7 +99,7 @@ def read_input(path: Path | str, display: str | None = None,
         try:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode):
-                raise CardgenError(not_a_file(path, _kind(info.st_mode), display))
+                raise CardgenError(not_a_file(path, kind_of(info.st_mode), display))
             if info.st_size > limit:
                 raise CardgenError(error(
                     "file-too-large", f"file is {info.st_size} bytes; at most {limit} are read",
@@ -126,4 +126,4 @@ def check_regular(path: Path, display: str | None = None) -> Finding | None:
     except OSError as exc:
         return os_finding(exc, "follow the link", display or path) \
             if exc.errno == errno.ELOOP else None
-    return None if stat.S_ISREG(mode) else not_a_file(path, _kind(mode), display)
+    return None if stat.S_ISREG(mode) else not_a_file(path, kind_of(mode), display)

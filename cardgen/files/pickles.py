@@ -1,18 +1,19 @@
 """Pickled files under output/.cache/, trusted only as far as they can be checked.
 
 For what JSON cannot hold cheaply (the loaded model, recorded PDF drawings): a file is a
-magic line, the caller's key (what its content depends on, e.g. the code), the SHA-256 of
-the body, and the pickled body. A missing, truncated, edited or stale file reads as nothing;
+magic line, the caller's key (what its content depends on, e.g. the code), the seal of all
+of it (:mod:`.seal`: an HMAC-SHA256 made with the project's secret, which a planted file
+cannot carry), and the pickled body. A missing, truncated, edited, stale or forged file
+reads as nothing;
 the body is unpickled by an unpickler that makes no object but the classes the caller
 allows (named one by one), and a caller whose objects need no constructor call refuses a
 body that calls anything: a damaged or planted cache file is never an error, can run no code
 and can make no allowed class open a file it names. Files are read through the safe reader
-(regular files only, at most :data:`MAX_BYTES`), at paths confirmed inside ``output/``.
+(regular files only, at most :data:`MAX_BYTES`), at paths confirmed by the output wall.
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
 import pickle
 import pickletools
@@ -22,6 +23,8 @@ from typing import Any
 
 from ..errors import CardgenError
 from .oserrors import read_input
+from .safepath import output_path
+from .seal import make_key, read_key, seal, sealed
 from .write import atomic_write
 
 #: The largest cache file read (the face drawings of one language are a few MB).
@@ -65,23 +68,28 @@ def dumps(obj: Any) -> bytes:
     return pickle.dumps(obj, pickle.HIGHEST_PROTOCOL)
 
 
-def read(path: Path, magic: bytes, key: str) -> bytes | None:
-    """The body of the file at ``path`` if it is intact and was written with ``key``."""
+def read(output: Path, rel: str, magic: bytes, key: str) -> bytes | None:
+    """The body of the file ``output/rel`` if it is intact, sealed with the project's
+    secret, and was written with ``key``."""
     try:
-        raw = read_input(path, limit=MAX_BYTES)
+        raw = read_input(output_path(output, rel), limit=MAX_BYTES)
     except CardgenError:
         return None
     head, _, rest = raw.partition(b"\n")
     stored, _, rest = rest.partition(b"\n")
-    sha, _, body = rest.partition(b"\n")
+    mac, _, body = rest.partition(b"\n")
     if (head + b"\n" != magic or stored.decode("ascii", "replace") != key
-            or sha.decode("ascii", "replace") != hashlib.sha256(body).hexdigest()):
+            or not sealed(read_key(output), mac.decode("ascii", "replace"), magic, key, body)):
         return None
     return body
 
 
-def write(path: Path, magic: bytes, key: str, body: bytes) -> None:
-    """Write ``body`` framed for :func:`read`, atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+def write(output: Path, rel: str, magic: bytes, key: str, body: bytes) -> None:
+    """Write ``body`` framed and sealed for :func:`read`, atomically, at ``output/rel``
+    (nothing, on a file system that cannot keep the secret private)."""
+    path = output_path(output, rel)
+    secret = make_key(output)
+    if secret is None:  # pragma: no cover - e.g. a FAT disk, where every file is 0777
+        return
     atomic_write(path, b"".join([magic, key.encode("ascii"), b"\n",
-                                 hashlib.sha256(body).hexdigest().encode("ascii"), b"\n", body]))
+                                 seal(secret, magic, key, body).encode("ascii"), b"\n", body]))

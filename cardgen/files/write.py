@@ -17,6 +17,7 @@ from typing import BinaryIO
 
 from ..errors import CardgenError
 from .oserrors import os_errors, os_finding
+from .safepath import output_tree
 
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
@@ -38,7 +39,7 @@ def atomic_output(path: Path | str) -> Iterator[BinaryIO]:
 @contextlib.contextmanager
 def _temp_beside(path: Path) -> Iterator[tuple[int, str]]:
     """A temporary file in ``path``'s folder (its descriptor and name), removed when the
-    block fails; its name is one :func:`remove_stale_temps` knows."""
+    block fails; its name is one :func:`stale_temps` knows."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         yield fd, tmp
@@ -205,20 +206,28 @@ def _remove_temps_of(path: Path) -> None:
                     os.unlink(entry.path)
 
 
-def remove_stale_temps(folders: Iterable[Path], top: Path | None = None) -> list[Path]:
-    """Delete the temporary files a killed run left in ``folders`` (with their subfolders)
-    and directly in ``top``.
+def stale_temps(output: Path, deep: Iterable[str], shallow: Iterable[str] = ("",)
+                ) -> list[Path]:
+    """The temporary files a killed run left in the folders ``output/<deep>`` (with their
+    subfolders) and ``output/<shallow>`` (without: ``""`` is ``output/`` itself).
 
-    Only call this while holding the build lock of those folders: no other writer then has a
-    temporary file in them.
+    Every folder is listed through the output wall (:func:`~.safepath.output_tree`), all
+    of them before this returns: a link among them that leads out of ``output/``, or a FIFO,
+    is an error, so a caller that lists first deletes nothing anywhere. Regular files only,
+    never a link.
     """
-    candidates = [p for folder in folders if folder.is_dir() for p in folder.rglob("*.tmp")]
-    if top is not None and top.is_dir():
-        candidates += top.glob("*.tmp")
+    listed = [p for folder in deep for p in output_tree(output, folder)]
+    listed += [p for folder in shallow for p in output_tree(output, folder, deep=False)]
+    return [p for p in listed if _STALE_TEMP.fullmatch(p.name)]
+
+
+def remove_stale_temps(temps: Iterable[Path]) -> list[Path]:
+    """Delete the files :func:`stale_temps` listed; those removed. Only call this while
+    holding the build lock of their ``output/``: no other writer then has a temporary file
+    in it."""
     removed = []
-    for path in candidates:
-        if _STALE_TEMP.fullmatch(path.name) and path.is_file() and not path.is_symlink():
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
-                removed.append(path)
+    for path in temps:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+            removed.append(path)
     return removed

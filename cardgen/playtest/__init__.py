@@ -102,6 +102,8 @@ def _components(project: Project) -> tuple[dict[str, Any], dict[str, dict[str, s
 
 
 def playtest(project: Path, options: PlaytestOptions, progress: Progress | None = None) -> PlaytestResult:
+    for rel in _outputs(options.langs):  # through the output wall before the first game
+        in_output(project, rel)
     old = _old_report(options.compare) if options.compare else None
     gathered, loaded = load_project(project)
     rules = playable_rules(gathered, loaded)
@@ -159,13 +161,17 @@ def _play(rules: Rules, options: PlaytestOptions, tokens: dict[str, Any],
 def _write(project: Project, report: dict[str, Any], words: dict[str, Words],
            reminders: dict[str, dict[str, str]]) -> list[Path]:
     """output/playtest/report.json and <lang>/report.pdf, each written atomically."""
-    written = [in_output(project.root, "playtest/report.json")]  # never through a link out
+    written = [in_output(project.root, rel) for rel in _outputs(tuple(words))]
     atomic_write(written[0], to_json(report))
     fonts = project.card_layout().fonts
-    for lang, w in words.items():
-        written.append(in_output(project.root, f"playtest/{lang}/report.pdf"))
-        atomic_write(written[-1], build_pdf(report, fonts, w, reminders))
+    for path, w in zip(written[1:], words.values(), strict=True):
+        atomic_write(path, build_pdf(report, fonts, w, reminders))
     return written
+
+
+def _outputs(langs: tuple[str, ...]) -> list[str]:
+    """What a playtest writes under output/: the report, then each language's PDF."""
+    return ["playtest/report.json", *(f"playtest/{lang}/report.pdf" for lang in langs)]
 
 
 def player_budget(kind: str) -> int | None:

@@ -2,11 +2,12 @@
 
 A one-card edit then draws one face instead of every face of its language
 (:class:`cardgen.render.faceforms.FaceLibrary` takes the others when their glyph codes
-still hold). A file (:mod:`cardgen.files.pickles`) holds its key and a checksum, then the pickled
-drawings, unpickled by an unpickler that makes nothing but ReportLab's PDF objects and the
-renderer's own data classes, so a damaged or planted cache file is ignored and can run no
-code. The build writes a library's file only when it drew something new, and
-removes the files of the languages it built that no library of it uses any more.
+still hold). A file (:mod:`cardgen.files.pickles`) holds its key and its seal (an HMAC with the
+project's secret, :mod:`cardgen.files.seal`), then the pickled drawings, unpickled by an
+unpickler that makes nothing but ReportLab's PDF objects and the renderer's own data
+classes, so a damaged, planted or forged cache file is ignored and can run no code. The
+build writes a library's file only when it drew something new, and removes the files of
+the languages it built that no library of it uses any more.
 """
 
 from __future__ import annotations
@@ -16,9 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardgenError
 from ..files import pickles
-from ..files.safepath import inside
+from ..files.safepath import output_tree
 from .faceforms import FaceLibrary, Kept
 
 MAGIC = b"cardgen-faces 1\n"
@@ -44,11 +44,8 @@ def _allowed(module: str, name: str) -> Any:
 
 
 def _read(path: Path, key: str) -> Kept:
-    try:
-        path = inside(path.parent.parent, f"{path.parent.name}/{path.name}", own=True)
-    except CardgenError:  # a planted link: nothing kept
-        return Kept()
-    body = pickles.read(path, MAGIC, key)
+    output = path.parent.parent
+    body = pickles.read(output, f"{path.parent.name}/{path.name}", MAGIC, key)
     kept = pickles.loads(body, _allowed, calls=False) if body is not None else None
     return kept if isinstance(kept, Kept) else Kept()
 
@@ -77,10 +74,12 @@ class FaceStore:
         """Write each library that drew a face; remove the other files of its language."""
         for path, (key, library) in self._libraries.items():
             if library.drawn:  # a library that drew nothing new: its file is as it was
-                safe = inside(self.folder.parent, f"{self.folder.name}/{path.name}", own=True)
-                pickles.write(safe, MAGIC, key, pickles.dumps(library.keep()))
+                pickles.write(self.folder.parent, f"{self.folder.name}/{path.name}", MAGIC,
+                              key, pickles.dumps(library.keep()))
         langs = {library.lang for _key, library in self._libraries.values()}
-        for old in self.folder.glob(f"{PREFIX}*{SUFFIX}"):
+        kept = {path.name for path in self._libraries}
+        for old in output_tree(self.folder.parent, self.folder.name, deep=False):
             lang = old.name.removeprefix(PREFIX).split("-", 1)[0]
-            if lang in langs and old not in self._libraries:
+            if (old.name.startswith(PREFIX) and old.name.endswith(SUFFIX) and lang in langs
+                    and old.name not in kept):
                 old.unlink(missing_ok=True)

@@ -16,10 +16,11 @@ from ..build.options import BuildOptions
 from ..build.watch import Log, watch
 from ..errors import CardgenError
 from ..files.safepath import in_output
+from ..report import format_text
 from .builder import DeskBuilder
 from .desk import Desk
 from .editor import Editor, check_template
-from .images import SERVE_DIR, ImageCache
+from .images import IMAGE_FOLDERS, SERVE_DIR, ImageCache
 from .web import HOST, DeskServer
 
 #: Tried first when no --port is given, so a reopened tab finds a restarted server.
@@ -36,12 +37,14 @@ def serve(project: Path, port: int | None = None, editor: str | None = None, log
         log(f"error: {project} has no card_data/ folder; run in a project folder or pass --project")
         return 2
     desk = Desk(project, editor=editor is not None)
-    try:
-        images = in_output(project, SERVE_DIR)  # a link out of output/ is refused
+    try:  # the folders the preview writes, lists and prunes: none a link out, none a FIFO
+        images = in_output(project, SERVE_DIR, folder=True)
+        for sub in IMAGE_FOLDERS:
+            in_output(project, f"{SERVE_DIR}/{sub}", folder=True)
+        images.mkdir(parents=True, exist_ok=True)
     except CardgenError as exc:
-        log(f"error: {exc.findings[0].message}")
+        log(format_text(exc.findings).rstrip("\n"))
         return 2
-    images.mkdir(parents=True, exist_ok=True)
     server = _bind(port, desk, images, Editor(editor) if editor else None, log)
     if server is None:
         return 2

@@ -34,6 +34,8 @@ class DeskBuilder:
             drawn = {lang: self.images.draw_cards(preview.faces[lang], preview.keys[lang],
                                                   preview.layout) for lang in preview.faces}
             game = self.images.draw_game(project / "output", options.langs)
+            # pruning lists output/serve/ through the wall: a link planted since is refused
+            self._publish(project, preview, drawn, game, time.perf_counter() - start, log)
         except CardgenError as exc:
             self._failed(project, exc.findings, time.perf_counter() - start, log)
             return False
@@ -41,7 +43,6 @@ class DeskBuilder:
             self._failed(project, [error("build-crashed", f"{type(exc).__name__}: {exc}")],
                          time.perf_counter() - start, log)
             return False
-        self._publish(project, preview, drawn, game, time.perf_counter() - start, log)
         return True
 
     def _publish(self, project: Path, preview: Preview, drawn: dict[str, list[str]],

@@ -4,7 +4,9 @@ Card faces are drawn with :func:`render_cards_pdf` and rasterised with pdftoppm 
 size, cropped to the trimmed card, and kept under ``output/serve/cards/`` named by face key:
 a face whose key did not change is never drawn again, so a one-card edit rasterises one card.
 The board, tokens and player aid are rasterised from the PDFs the build wrote, named by the
-PDF's content hash. Nothing outside ``output/serve/`` is ever written.
+PDF's content hash. Every path is named through the output wall
+(:func:`~cardgen.files.safepath.output_path`): nothing outside ``output/serve/`` is ever
+written, listed or deleted, and nothing but a regular file under ``output/`` is read.
 """
 
 from __future__ import annotations
@@ -17,13 +19,16 @@ from pathlib import Path
 
 from ..data.layout import Layout
 from ..files.incremental import file_digest
-from ..files.safepath import inside
+from ..files.oserrors import read_input
+from ..files.safepath import output_path, output_tree
 from ..files.write import atomic_move
 from ..render.pdf import rasterise, render_cards_pdf
 from ..wording.face import CardFace
 
 #: Under output/: everything the preview writes (the only folder the server reads images from).
 SERVE_DIR = "serve"
+#: Its folders of images, each listed and pruned through the output wall.
+IMAGE_FOLDERS = ("cards", "game")
 #: Card images: 150 dpi shows a 63 mm card about 370 px wide, sharp at twice CSS size.
 CARD_DPI = 150
 #: The game's other components: (file under output/<lang>/, label, dpi).
@@ -48,9 +53,12 @@ class ImageCache:
     def __init__(self, folder: Path):
         self.folder = folder
 
-    def _path(self, name: str) -> Path:
-        """Where image ``name`` goes: confirmed inside output/ (a planted link is refused)."""
-        return inside(self.folder.parent, f"{self.folder.name}/{name}", own=True)
+    def _path(self, name: str, *, folder: bool = False) -> Path:
+        """Where image ``name`` goes: through the output wall (a planted link is refused)."""
+        return output_path(self.folder.parent, f"{self.folder.name}/{name}", folder=folder)
+
+    def _files(self, sub: str) -> list[Path]:
+        return output_tree(self.folder.parent, f"{self.folder.name}/{sub}", deep=False)
 
     @staticmethod
     def card_name(key: str) -> str:
@@ -58,10 +66,10 @@ class ImageCache:
 
     def draw_cards(self, faces: Iterable[CardFace], keys: dict[str, str], layout: Layout) -> list[str]:
         """Rasterise every face whose image is missing; return their card ids."""
-        missing = [f for f in faces if not (self.folder / self.card_name(keys[f.card_id])).is_file()]
+        missing = [f for f in faces if not self._path(self.card_name(keys[f.card_id])).is_file()]
         if not missing:
             return []
-        (self.folder / "cards").mkdir(parents=True, exist_ok=True)
+        self._path("cards", folder=True).mkdir(parents=True, exist_ok=True)
         size = -(-len(missing) // RASTER_JOBS)
         chunks = [missing[i:i + size] for i in range(0, len(missing), size)]
         # ReportLab draws in this thread; only the pdftoppm processes run side by side
@@ -84,20 +92,23 @@ class ImageCache:
         out: list[GameImages] = []
         for lang in langs:
             for file, label, dpi in GAME_PDFS:
-                pdf = output / lang / file
+                pdf = output_path(output, f"{lang}/{file}")
                 if pdf.is_file():
                     out.append(GameImages(lang, label, self._game_pages(pdf, lang, dpi)))
         return out
 
     def _game_pages(self, pdf: Path, lang: str, dpi: int) -> tuple[str, ...]:
         stem = f"game/{lang}-{pdf.stem}-{file_digest(pdf)[:16]}"
-        cached = sorted(self.folder.glob(f"{stem}-*.{FORMAT}"), key=_page_number)
+        prefix = f"{stem.removeprefix('game/')}-"
+        cached = sorted((p for p in self._files("game") if p.name.startswith(prefix)
+                         and p.suffix == f".{FORMAT}" and p.stem[len(prefix):].isdigit()),
+                        key=_page_number)
         if cached:
             return tuple(f"{stem}-{_page_number(p)}.{FORMAT}" for p in cached)
-        (self.folder / "game").mkdir(parents=True, exist_ok=True)
+        self._path("game", folder=True).mkdir(parents=True, exist_ok=True)
         names = []
         with tempfile.TemporaryDirectory(dir=self.folder, prefix=".draw-") as tmp:
-            pages = rasterise(pdf.read_bytes(), dpi, Path(tmp), fmt=FORMAT)
+            pages = rasterise(read_input(pdf), dpi, Path(tmp), fmt=FORMAT)
             for number, page in enumerate(pages, start=1):
                 names.append(f"{stem}-{number}.{FORMAT}")
                 atomic_move(page, self._path(names[-1]))
@@ -105,9 +116,9 @@ class ImageCache:
 
     def prune(self, keep: set[str]) -> None:
         """Delete images no longer shown (``keep``: names under the folder)."""
-        for sub in ("cards", "game"):
-            for path in (self.folder / sub).glob("*"):
-                if f"{sub}/{path.name}" not in keep and path.is_file():
+        for sub in IMAGE_FOLDERS:
+            for path in self._files(sub):
+                if f"{sub}/{path.name}" not in keep:
                     path.unlink(missing_ok=True)
 
 

@@ -28,6 +28,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from ..errors import CardgenError
+from ..files.oserrors import read_input
+from ..files.safepath import output_path
 from .desk import IMAGE_ROUTE, Desk, Sources
 from .editor import Editor
 
@@ -43,6 +46,8 @@ MAX_BODY = 4096
 #: Seconds a client may take to send a request (a stalled one frees its thread).
 REQUEST_SECONDS = 30
 #: On every answer: no page may frame the preview (clickjacking), and the page loads
+#: The largest image answered (a board page at 40 dpi is well under 1 MB).
+MAX_IMAGE = 64 * 1024 * 1024
 #: scripts, styles, images and event streams from this server only.
 SECURITY_HEADERS = (("X-Frame-Options", "DENY"),
                     ("Content-Security-Policy", "frame-ancestors 'none'; default-src 'self'"),
@@ -256,9 +261,11 @@ class DeskHandler(BaseHTTPRequestHandler):
         if path is None:
             self._error(HTTPStatus.FORBIDDEN, "outside the preview's images")
             return
-        try:  # a name too long for the file system is no image either
-            body = path.read_bytes() if path.suffix in IMAGE_TYPES and path.is_file() else None
-        except OSError:
+        images = self.server.images
+        try:  # through the output wall: a FIFO, a device or a link out is no image
+            wall = output_path(images.parent, f"{images.name}/{path.relative_to(images).as_posix()}")
+            body = read_input(wall, limit=MAX_IMAGE) if path.suffix in IMAGE_TYPES else None
+        except (CardgenError, OSError):  # a name too long for the file system is none either
             body = None
         if body is None:
             self._error(HTTPStatus.NOT_FOUND)
