@@ -1,0 +1,35 @@
+"""`cardgen sheet export` and `sheet import`: the designer's numbers in a spreadsheet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import CardgenError, has_errors
+from .check import run_check
+
+
+def sheet_export(project: Path) -> list[Path]:
+    """output/sheet/cards.ods, cards.xlsx and cards-<deck>.csv, with the current findings of
+    `cardgen check` as cell comments."""
+    from ..sheet.export import export
+    report = run_check(project)
+    if report.project is None:
+        raise CardgenError(report.findings)
+    return export(report.project, report.findings)
+
+
+def sheet_import(project: Path, file: Path, *, dry_run: bool = False) -> list[str]:
+    """Write the changed values of ``file`` (ODS, XLSX or CSV) into card_data/; the lines say
+    each change. Nothing is written when any cell is wrong, or with ``dry_run``."""
+    from ..data.project import load_project
+    from ..sheet.export import missing_extra
+    from ..sheet.importer import changes_of, read_grids
+    from ..translate.values import write_values
+    if file.suffix.lower() == ".xlsx" and (problem := missing_extra()) is not None:
+        raise problem
+    gathered, findings = load_project(project)
+    if has_errors(findings):
+        raise CardgenError(findings)
+    grids = read_grids(file)
+    changes = changes_of(gathered.data, grids, whole_book=file.suffix.lower() != ".csv")
+    return write_values(project, gathered.data, changes, text_code="sheet-text", dry_run=dry_run)
