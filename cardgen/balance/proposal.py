@@ -209,7 +209,7 @@ def apply_proposal(project: Path, spec: Spec | None = None) -> list[str]:
                            else t.slot.coins, row["new"] if t.slot.coins is None
                            else coins(t.slot.coins, row["new"]))
                for t, row in checked]
-    return write_values(project, data, changes, text_code="balance-text")
+    return write_values(project, data, changes, code="balance-text")
 
 
 def proposal_body(spec: Spec, options: Any, study: str, outcome: Any, data: GameData,

@@ -32,4 +32,4 @@ def sheet_import(project: Path, file: Path, *, dry_run: bool = False) -> list[st
         raise CardgenError(findings)
     grids = read_grids(file)
     changes = changes_of(gathered.data, grids, whole_book=file.suffix.lower() != ".csv")
-    return write_values(project, gathered.data, changes, text_code="sheet-text", dry_run=dry_run)
+    return write_values(project, gathered.data, changes, code="sheet-text", dry_run=dry_run)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import io
+import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -69,7 +70,13 @@ def xlsx_bytes(tables: list[Table]) -> bytes:
             sheet.column_dimensions[get_column_letter(c + 1)].width = width(table, c)
     raw = io.BytesIO()
     book.save(raw)
-    return fixed(raw.getvalue())
+    return fixed(raw.getvalue(), {"docProps/core.xml": _stamped})
+
+
+def _stamped(core: bytes) -> bytes:
+    """openpyxl dates the change at saving: the package says :data:`STAMP` instead."""
+    return re.sub(rb"(<dcterms:modified[^>]*>)[^<]*", rb"\g<1>" + STAMP.isoformat().encode() + b"Z",
+                  core)
 
 
 def read_xlsx(path: Path) -> dict[str, list[list[Any]]]:

@@ -121,7 +121,7 @@ def _dry_run(project: Path, edits: list[TextEdit]) -> list[Finding]:
     return found
 
 
-def planned_edits(data: GameData, changes: list[ValueChange], text_code: str
+def planned_edits(data: GameData, changes: list[ValueChange], code: str
                   ) -> tuple[list[TextEdit], list[str], dict[str, tuple[str, str]]]:
     """The edits that write ``changes`` (values, then the texts they re-render), the lines
     saying each, and the English before and after per re-rendered context; raises with
@@ -130,19 +130,19 @@ def planned_edits(data: GameData, changes: list[ValueChange], text_code: str
     lines = [c.line() for c in changes]
     problems: list[Finding] = []
     numbers = {c.path: c.new for c in changes if isinstance(c.new, int) and _effect_path(c.path)}
-    written, english = text_edits(data, patched(data, numbers), problems, text_code)
+    written, english = text_edits(data, patched(data, numbers), problems, code)
     if problems:
         raise CardgenError(problems)
     lines += [f"{e.loc.file}:{e.loc.line}: text now \"{e.value}\"" for e in written]
     return edits + written, lines, english
 
 
-def write_values(project: Path, data: GameData, changes: list[ValueChange], *,
-                 text_code: str, dry_run: bool = False) -> list[str]:
+def write_values(project: Path, data: GameData, changes: list[ValueChange], code: str, *,
+                 dry_run: bool = False) -> list[str]:
     """Write ``changes`` (and the texts they re-render) into card_data/ and keep the Czech
     translation state in step; the lines say what changed where. Raises, with nothing
     written, when any value or text cannot be written; ``dry_run`` only says it."""
-    edits, lines, english = planned_edits(data, changes, text_code)
+    edits, lines, english = planned_edits(data, changes, code)
     problems = _dry_run(project, edits)
     if problems:
         raise CardgenError(problems)
