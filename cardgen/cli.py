@@ -258,6 +258,11 @@ def _parser() -> argparse.ArgumentParser:
                     "or a cards-<deck>.csv")
     si.add_argument("--dry-run", action="store_true",
                     help="print the changes, write nothing")
+    df = sub.add_parser("diff", parents=[where],
+                        help="value changes of card_data/ since a git revision or a folder; "
+                        "output/diff/changes.md, .json")
+    df.add_argument("old", nargs="?", default="HEAD", metavar="OLD",
+                    help="a git revision (default HEAD) or a project folder holding card_data/")
     return p
 
 
@@ -361,6 +366,17 @@ def _sheet(args: argparse.Namespace) -> int:
     verb = "--dry-run: would write" if args.dry_run else "wrote"
     print(f"{verb} {len(lines)} change{'' if len(lines) == 1 else 's'} into card_data/"
           if lines else "no value changed")
+    return 0
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from .build.diff import diff
+    lines, written = diff(args.project, args.old)
+    for line in lines:
+        print(shown(line))
+    print(f"{len(lines)} value change{'' if len(lines) == 1 else 's'} since {shown(args.old)}")
+    for path in written:
+        print(shown(f"wrote {path}"))
     return 0
 
 
@@ -481,7 +497,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch,
             "playtest": _playtest, "balance": _balance, "serve": _serve, "preflight": _preflight,
-            "tables": _tables, "sheet": _sheet}
+            "tables": _tables, "sheet": _sheet, "diff": _diff}
 
 
 def _project(path: Path) -> Path:

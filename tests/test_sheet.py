@@ -273,3 +273,22 @@ def test_libreoffice_reads_the_same_values(project, tmp_path):
     ours = list(csv.reader(io.StringIO((folder / "cards-starters.csv").read_text("utf-8"))))
     assert rows[0] == ours[0]
     assert rows[1][:10] == ours[1][:10]
+
+
+def test_diff_lists_each_value_change_since_a_revision(project, capsys):
+    git = ["git", "-C", str(project), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "card_data"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "data"], check=True)
+    lux = project / "card_data/cards/luxembourg.yaml"
+    lux.write_text(lux.read_text("utf-8").replace("political: 3", "political: 4", 1), "utf-8")
+    places = project / "card_data/places.yaml"
+    places.write_text(places.read_text("utf-8").replace("stability: 4", "stability: 5", 1), "utf-8")
+    assert main(["--project", str(project), "diff", "HEAD"]) == 0
+    out = capsys.readouterr().out
+    assert "charles-iv political 3 → 4 (card_data/cards/luxembourg.yaml:10)" in out
+    assert "mainz stability 4 → 5 (card_data/places.yaml:14)" in out
+    assert "2 value changes since HEAD" in out
+    report = (project / "output/diff/changes.json").read_text("utf-8")
+    assert '"column": "political"' in report and '"old": 3' in report
+    assert "- charles-iv political 3 → 4" in (project / "output/diff/changes.md").read_text("utf-8")

@@ -47,6 +47,8 @@ def xlsx_bytes(tables: list[Table]) -> bytes:
         for r, row in enumerate(table.rows, start=1):
             for c, (column, value) in enumerate(zip(table.columns, row, strict=True)):
                 out = sheet.cell(r + 1, c + 1, None if value.value == "" else value.value)
+                if isinstance(value.value, str) and value.value.startswith("="):
+                    out.data_type = "s"  # a text, never a formula
                 colour = fill(column, value)
                 if colour:
                     out.fill = solid(colour)
