@@ -262,17 +262,34 @@ def test_a_sheet_missing_from_a_workbook_is_an_error(project, capsys, tmp_path):
     assert code == 1 and "events!A1: error[sheet-file]: sheet 'events' is missing" in out
 
 
+#: LibreOffice's CSV filter: comma, double quotes, UTF-8 (76), every sheet to its own file (-1).
+EVERY_SHEET_AS_CSV = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
+
+
+def _soffice(target: str, source: Path, outdir: Path) -> None:
+    subprocess.run(["soffice", f"-env:UserInstallation=file://{outdir}/profile", "--headless",
+                    "--convert-to", target, "--outdir", str(outdir), str(source)],
+                   check=True, capture_output=True, timeout=300)
+
+
 @pytest.mark.skipif(shutil.which("soffice") is None,
                     reason="LibreOffice (soffice) is not installed: the headless read-back "
                     "test runs where it is")
-def test_libreoffice_reads_the_same_values(project, tmp_path):
+def test_libreoffice_reads_the_same_values_and_its_saves_import_unchanged(project, tmp_path, capsys):
     folder = _export(project)
-    subprocess.run(["soffice", "--headless", "--convert-to", "csv", "--outdir", str(tmp_path),
-                    str(folder / "cards.ods")], check=True, capture_output=True, timeout=120)
-    rows = list(csv.reader(io.StringIO((tmp_path / "cards.csv").read_text("utf-8"))))
-    ours = list(csv.reader(io.StringIO((folder / "cards-starters.csv").read_text("utf-8"))))
-    assert rows[0] == ours[0]
-    assert rows[1][:10] == ours[1][:10]
+    before = _card_data(project)
+    for name in ("cards.ods", "cards.xlsx"):
+        out = tmp_path / name.replace(".", "-")
+        _soffice(EVERY_SHEET_AS_CSV, folder / name, out)
+        for sheet in ("starters", "market", "events", "places"):
+            ours = folder / (f"{sheet}.csv" if sheet == "places" else f"cards-{sheet}.csv")
+            assert (out / f"cards-{sheet}.csv").read_bytes() == ours.read_bytes(), (name, sheet)
+    for name, other in (("cards.ods", "xlsx"), ("cards.xlsx", "ods")):  # saved again by LibreOffice
+        out = tmp_path / f"saved-{other}"
+        _soffice(other, folder / name, out)
+        code, said = _import(project, out / f"cards.{other}", capsys)
+        assert code == 0 and "no value changed" in said, said
+    assert _card_data(project) == before
 
 
 def test_diff_lists_each_value_change_since_a_revision(project, capsys):
