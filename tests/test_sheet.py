@@ -162,14 +162,15 @@ def test_an_effect_amount_re_renders_both_texts_and_keeps_czech_in_step(project,
     assert "0 fuzzy" in capsys.readouterr().out
 
 
-def test_political_3_to_4_in_csv_changes_exactly_that_line(project, capsys, tmp_path):
+@pytest.mark.parametrize("delimiter", [",", ";"])  # ';': an office suite with decimal commas
+def test_political_3_to_4_in_csv_changes_exactly_that_line(project, capsys, tmp_path, delimiter):
     folder = _export(project)
     before = _card_data(project)
     rows = list(csv.reader(io.StringIO((folder / "cards-starters.csv").read_text("utf-8"))))
     next(r for r in rows if r[0] == "charles-iv")[rows[0].index("political")] = "4"
     edited = tmp_path / "cards-starters.csv"
     with edited.open("w", encoding="utf-8", newline="") as fh:
-        csv.writer(fh).writerows(rows)  # the csv module's own \r\n line ends
+        csv.writer(fh, delimiter=delimiter).writerows(rows)  # the csv module's \r\n line ends
     code, out = _import(project, edited, capsys, "--dry-run")
     assert code == 0 and "cards.charles-iv.political 3 → 4" in out and "would write 1" in out
     assert _card_data(project) == before

@@ -1,5 +1,6 @@
 """cards-<deck>.csv and places.csv: one sheet each, for scripts (UTF-8, comma-separated,
-a header row, ``\\n`` line ends)."""
+a header row, ``\\n`` line ends); read back with commas, semicolons or tabs between cells
+(as the header shows) and any line ends."""
 
 from __future__ import annotations
 
@@ -41,5 +42,9 @@ def read_csv(path: Path, raw: bytes) -> dict[str, list[list[Any]]]:
         raise CardgenError(error("file-encoding", f"file is not UTF-8 ({exc.reason} at byte "
                                  f"{exc.start})", location=Location(path.name),
                                  hint="save the CSV as UTF-8")) from None
-    rows = [[cell if cell != "" else None for cell in row] for row in csv.reader(io.StringIO(text))]
+    header = text.split("\n", 1)[0]
+    # an office suite in a locale with decimal commas saves ';' (or tabs) between cells
+    delimiter = next((d for d in ",;\t" if d in header), ",")
+    rows = [[cell if cell != "" else None for cell in row]
+            for row in csv.reader(io.StringIO(text), delimiter=delimiter)]
     return {sheet_of_csv(path): rows}
