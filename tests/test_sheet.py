@@ -254,6 +254,15 @@ def test_each_strict_error_is_at_its_cell_and_writes_nothing(project, capsys, tm
     assert _card_data(project) == before
 
 
+@pytest.mark.parametrize("name", ["cards.ods", "cards.xlsx"])
+def test_a_package_unpacking_past_its_wall_is_refused_unread(project, capsys, monkeypatch, name):
+    from cardgen.sheet import importer
+    folder = _export(project)
+    monkeypatch.setattr(importer, "MAX_UNPACKED", 10_000)  # the export unpacks to more
+    code, out = _import(project, folder / name, capsys)
+    assert code == 1 and f"{name}: error[sheet-file]" in out and "more than 10000" in out, out
+
+
 def test_a_sheet_missing_from_a_workbook_is_an_error(project, capsys, tmp_path):
     folder = _export(project)
     book = openpyxl.load_workbook(folder / "cards.xlsx")

@@ -22,8 +22,11 @@ from ..translate.values import ValueChange
 from .csvfile import read_csv
 from .table import COINS, FIXED, NUMBER, Cell, Column, Table, cell_name, coin_text, tables
 
-#: The largest spreadsheet read (the shipped data exports to about 40 kB).
+#: The largest spreadsheet read (the shipped data exports to about 26 kB, a 20× deck 240 kB),
+#: and the most its package may unpack to or hold (a ZIP bomb is refused before it is read).
 MAX_FILE = 32 * 1024 * 1024
+MAX_UNPACKED = 256 * 1024 * 1024
+MAX_MEMBERS = 1000
 WHOLE = re.compile(r"[+-]?\d+")
 SHEET_HINT = "export again with `cardgen sheet export`, then change only value cells"
 
@@ -39,6 +42,7 @@ def read_grids(path: Path) -> dict[str, list[list[Any]]]:
         raise CardgenError(error("sheet-file", f"{name} is no .ods, .xlsx or .csv file",
                                  location=Location(name), hint="import the exported file"))
     try:
+        _package_walls(path)
         if suffix == ".ods":
             from .ods import read_ods
             return read_ods(path)
@@ -48,6 +52,18 @@ def read_grids(path: Path) -> dict[str, list[list[Any]]]:
         raise CardgenError(error("sheet-file", f"{name} cannot be read as {suffix[1:]}: {exc}",
                                  location=Location(name), hint="save it again from the office "
                                  "suite in that format")) from None
+
+
+def _package_walls(path: Path) -> None:
+    """A ZIP package that unpacks to more than :data:`MAX_UNPACKED` bytes or holds more than
+    :data:`MAX_MEMBERS` files is refused (ValueError) before any member is read."""
+    with zipfile.ZipFile(path) as package:
+        members = package.infolist()
+    if len(members) > MAX_MEMBERS:
+        raise ValueError(f"the package holds {len(members)} files, more than {MAX_MEMBERS}")
+    unpacked = sum(m.file_size for m in members)
+    if unpacked > MAX_UNPACKED:
+        raise ValueError(f"the package unpacks to {unpacked} bytes, more than {MAX_UNPACKED}")
 
 
 def _blank(value: Any) -> bool:

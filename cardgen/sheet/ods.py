@@ -16,8 +16,10 @@ from .table import NUMBER, Table
 from .zipped import fixed
 
 MIMETYPE = "application/vnd.oasis.opendocument.spreadsheet"
-#: Repeated empty rows or columns read at most (LibreOffice writes a million at the end).
+#: Repeated empty rows or columns read at most (LibreOffice writes a million at the end),
+#: and the most cells a sheet may give (the 20× deck has about 40,000).
 MAX_REPEAT = 10_000
+MAX_CELLS = 2_000_000
 
 
 def _styles(doc: Any, tables: list[Table]) -> tuple[dict[str, Any], dict[int, Any]]:
@@ -202,6 +204,7 @@ def _value(cell: ElementTree.Element) -> Any:
 
 
 def _rows(sheet: ElementTree.Element) -> Iterator[list[Any]]:
+    cells = 0
     for row in sheet.iter(_q("table", "table-row")):
         values: list[Any] = []
         for cell in row:
@@ -209,9 +212,14 @@ def _rows(sheet: ElementTree.Element) -> Iterator[list[Any]]:
                 continue
             repeat = min(int(cell.get(_q("table", "number-columns-repeated"), "1")), MAX_REPEAT)
             values += [_value(cell)] * repeat
+            if len(values) > MAX_CELLS:
+                raise ValueError(f"a row gives more than {MAX_CELLS} cells")
         while values and values[-1] in (None, ""):
             values.pop()
         repeat = min(int(row.get(_q("table", "number-rows-repeated"), "1")), MAX_REPEAT)
+        cells += len(values) * (repeat if values else 1)
+        if cells > MAX_CELLS:
+            raise ValueError(f"a sheet gives more than {MAX_CELLS} cells")
         for _ in range(repeat if values else 1):
             yield values
 

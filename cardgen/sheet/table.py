@@ -39,7 +39,8 @@ class Column:
 
 @dataclass(frozen=True)
 class Cell:
-    """One value as the export writes it; a writable one with its path and file place."""
+    """One value as the export writes it: where card_data/ writes it (the findings there are
+    noted on it), and for a writable one its path and range."""
 
     value: int | str | None
     path: str | None = None
@@ -119,7 +120,8 @@ def _card_cells(data: GameData, card: Card) -> dict[str, Cell]:
     cells: dict[str, Cell] = {
         "id": Cell(card.id), "deck": Cell(card.deck), "house": Cell(card.side or ""),
         "kind": Cell(card.kind),
-        **{f"name.{lang}": Cell(card.name.get(lang) or "") for lang in LANGS}}
+        **{f"name.{lang}": Cell(card.name.get(lang) or "", loc=card.name.at(lang))
+           for lang in LANGS}}
 
     def number(key: str, attr: str | None = None) -> None:
         value = getattr(card, attr or key)
@@ -148,7 +150,8 @@ def _card_cells(data: GameData, card: Card) -> dict[str, Cell]:
     for line in card.lines:
         for lang in LANGS:
             text = line.text.get(lang) if line.text is not None else None
-            cells[f"{line.kind}.text.{lang}"] = Cell(text or "")
+            cells[f"{line.kind}.text.{lang}"] = Cell(  # read-only: the place is for notes
+                text or "", loc=line.text.at(lang) if text is not None and line.text else None)
     return cells
 
 
