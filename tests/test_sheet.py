@@ -263,6 +263,17 @@ def test_a_package_unpacking_past_its_wall_is_refused_unread(project, capsys, mo
     assert code == 1 and f"{name}: error[sheet-file]" in out and "more than 10000" in out, out
 
 
+def test_an_entity_expansion_bomb_in_an_ods_is_refused(project, capsys, tmp_path):
+    entities = "".join(f'<!ENTITY e{i} "{("&e" + str(i - 1) + ";") * 10 if i else "x" * 10}">'
+                       for i in range(10))
+    bomb = tmp_path / "cards.ods"
+    with zipfile.ZipFile(bomb, "w") as package:
+        package.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        package.writestr("content.xml", f'<?xml version="1.0"?><!DOCTYPE d [{entities}]><d>&e9;</d>')
+    code, out = _import(project, bomb, capsys)
+    assert code == 1 and "cards.ods: error[sheet-file]" in out, out
+
+
 def test_a_sheet_missing_from_a_workbook_is_an_error(project, capsys, tmp_path):
     folder = _export(project)
     book = openpyxl.load_workbook(folder / "cards.xlsx")
