@@ -311,6 +311,18 @@ def test_libreoffice_reads_the_same_values_and_its_saves_import_unchanged(projec
         code, said = _import(project, out / f"cards.{other}", capsys)
         assert code == 0 and "no value changed" in said, said
     assert _card_data(project) == before
+    # the ODS's validation and notes as LibreOffice understands them (it writes them to XLSX)
+    from cardgen.sheet.ods import ods_bytes
+    found = warning("art-placeholder", "a test finding", location=Location(
+        "card_data/cards/luxembourg.yaml", 10, 16), card="charles-iv")
+    noted = tmp_path / "noted.ods"
+    noted.write_bytes(ods_bytes(tables(load_project(project)[0].data, [found])))
+    _soffice("xlsx", noted, tmp_path / "noted")
+    sheet = openpyxl.load_workbook(tmp_path / "noted" / "noted.xlsx")["starters"]
+    political = sheet.cell(2, [c.value for c in sheet[1]].index("political") + 1)
+    assert "a test finding" in political.comment.text
+    assert {(v.type, v.formula1, v.formula2) for v in sheet.data_validations.dataValidation
+            if political.coordinate in v.sqref} == {("whole", "0", "9")}
 
 
 def test_diff_lists_each_value_change_since_a_revision(project, capsys):

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
-from .style import HEADER_FILL, fill, note, validation_text, width
+from .style import BOUND, HEADER_FILL, fill, note, validation_text, width
 from .table import NUMBER, Table
 from .zipped import fixed
 
@@ -103,12 +103,11 @@ def ods_bytes(tables: list[Table]) -> bytes:
                     key = (cell.range.low, cell.range.high)
                     if key not in validations:
                         validations[key] = name = f"whole{len(validations) + 1}"
-                        parts = [f"cell-content() >= {key[0]}" if key[0] is not None else "",
-                                 f"cell-content() <= {key[1]}" if key[1] is not None else ""]
-                        rule = ContentValidation(
+                        low, high = (BOUND if k is None else k for k in key)
+                        rule = ContentValidation(  # as LibreOffice writes it
                             name=name, allowemptycell="true",
                             condition="of:cell-content-is-whole-number() and "
-                            + " and ".join(p for p in parts if p))
+                            f"cell-content-is-between({-low if key[0] is None else low},{high})")
                         rule.addElement(ErrorMessage(display="true", messagetype="stop",
                                                      title="cardgen"))
                         rule.lastChild.addElement(P(text=validation_text(*key)))

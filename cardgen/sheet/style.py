@@ -8,6 +8,8 @@ from .table import Cell, Column, Table
 READ_ONLY_FILL, PROTOTYPE_FILL, HEADER_FILL = "EEEEEE", "FFF2CC", "D9E1F2"
 #: Column widths in characters (a text column is cut at the widest and wraps).
 MIN_WIDTH, MAX_WIDTH = 6, 60
+#: The bound an open end of a range is validated with.
+BOUND = 10 ** 9
 
 
 def width(table: Table, col: int) -> int:

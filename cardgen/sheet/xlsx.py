@@ -11,14 +11,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from .style import HEADER_FILL, fill, note, validation_text, width
+from .style import BOUND, HEADER_FILL, fill, note, validation_text, width
 from .table import NUMBER, Table, cell_name
 from .zipped import fixed
 
 #: The creation and change date written into the package (same data, same bytes).
 STAMP = datetime.datetime(2000, 1, 1)
-#: The bound an open end of a range is validated with.
-BOUND = 10 ** 9
+
 
 
 def xlsx_bytes(tables: list[Table]) -> bytes:
