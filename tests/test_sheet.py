@@ -20,6 +20,7 @@ from cardgen.errors import Location, warning
 from cardgen.sheet.export import export
 from cardgen.sheet.table import cell_name, tables
 from cardgen.sheet.zipped import EPOCH
+from tests.conftest import copy_project
 
 openpyxl = pytest.importorskip("openpyxl", reason="the `sheet` extra is not installed")
 calamine = pytest.importorskip("python_calamine", reason="python-calamine is not installed")
@@ -31,6 +32,13 @@ def _export(project: Path) -> Path:
     gathered, findings = load_project(project)
     export(gathered, findings)
     return project / SHEET
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory) -> Path:
+    """output/sheet/ of the shipped project, exported once for the tests that import it into
+    their own copy (the copy's data is the shipped data)."""
+    return _export(copy_project(tmp_path_factory.mktemp("exported")))
 
 
 def _card_data(project: Path) -> dict[str, bytes]:
@@ -111,29 +119,31 @@ def test_export_is_the_same_bytes_each_time(project):
 
 
 @pytest.mark.parametrize("name", ["cards.ods", "cards.xlsx", "cards-market.csv", "places.csv"])
-def test_an_unchanged_file_writes_nothing(project, capsys, name):
-    folder = _export(project)
+def test_an_unchanged_file_writes_nothing(project, capsys, name, exported):
+    folder = exported
     before = _card_data(project)
     code, out = _import(project, folder / name, capsys)
     assert code == 0 and "no value changed" in out
     assert _card_data(project) == before
 
 
-def _edit_xlsx(src: Path, dest: Path, sheet: str, card: str, edits: dict[str, object]) -> None:
+def _edit_xlsx(src: Path, dest: Path, edits: list[tuple[str, str, str, object]]) -> None:
+    """Save ``src`` as ``dest`` with each (sheet, card id, column, value) set, through
+    openpyxl, as an office suite saves a workbook."""
     book = openpyxl.load_workbook(src)
-    rows = book[sheet]
-    header = [c.value for c in rows[1]]
-    row = next(r for r in rows.iter_rows(min_row=2) if r[0].value == card)
-    for column, value in edits.items():
+    for sheet, card, column, value in edits:
+        rows = book[sheet]
+        header = [c.value for c in rows[1]]
+        row = next(r for r in rows.iter_rows(min_row=2) if r[0].value == card)
         row[header.index(column)].value = value
     book.save(dest)
 
 
-def test_political_3_to_4_in_xlsx_changes_exactly_that_line(project, capsys, tmp_path):
-    folder = _export(project)
+def test_political_3_to_4_in_xlsx_changes_exactly_that_line(project, capsys, tmp_path, exported):
+    folder = exported
     before = _card_data(project)
-    _edit_xlsx(folder / "cards.xlsx", tmp_path / "edited.xlsx", "starters", "charles-iv",
-               {"political": 4})
+    _edit_xlsx(folder / "cards.xlsx", tmp_path / "edited.xlsx",
+               [("starters", "charles-iv", "political", 4)])
     code, out = _import(project, tmp_path / "edited.xlsx", capsys)
     assert code == 0, out
     assert "card_data/cards/luxembourg.yaml:10: cards.charles-iv.political 3 → 4" in out
@@ -141,15 +151,19 @@ def test_political_3_to_4_in_xlsx_changes_exactly_that_line(project, capsys, tmp
         "card_data/cards/luxembourg.yaml": ["political: 3 → political: 4"]}
 
 
-def test_an_effect_amount_re_renders_both_texts_and_keeps_czech_in_step(project, capsys, tmp_path):
-    folder = _export(project)
+def test_five_values_change_five_lines_and_the_texts_saying_them(project, capsys, tmp_path, exported):
+    folder = exported
     before = _card_data(project)
-    _edit_xlsx(folder / "cards.xlsx", tmp_path / "edited.xlsx", "starters", "charles-iv",
-               {"deed.place_influence.amount": 3, "military": 1})
+    _edit_xlsx(folder / "cards.xlsx", tmp_path / "edited.xlsx", [
+        ("starters", "charles-iv", "deed.place_influence.amount", 3),
+        ("starters", "charles-iv", "military", 1),
+        ("starters", "louis-iv", "political", 4),
+        ("market", "philip-vi", "cost", "western, western, western"),
+        ("places", "saxony", "stability", 3)])
     code, out = _import(project, tmp_path / "edited.xlsx", capsys)
     assert code == 0, out
     changed = _changed_lines(before, _card_data(project))
-    assert changed["card_data/cards/luxembourg.yaml"] == [
+    assert changed.pop("card_data/cards/luxembourg.yaml") == [
         "military: 2 → military: 1",
         "- {op: place_influence, amount: 2, where: bohemia} → - {op: place_influence, amount: 3, "
         "where: bohemia}",
@@ -157,14 +171,18 @@ def test_an_effect_amount_re_renders_both_texts_and_keeps_czech_in_step(project,
         'Draw 1 card."',
         'cs: "Umísti 2\u00a0vlivu do Čech. Lízni 1\u00a0kartu." → cs: "Umísti 3\u00a0vlivu do Čech. '
         'Lízni 1\u00a0kartu."']  # the Czech keeps its non-breaking spaces
-    assert list(changed) == ["card_data/cards/luxembourg.yaml", "card_data/text/cs-state.yaml"]
-    assert main(["--project", str(project), "check", "--lang-only"]) == 0
+    assert changed.pop("card_data/cards/wittelsbach.yaml") == ["political: 3 → political: 4"]
+    assert changed.pop("card_data/cards/market.yaml") == [
+        "cost: [western, western, western, church] → cost: [western, western, western]"]
+    assert changed.pop("card_data/places.yaml") == ["stability: 2 → stability: 3"]
+    assert list(changed) == ["card_data/text/cs-state.yaml"]  # the Czech moved with its English
+    assert main(["--project", str(project), "check"]) == 0
     assert "0 fuzzy" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("delimiter", [",", ";"])  # ';': an office suite with decimal commas
-def test_political_3_to_4_in_csv_changes_exactly_that_line(project, capsys, tmp_path, delimiter):
-    folder = _export(project)
+def test_political_3_to_4_in_csv_changes_exactly_that_line(project, capsys, tmp_path, delimiter, exported):
+    folder = exported
     before = _card_data(project)
     rows = list(csv.reader(io.StringIO((folder / "cards-starters.csv").read_text("utf-8"))))
     next(r for r in rows if r[0] == "charles-iv")[rows[0].index("political")] = "4"
@@ -180,11 +198,11 @@ def test_political_3_to_4_in_csv_changes_exactly_that_line(project, capsys, tmp_
         "card_data/cards/luxembourg.yaml": ["political: 3 → political: 4"]}
 
 
-def test_an_edit_in_ods_is_read_back(project, capsys, tmp_path):
+def test_an_edit_in_ods_is_read_back(project, capsys, tmp_path, exported):
     from odf.opendocument import load
     from odf.table import Table, TableCell, TableRow
     from odf.text import P
-    folder = _export(project)
+    folder = exported
     before = _card_data(project)
     doc = load(str(folder / "cards.ods"))
     sheet = next(t for t in doc.spreadsheet.getElementsByType(Table)
@@ -240,9 +258,9 @@ ERRORS = {
 
 
 @pytest.mark.parametrize("case", list(ERRORS))
-def test_each_strict_error_is_at_its_cell_and_writes_nothing(project, capsys, tmp_path, case):
+def test_each_strict_error_is_at_its_cell_and_writes_nothing(project, capsys, tmp_path, case, exported):
     change, column, row, code_name, message = ERRORS[case]
-    folder = _export(project)
+    folder = exported
     rows = list(csv.reader(io.StringIO((folder / "cards-market.csv").read_text("utf-8"))))
     # a valid edit too, which must not be written either
     edited = _csv_with(folder, tmp_path, lambda r: (_set("military", "1", 4)(r), change(r)))
@@ -255,9 +273,9 @@ def test_each_strict_error_is_at_its_cell_and_writes_nothing(project, capsys, tm
 
 
 @pytest.mark.parametrize("name", ["cards.ods", "cards.xlsx"])
-def test_a_package_unpacking_past_its_wall_is_refused_unread(project, capsys, monkeypatch, name):
+def test_a_package_unpacking_past_its_wall_is_refused_unread(project, capsys, monkeypatch, name, exported):
     from cardgen.sheet import importer
-    folder = _export(project)
+    folder = exported
     monkeypatch.setattr(importer, "MAX_UNPACKED", 10_000)  # the export unpacks to more
     code, out = _import(project, folder / name, capsys)
     assert code == 1 and f"{name}: error[sheet-file]" in out and "more than 10000" in out, out
@@ -274,8 +292,8 @@ def test_an_entity_expansion_bomb_in_an_ods_is_refused(project, capsys, tmp_path
     assert code == 1 and "cards.ods: error[sheet-file]" in out, out
 
 
-def test_a_sheet_missing_from_a_workbook_is_an_error(project, capsys, tmp_path):
-    folder = _export(project)
+def test_a_sheet_missing_from_a_workbook_is_an_error(project, capsys, tmp_path, exported):
+    folder = exported
     book = openpyxl.load_workbook(folder / "cards.xlsx")
     del book["events"]
     book.save(tmp_path / "short.xlsx")
@@ -298,9 +316,10 @@ def _soffice(target: str, outdir: Path, *sources: Path) -> None:
 @pytest.mark.skipif(shutil.which("soffice") is None,
                     reason="LibreOffice (soffice) is not installed: the headless read-back "
                     "test runs where it is")
-def test_libreoffice_reads_the_same_values_and_its_saves_import_unchanged(project, tmp_path, capsys):
+def test_libreoffice_reads_the_same_values_and_its_saves_import_unchanged(
+        project, tmp_path, capsys, exported):
     from cardgen.sheet.ods import ods_bytes
-    folder = _export(project)
+    folder = exported
     before = _card_data(project)
     shutil.copy(folder / "cards.ods", tmp_path / "a.ods")
     shutil.copy(folder / "cards.xlsx", tmp_path / "b.xlsx")
