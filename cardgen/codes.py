@@ -231,6 +231,7 @@ CODES: dict[str, Code] = {
     "sheet-readonly": Code(E, DATA, "a read-only spreadsheet cell that was edited", SHEET),
     "sheet-row": Code(E, DATA, "a spreadsheet row added or deleted", SHEET),
     "sheet-setup": Code(E, SETUP, "the optional spreadsheet libraries are not installed", SHEET),
+    "sheet-stale": Code(E, DATA, "a spreadsheet exported from values that changed since", SHEET),
     "sheet-text": Code(E, DATA, "a card text whose numbers cannot follow the sheet (not the canonical "
                        "text)", SHEET),
     "sheet-too-small": Code(E, DATA, "a card grid that does not fit the paper"),

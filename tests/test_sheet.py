@@ -72,7 +72,7 @@ def test_export_holds_the_data_read_by_an_independent_reader(project):
     folder = _export(project)
     for name in ("cards.ods", "cards.xlsx"):
         book = calamine.CalamineWorkbook.from_path(str(folder / name))
-        assert book.sheet_names == ["starters", "market", "events", "places"]
+        assert book.sheet_names == ["starters", "market", "events", "places", "about"]
         rows = book.get_sheet_by_name("starters").to_python()
         charles = next(r for r in rows if r[0] == "charles-iv")
         assert charles[_column(rows, "political")] == 3
@@ -290,6 +290,28 @@ def test_an_entity_expansion_bomb_in_an_ods_is_refused(project, capsys, tmp_path
         package.writestr("content.xml", f'<?xml version="1.0"?><!DOCTYPE d [{entities}]><d>&e9;</d>')
     code, out = _import(project, bomb, capsys)
     assert code == 1 and "cards.ods: error[sheet-file]" in out, out
+
+
+def test_a_file_exported_before_card_data_changed_is_refused(project, capsys, exported):
+    lux = project / "card_data/cards/luxembourg.yaml"
+    lux.write_text(lux.read_text("utf-8").replace("political: 3", "political: 5", 1), "utf-8")
+    before = _card_data(project)
+    code, out = _import(project, exported / "cards.xlsx", capsys)  # would write 3 back
+    assert code == 1 and "about!B3: error[sheet-stale]: card_data/ changed since" in out, out
+    assert _card_data(project) == before
+
+
+def test_a_file_may_be_imported_again_after_more_edits(project, capsys, tmp_path, exported):
+    first, second = tmp_path / "first.xlsx", tmp_path / "second.xlsx"
+    _edit_xlsx(exported / "cards.xlsx", first, [("starters", "charles-iv", "political", 4)])
+    _edit_xlsx(first, second, [("starters", "charles-iv", "military", 1)])
+    assert _import(project, first, capsys)[0] == 0
+    code, out = _import(project, second, capsys)  # the same export, edited further
+    assert code == 0 and "cards.charles-iv.military 2 → 1" in out and "political" not in out, out
+    lux = project / "card_data/cards/luxembourg.yaml"
+    lux.write_text(lux.read_text("utf-8").replace("political: 4", "political: 5", 1), "utf-8")
+    code, out = _import(project, second, capsys)  # card_data/ edited since: stale again
+    assert code == 1 and "error[sheet-stale]" in out
 
 
 def test_a_sheet_missing_from_a_workbook_is_an_error(project, capsys, tmp_path, exported):

@@ -22,8 +22,10 @@ def sheet_import(project: Path, file: Path, *, dry_run: bool = False) -> list[st
     """Write the changed values of ``file`` (ODS, XLSX or CSV) into card_data/; the lines say
     each change. Nothing is written when any cell is wrong, or with ``dry_run``."""
     from ..data.project import load_project
+    from ..sheet.about import file_stamp, imported, record_import, values_digest
     from ..sheet.export import missing_extra
     from ..sheet.importer import changes_of, read_grids
+    from ..sheet.table import tables
     from ..translate.values import write_values
     if file.suffix.lower() == ".xlsx" and (problem := missing_extra()) is not None:
         raise problem
@@ -31,5 +33,11 @@ def sheet_import(project: Path, file: Path, *, dry_run: bool = False) -> list[st
     if has_errors(findings):
         raise CardgenError(findings)
     grids = read_grids(file)
-    changes = changes_of(gathered.data, grids, whole_book=file.suffix.lower() != ".csv")
-    return write_values(project, gathered.data, changes, code="sheet-text", dry_run=dry_run)
+    changes = changes_of(gathered.data, grids, whole_book=file.suffix.lower() != ".csv",
+                         follows=imported(project))
+    lines = write_values(project, gathered.data, changes, code="sheet-text", dry_run=dry_run)
+    stamp = file_stamp(grids)
+    if stamp is not None and lines and not dry_run:  # the file may be imported again
+        after, _ = load_project(project)
+        record_import(project, stamp[0], values_digest(tables(after.data)))
+    return lines

@@ -9,6 +9,7 @@ from ..data.project import Project
 from ..errors import CardgenError, Finding, error
 from ..files.safepath import in_output
 from ..files.write import atomic_write
+from .about import about_table
 from .csvfile import csv_bytes, csv_name
 from .table import tables
 
@@ -34,7 +35,8 @@ def export(project: Project, findings: Sequence[Finding]) -> list[Path]:
     from .ods import ods_bytes
     from .xlsx import xlsx_bytes
     sheets = tables(project.data, findings)
-    files = {"cards.ods": ods_bytes(sheets), "cards.xlsx": xlsx_bytes(sheets),
+    book = [*sheets, about_table(project.data, sheets)]
+    files = {"cards.ods": ods_bytes(book), "cards.xlsx": xlsx_bytes(book),
              **{csv_name(t.name): csv_bytes(t) for t in sheets}}
     written = []
     for name, content in files.items():

@@ -19,6 +19,7 @@ from ..data.model import GameData
 from ..errors import CardgenError, Finding, Location, error
 from ..files.oserrors import read_input
 from ..translate.values import ValueChange
+from .about import ABOUT, file_stamp, values_digest
 from .csvfile import read_csv
 from .table import COINS, FIXED, NUMBER, Cell, Column, Table, cell_name, coin_text, tables
 
@@ -233,14 +234,36 @@ class _Sheet:
             self.changes.append(ValueChange(cell.path, cell.loc, old, words))
 
 
-def changes_of(data: GameData, grids: dict[str, list[list[Any]]], whole_book: bool
-               ) -> list[ValueChange]:
+def _fresh(grids: dict[str, list[list[Any]]], today: str, follows: dict[str, str],
+           problems: list[Finding]) -> None:
+    """A problem when the values the file was exported from are not today's, nor what its
+    last import left: the file's unchanged cells would write the old values back."""
+    stamp = file_stamp(grids)
+    if stamp is None:
+        return
+    written, r = stamp
+    if written != today and follows.get(written) != today:
+        problems.append(error(
+            "sheet-stale", f"card_data/ changed since this file was exported (values digest "
+            f"{written or '(none)'}, today {today}): importing it would write the old values "
+            "back", location=Location(f"{ABOUT}!{cell_name(r, 1)}"),
+            hint="export again and make the edits there (`cardgen diff` lists what changed "
+            "in card_data/)"))
+
+
+def changes_of(data: GameData, grids: dict[str, list[list[Any]]], whole_book: bool,
+               follows: dict[str, str] | None = None) -> list[ValueChange]:
     """The value changes the read sheets make to ``data``; raises with every problem.
-    ``whole_book``: the file is a workbook, so each exported sheet must be in it."""
+    ``whole_book``: the file is a workbook, so each exported sheet must be in it;
+    ``follows``: the values each earlier import left, by its file's export digest."""
     problems: list[Finding] = []
     changes: list[ValueChange] = []
-    exported = {t.name: t for t in tables(data)}
+    sheets = tables(data)
+    exported = {t.name: t for t in sheets}
+    _fresh(grids, values_digest(sheets), follows or {}, problems)
     for name, grid in grids.items():
+        if name == ABOUT:
+            continue
         table = exported.get(name)
         if table is None:
             problems.append(error("sheet-file", f"sheet '{name}' is none of "

@@ -123,10 +123,9 @@ def _card_cells(data: GameData, card: Card) -> dict[str, Cell]:
         **{f"name.{lang}": Cell(card.name.get(lang) or "", loc=card.name.at(lang))
            for lang in LANGS}}
 
-    def number(key: str, attr: str | None = None) -> None:
-        value = getattr(card, attr or key)
+    def number(key: str) -> None:
         written = key in card.locs
-        cells[key] = Cell(value, f"cards.{card.id}.{attr or key}" if written else None,
+        cells[key] = Cell(getattr(card, key), f"cards.{card.id}.{key}" if written else None,
                           card.at(key) if written else None, card_ranges.get(key), proto)
 
     for key in ("number", "copies", "political", "military"):

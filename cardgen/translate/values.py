@@ -34,8 +34,9 @@ Value = int | tuple[str, ...]
 
 @dataclass(frozen=True)
 class ValueChange:
-    """One value to write: its path (as :mod:`cardgen.data.paths` names it), where it is
-    written, today's value and the new one."""
+    """One value to write: its path (as :mod:`cardgen.data.paths` names it; a card's
+    ``number``, ``year`` and a line's ``cost`` are named alike), where it is written,
+    today's value and the new one. Only an effect's path decides which texts follow."""
 
     path: str
     loc: Location
