@@ -386,3 +386,11 @@ def test_diff_lists_each_value_change_since_a_revision(project, capsys):
     report = (project / "output/diff/changes.json").read_text("utf-8")
     assert '"column": "political"' in report and '"old": 3' in report
     assert "- charles-iv political 3 → 4" in (project / "output/diff/changes.md").read_text("utf-8")
+
+
+def test_without_the_sheet_extra_the_export_says_how_to_install_it(project, capsys, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "odf", None)  # as if odfpy were not installed
+    assert main(["--project", str(project), "sheet", "export"]) == 2
+    err = capsys.readouterr().err
+    assert "error[sheet-setup]: the spreadsheet export needs odf" in err and ".[sheet]" in err

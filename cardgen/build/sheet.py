@@ -11,7 +11,9 @@ from .check import run_check
 def sheet_export(project: Path) -> list[Path]:
     """output/sheet/cards.ods, cards.xlsx and cards-<deck>.csv, with the current findings of
     `cardgen check` as cell comments."""
-    from ..sheet.export import export
+    from ..sheet.export import export, missing_extra
+    if (problem := missing_extra()) is not None:  # said before the check runs
+        raise problem
     report = run_check(project)
     if report.project is None:
         raise CardgenError(report.findings)
