@@ -243,6 +243,8 @@ def _letter(rows: list[list[str]], column: str) -> str:
 ERRORS = {
     "unknown column": (lambda rows: rows[0].__setitem__(rows[0].index("military"), "militray"),
                        "military", 1, "sheet-column", "column 'militray' is unknown"),
+    "deleted column": (lambda rows: [r.pop(rows[0].index("copies")) for r in rows[::-1]],
+                       "passive.text.cs", 1, "sheet-column", "column 'copies' is missing"),
     "renamed id": (_set("id", "pope-benedict"), "id", 2, "sheet-id",
                    "'pope-benedict' is no id of a market card"),
     "out of range": (_set("political", "12"), "political", 2, "sheet-range",

@@ -125,11 +125,14 @@ class _Sheet:
                 bad = True
             else:
                 where[name] = col
-        for column in self.table.columns:
-            if column.name not in where:
-                self.problem("sheet-column", f"column '{column.name}' is missing", 0, len(names),
-                             "columns cannot be deleted; " + SHEET_HINT)
-                bad = True
+        missing = [c.name for c in self.table.columns if c.name not in where]
+        if missing:
+            shown = ", ".join(f"'{n}'" for n in missing[:5]) + (
+                f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            self.problem("sheet-column", f"column{'s' if len(missing) > 1 else ''} {shown} "
+                         f"{'are' if len(missing) > 1 else 'is'} missing", 0, len(names),
+                         "columns cannot be deleted; " + SHEET_HINT)
+            bad = True
         return None if bad else where
 
     def compare(self) -> None:
