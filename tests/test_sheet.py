@@ -254,7 +254,7 @@ ERRORS = {
     "read-only text": (_set("deed.text.en", "Gain 9 coins."), "deed.text.en", 2, "sheet-readonly",
                        "deed.text.en of "),
     "row added": (lambda rows: rows.append(["new-card", *rows[1][1:]]), "id", None, "sheet-row",
-                  "a row for 'new-card' was added: cards cannot be added"),
+                  "a row for 'new-card' was added: a market card cannot be added"),
     "row deleted": (lambda rows: rows.pop(2), "id", 3, "sheet-row", "was deleted"),
 }
 

@@ -21,7 +21,7 @@ from ..files.oserrors import read_input
 from ..translate.values import ValueChange
 from .about import ABOUT, file_stamp, values_digest
 from .csvfile import read_csv
-from .table import COINS, FIXED, NUMBER, Cell, Column, Table, cell_name, coin_text, tables
+from .table import COINS, FIXED, NUMBER, PLACES, Cell, Column, Table, cell_name, coin_text, tables
 
 #: The largest spreadsheet read (the shipped data exports to about 26 kB, a 20× deck 240 kB),
 #: and the most its package may unpack to or hold (a ZIP bomb is refused before it is read).
@@ -156,22 +156,23 @@ class _Sheet:
             else:
                 unknown.append((r, got))
         missing = [i for cid, (i, _) in rows.items() if cid not in seen]
+        what = "place" if self.table.name == PLACES else f"{self.table.name} card"
         for r, got in unknown:
             if missing:
                 old = self.table.rows[missing[0]][0].value
-                self.problem("sheet-id", f"'{got}' is no id of a {self.table.name} card "
+                self.problem("sheet-id", f"'{got}' is no id of a {what} "
                              f"(was it '{old}'?): an id cannot be renamed in the sheet", r, id_col,
                              f"rename it in card_data/ (and in every card naming it); {SHEET_HINT}")
             else:
-                self.problem("sheet-row", f"a row for '{got or '(no id)'}' was added: cards "
+                self.problem("sheet-row", f"a row for '{got or '(no id)'}' was added: a {what} "
                              "cannot be added from the sheet yet", r, id_col,
                              "add the card to card_data/cards/ (`cardgen check` says what it "
                              "needs), then export again")
         if not unknown:
             for i in missing:
                 self.problem("sheet-row", f"the row of '{self.table.rows[i][0].value}' was "
-                             "deleted: cards cannot be removed from the sheet", i + 1, id_col,
-                             "remove the card from card_data/cards/, or put its row back")
+                             f"deleted: a {what} cannot be removed from the sheet", i + 1, id_col,
+                             "remove it from card_data/, or put its row back")
 
     def row(self, cells: list[Cell], values: list[Any], r: int, where: dict[str, int]) -> None:
         card = str(cells[0].value)
