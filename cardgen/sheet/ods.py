@@ -74,18 +74,40 @@ def _settings(doc: Any, tables: list[Table]) -> None:
     doc.settings.addElement(view)
 
 
+def _validations(doc: Any, tables: list[Table]) -> dict[tuple[int | None, int | None], str]:
+    """One whole-number validation per range of the value cells, as LibreOffice writes it
+    (it enforces this form; it reads ODF 1.2's comparisons but does not enforce them)."""
+    from odf.table import ContentValidation, ContentValidations, ErrorMessage
+    from odf.text import P
+    names: dict[tuple[int | None, int | None], str] = {}
+    checks = ContentValidations()
+    for table in tables:
+        for row in table.rows:
+            for column, cell in zip(table.columns, row, strict=True):
+                if column.kind != NUMBER or not cell.path or cell.range is None:
+                    continue
+                key = (cell.range.low, cell.range.high)
+                if key in names:
+                    continue
+                names[key] = f"whole{len(names) + 1}"
+                low = -BOUND if key[0] is None else key[0]
+                high = BOUND if key[1] is None else key[1]
+                rule = ContentValidation(name=names[key], allowemptycell="true", condition=(
+                    f"of:cell-content-is-whole-number() and cell-content-is-between({low},{high})"))
+                message = ErrorMessage(display="true", messagetype="stop", title="cardgen")
+                message.addElement(P(text=validation_text(*key)))
+                rule.addElement(message)
+                checks.addElement(rule)
+    if names:
+        doc.spreadsheet.addElement(checks)
+    return names
+
+
 def ods_bytes(tables: list[Table]) -> bytes:
     from odf.office import Annotation, Spreadsheet
     from odf.opendocument import OpenDocument
-    from odf.table import (
-        ContentValidation,
-        ContentValidations,
-        ErrorMessage,
-        TableCell,
-        TableColumn,
-        TableRow,
-    )
     from odf.table import Table as OdfTable
+    from odf.table import TableCell, TableColumn, TableRow
     from odf.teletype import addTextToElement
     from odf.text import P
 
@@ -94,26 +116,7 @@ def ods_bytes(tables: list[Table]) -> bytes:
     doc.body.addElement(doc.spreadsheet)
     cell_styles, column_styles = _styles(doc, tables)
     _settings(doc, tables)
-    validations: dict[tuple[int | None, int | None], str] = {}
-    checks = ContentValidations()
-    for table in tables:
-        for row in table.rows:
-            for column, cell in zip(table.columns, row, strict=True):
-                if column.kind == NUMBER and cell.path and cell.range is not None:
-                    key = (cell.range.low, cell.range.high)
-                    if key not in validations:
-                        validations[key] = name = f"whole{len(validations) + 1}"
-                        low, high = (BOUND if k is None else k for k in key)
-                        rule = ContentValidation(  # as LibreOffice writes it
-                            name=name, allowemptycell="true",
-                            condition="of:cell-content-is-whole-number() and "
-                            f"cell-content-is-between({-low if key[0] is None else low},{high})")
-                        rule.addElement(ErrorMessage(display="true", messagetype="stop",
-                                                     title="cardgen"))
-                        rule.lastChild.addElement(P(text=validation_text(*key)))
-                        checks.addElement(rule)
-    if validations:
-        doc.spreadsheet.addElement(checks)
+    validations = _validations(doc, tables)
 
     def text_cell(value: str, **kw: Any) -> Any:
         cell = TableCell(valuetype="string", **kw)
