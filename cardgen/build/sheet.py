@@ -40,6 +40,6 @@ def sheet_import(project: Path, file: Path, *, dry_run: bool = False) -> list[st
     lines = write_values(project, gathered.data, changes, code="sheet-text", dry_run=dry_run)
     stamp = file_stamp(grids)
     if stamp is not None and lines and not dry_run:  # the file may be imported again
-        after, _ = load_project(project)
-        record_import(project, stamp[0], values_digest(tables(after.data)))
+        after = values_digest(tables(gathered.data), {c.path: c.new for c in changes})
+        record_import(project, stamp[0], after)
     return lines

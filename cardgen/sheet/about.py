@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +20,25 @@ from ..errors import CardgenError
 from ..files.oserrors import read_input
 from ..files.safepath import in_output
 from ..files.write import atomic_write
-from .table import FIXED, KEY, Cell, Column, Table
+from .table import FIXED, KEY, Cell, Column, Table, coin_text
 
 ABOUT = "about"
 DIGEST = "values digest"
 
 
-def values_digest(sheets: list[Table]) -> str:
-    """16 hex digits over every value cell (sheet, id, column, value) of ``sheets``."""
-    cells = [[t.name, str(row[0].value), c.name, row[i].value]
+def values_digest(sheets: list[Table], changed: Mapping[str, int | tuple[str, ...]] | None = None
+                  ) -> str:
+    """16 hex digits over every value cell (sheet, id, column, value) of ``sheets``, the
+    values at the paths of ``changed`` taken as changed."""
+    changed = changed or {}
+
+    def value(cell: Cell) -> Any:
+        if cell.path is None or cell.path not in changed:
+            return cell.value
+        new = changed[cell.path]
+        return new if isinstance(new, int) else coin_text(new)
+
+    cells = [[t.name, str(row[0].value), c.name, value(row[i])]
              for t in sheets for row in t.rows for i, c in enumerate(t.columns) if c.writable]
     return hashlib.sha256(json.dumps(cells, ensure_ascii=False).encode()).hexdigest()[:16]
 
