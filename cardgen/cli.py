@@ -248,6 +248,23 @@ def _parser() -> argparse.ArgumentParser:
                             help="write the Czech texts of a PO file into card_data/")
     imp.add_argument("file", type=Path, metavar="FILE",
                      help="the translated PO file, e.g. output/po/cs.po after translation")
+    sh = sub.add_parser("sheet", parents=[where],
+                        help="the designer's numbers in a spreadsheet (ODS, XLSX, CSV)")
+    sh_sub = sh.add_subparsers(dest="sheet_command", required=True, metavar="{export,import}",
+                               title="what to do")
+    sh_sub.add_parser("export", parents=[where],
+                      help="write output/sheet/cards.ods, cards.xlsx and cards-<deck>.csv")
+    si = sh_sub.add_parser("import", parents=[where],
+                           help="write the changed values of a spreadsheet into card_data/")
+    si.add_argument("file", type=Path, metavar="FILE", help="the edited cards.ods, cards.xlsx "
+                    "or a cards-<deck>.csv")
+    si.add_argument("--dry-run", action="store_true",
+                    help="print the changes, write nothing")
+    df = sub.add_parser("diff", parents=[where],
+                        help="value changes of card_data/ since a git revision or a folder; "
+                        "output/diff/changes.md, .json")
+    df.add_argument("old", nargs="?", default="HEAD", metavar="OLD",
+                    help="a git revision (default HEAD) or a project folder holding card_data/")
     return p
 
 
@@ -337,6 +354,32 @@ def _po(args: argparse.Namespace) -> int:
     report = po_import(args.project, args.file)
     print(shown(report.format(), keep="\n"))
     return 0 if report.ok else exit_code(report.findings)
+
+
+def _sheet(args: argparse.Namespace) -> int:
+    from .build.sheet import sheet_export, sheet_import
+    if args.sheet_command == "export":
+        for path in sheet_export(args.project):
+            print(shown(f"wrote {path}"))
+        return 0
+    lines = sheet_import(args.project, args.file, dry_run=args.dry_run)
+    for line in lines:
+        print(shown(line))
+    verb = "--dry-run: would write" if args.dry_run else "wrote"
+    print(f"{verb} {len(lines)} change{'' if len(lines) == 1 else 's'} into card_data/"
+          if lines else "no value changed")
+    return 0
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from .build.diff import diff
+    lines, written = diff(args.project, args.old)
+    for line in lines:
+        print(shown(line))
+    print(f"{len(lines)} value change{'' if len(lines) == 1 else 's'} since {shown(args.old)}")
+    for path in written:
+        print(shown(f"wrote {path}"))
+    return 0
 
 
 def _playtest(args: argparse.Namespace) -> int:
@@ -453,7 +496,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch,
             "playtest": _playtest, "balance": _balance, "serve": _serve, "preflight": _preflight,
-            "tables": _tables}
+            "tables": _tables, "sheet": _sheet, "diff": _diff}
 
 
 def _project(path: Path) -> Path:

@@ -29,6 +29,7 @@ SHOP = "README: Ordering from a print shop"
 PREFLIGHT = "README: Preflight"
 COMPARE = "README: Comparing two data versions"
 BALANCE = "README: Balancing the game"
+SHEET = "README: Tune values in a spreadsheet"
 
 
 @dataclass(frozen=True)
@@ -229,7 +230,18 @@ CODES: dict[str, Code] = {
     "schema-lines": Code(E, DATA, "a rule schema op without its list of line kinds", "2.36"),
     "set-aside": Code(E, DATA, "a set-aside card that is not a starter card", "3.32"),
     "shape": Code(E, DATA, "a value of the wrong shape (not a mapping or list)"),
+    "sheet-column": Code(E, DATA, "a spreadsheet column that is unknown, doubled or missing", SHEET),
+    "sheet-file": Code(E, DATA, "a spreadsheet that cannot be read, or a sheet unknown or missing", SHEET),
+    "sheet-id": Code(E, DATA, "a spreadsheet row whose id was renamed or doubled", SHEET),
+    "sheet-range": Code(E, DATA, "a spreadsheet value outside its range in the rule schema", SHEET),
+    "sheet-readonly": Code(E, DATA, "a read-only spreadsheet cell that was edited", SHEET),
+    "sheet-row": Code(E, DATA, "a spreadsheet row added or deleted", SHEET),
+    "sheet-setup": Code(E, SETUP, "the optional spreadsheet libraries are not installed", SHEET),
+    "sheet-stale": Code(E, DATA, "a spreadsheet exported from values that changed since", SHEET),
+    "sheet-text": Code(E, DATA, "a card text whose numbers cannot follow the sheet (not the canonical "
+                       "text)", SHEET),
     "sheet-too-small": Code(E, DATA, "a card grid that does not fit the paper"),
+    "sheet-value": Code(E, DATA, "a spreadsheet value that is no whole number or no coin", SHEET),
     "shield-holder": Code(E, DATA, "a shield given to another holder than shields.yaml says", "11.5"),
     "shield-twice": Code(E, DATA, "a shield placed by more than one card", "11.5"),
     "shield-without-acquire": Code(E, DATA, "a card with a shield but no 'When acquired:' line", "11.1"),

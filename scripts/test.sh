@@ -4,8 +4,9 @@
 # Installs, only where missing: Debian's poppler-utils (pdftoppm, pdftotext, pdffonts),
 # qpdf, ghostscript, gettext (msgfmt, msgmerge), chromium and chromium-driver (the browser
 # test of `cardgen serve`), through apt-get as root or with sudo; then a virtual environment
-# .venv/ (PEP 668: Debian's Python refuses pip outside one) with cardgen and its test and docs
-# extras; the manual (mkdocs.yml, docs/) is built with --strict, so no link of it breaks.
+# .venv/ (PEP 668: Debian's Python refuses pip outside one) with cardgen and its test, docs
+# and sheet extras (openpyxl, odfpy: `cardgen sheet`); the manual (mkdocs.yml, docs/) is
+# built with --strict, so no link of it breaks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v pdftoppm >/dev/null || ! command -v qpdf >/dev/null || ! command -v gs >/dev/null \
@@ -21,7 +22,7 @@ if ! command -v pdftoppm >/dev/null || ! command -v qpdf >/dev/null || ! command
 fi
 # the machine's packages stay visible, so what is installed already is not fetched again
 [ -x .venv/bin/python ] || python3 -m venv --system-site-packages .venv
-.venv/bin/python -m pip install -q -e '.[test,docs]'
+.venv/bin/python -m pip install -q -e '.[test,docs,sheet]'
 .venv/bin/python -m ruff check cardgen tests bench
 .venv/bin/python -m mypy cardgen
 # dead code: unused functions, methods, attributes, unreachable code (false positives whitelisted)

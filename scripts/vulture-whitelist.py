@@ -67,3 +67,12 @@ _.streams
 # io.RawIOBase's protocol, called by io.BufferedReader around serve/web.py _DeadlineReader
 _.readable
 _.readinto
+
+# openpyxl and zipfile read what is set on their objects: the workbook's dates and authors
+# and a text cell's type (sheet/xlsx.py), a ZIP member's permissions (sheet/zipped.py)
+_.created
+_.modified
+_.creator
+_.lastModifiedBy
+_.external_attr
+_.data_type

@@ -45,6 +45,8 @@ FORWARDED = {
     ("wording/compose.py", "exc.code"): "TextError(..., code=...) and its default",
     ("build/common.py", "raw['code']"): "a cached finding, made by a call collected here",
     ("check/cache.py", "raw['code']"): "a cached finding, made by a call collected here",
+    ("sheet/importer.py", "code"): "_Sheet.problem(...): its calls",
+    ("translate/values.py", "code"): "write_values(..., code=...) in balance/ and build/sheet.py",
 }
 
 #: Files whose codes stand in a table: there, every tuple that starts with a string.

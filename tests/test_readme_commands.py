@@ -25,6 +25,7 @@ FILLED = {
     "FILE…": "output/en/print-shop.pdf",
     "FILE": "output/po/cs.po",
     "OLD/cs/manifest.json": "output/cs/manifest.json",
+    "HEAD~1": str(ROOT),  # `cardgen diff`: the copy is no git checkout; a folder is the other OLD
 }
 
 

@@ -31,6 +31,7 @@ LEVELS: tuple[tuple[str, ...], ...] = (
     ("impose", "board", "press"),
     ("tables", "vtt"),
     ("translate",),
+    ("sheet",),  # spreadsheets: call translate's value writer; run by build's command
     ("build",),
     ("serve", "playtest"),
     ("balance",),

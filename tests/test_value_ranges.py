@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, replace_in
 
-from cardgen.balance.paths import patched, read_slot
 from cardgen.build.check import run_check
 from cardgen.check.coinrow import coin_row_findings, cost_capacity, fits
 from cardgen.check.effects import check_effects
 from cardgen.cli import main
 from cardgen.data.layout import load_layout
 from cardgen.data.load import load
+from cardgen.data.paths import patched, read_slot
 from cardgen.data.ranges import range_findings
 from cardgen.data.yamlsrc import load_yaml_file
 from cardgen.errors import Severity

@@ -16,11 +16,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple, Protocol
 
 from ..data.model import GameData
+from ..data.paths import patched
 from ..engine import Rules
 from ..engine.match import PLAYERS, play_game
 from ..errors import CardgenError, Location, error
 from ..playtest.run import game_seed
-from .paths import patched
 
 CHUNK = 25  # games per task: fixed, so results never depend on the workers
 CONNECT_TIMEOUT = "20s"

@@ -14,18 +14,15 @@ from typing import Any
 import yaml
 
 from ..data.load import load_or_raise
-from ..data.model import LANGS, GameData
-from ..data.project import Documents
-from ..data.yamledit import TextEdit, edit_files
+from ..data.model import GameData
+from ..data.paths import coins, patched, read_slot
 from ..data.yamlsrc import LocList, LocMap, load_yaml_text, nests_deeper
 from ..errors import CardgenError, Finding, Location, error
 from ..files.oserrors import read_input
 from ..files.write import atomic_write
 from ..playtest import PlaytestOptions, playtest
-from ..translate.translation import STATE_FILE, Record, read_state, state_bytes, text_hash
-from ..wording.templates import TextError, canonical_text, normalize, typography
+from ..translate.values import ValueChange, write_values
 from .outputs import OUT, PROPOSAL_NAME, out_folder, out_path, shown
-from .paths import coins, patched, read_slot
 from .spec import Spec, Tunable, read_spec, rule_errors
 
 PLAY_PARTS = ("card_data", "layouts", "fonts")  # what `cardgen playtest` reads
@@ -193,54 +190,6 @@ def _rules_kept(data: GameData, values: dict[str, int], problems: list[Finding])
                        "`cardgen balance` again") for code, message in broken]
 
 
-def _text_edits(old: GameData, new: GameData, problems: list[Finding]
-                ) -> tuple[list[TextEdit], dict[str, tuple[str, str]]]:
-    """The written texts whose canonical wording changes with the new numbers, and per
-    translation context the English before and after; a text written otherwise than
-    canonically (a reviewed exception) is a problem for the designer."""
-    edits = []
-    english: dict[str, tuple[str, str]] = {}
-    for card_old, card_new in zip(old.cards, new.cards, strict=True):
-        for line_old, line_new in zip(card_old.lines, card_new.lines, strict=True):
-            if line_old.effects == line_new.effects or line_old.text is None:
-                continue
-            for lang in LANGS:
-                written = line_old.text.get(lang)
-                try:
-                    before = canonical_text(old, card_old, line_old, lang)
-                    after = typography(canonical_text(new, card_new, line_new, lang), lang)
-                except TextError:
-                    continue
-                if written is None or normalize(before) == normalize(after):
-                    continue
-                if normalize(written) != normalize(before):
-                    problems.append(error(
-                        "balance-text", f"the {line_old.kind} text ({lang}) is not the canonical "
-                        f"one, so its numbers cannot be rewritten: the new canonical text is "
-                        f"\"{after}\"", location=line_old.text.at(lang), card=card_old.id, lang=lang,
-                        hint="write the new text by hand, then apply again"))
-                    continue
-                edits.append(TextEdit(line_old.text.at(lang), after))
-                if lang == "en":
-                    english[f"{card_old.id}:{line_old.kind}"] = (written, after)
-    return edits, english
-
-
-def _restamp(project: Path, english: dict[str, tuple[str, str]]) -> None:
-    """The Czech of a re-rendered text is the canonical rendering of the new English: a text
-    that was in step with its English stays so (not fuzzy); a review mark stays on the old
-    Czech, so the new one reads as translated, not reviewed."""
-    state = read_state(Documents(project))
-    changed = False
-    for context, (before, after) in english.items():
-        rec = state.get(context)
-        if rec is not None and rec.source == text_hash(before):
-            state[context] = Record(text_hash(after), rec.reviewed)
-            changed = True
-    if changed:
-        atomic_write(project / STATE_FILE, state_bytes(state))
-
-
 def apply_proposal(project: Path, spec: Spec | None = None) -> list[str]:
     """Write the proposal's values (and the texts they change) into card_data/; the lines
     say what changed where. The proposal is checked first: only tunables of balance.yaml,
@@ -254,25 +203,13 @@ def apply_proposal(project: Path, spec: Spec | None = None) -> list[str]:
     values = {t.path: row["new"] for t, row in checked}
     if not problems:
         _rules_kept(data, values, problems)
-    edits: list[TextEdit] = []
-    lines: list[str] = []
-    for tunable, row in checked:
-        slot = tunable.slot
-        new = coins(slot.coins, row["new"]) if slot.coins is not None else row["new"]
-        edits.append(TextEdit(slot.loc, new))
-        lines.append(f"{slot.loc.file}:{slot.loc.line}: {slot.path} {row['old']} → {row['new']}")
-    english: dict[str, tuple[str, str]] = {}
-    if not problems:
-        text_edits, english = _text_edits(data, patched(data, values), problems)
-        edits += text_edits
-        lines += [f"{e.loc.file}:{e.loc.line}: text now \"{e.value}\"" for e in text_edits]
     if problems:
         raise CardgenError(problems)
-    outcome = edit_files(project, edits)
-    if outcome.findings:
-        raise CardgenError(outcome.findings)
-    _restamp(project, english)
-    return lines
+    changes = [ValueChange(t.slot.path, t.slot.loc, t.slot.value if t.slot.coins is None
+                           else t.slot.coins, row["new"] if t.slot.coins is None
+                           else coins(t.slot.coins, row["new"]))
+               for t, row in checked]
+    return write_values(project, data, changes, code="balance-text")
 
 
 def proposal_body(spec: Spec, options: Any, study: str, outcome: Any, data: GameData,

@@ -19,9 +19,9 @@ from ..check.effects import check_effects
 from ..check.facts import check_rule_facts
 from ..check.invariants import check_invariants
 from ..data.model import GameData
+from ..data.paths import PathError, Slot, patched, read_slot
 from ..data.yamlsrc import LocList, LocMap, load_yaml_file
 from ..errors import CardgenError, Finding, Location, Severity, error
-from .paths import PathError, Slot, patched, read_slot
 
 SPEC_FILE = Path("card_data") / "balance.yaml"
 #: Findings that say the rulebook (facts.yaml) or game.yaml's counts fix a value.

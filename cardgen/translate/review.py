@@ -157,28 +157,30 @@ def _git(project: Path, *args: str, stdin: bytes = b"") -> tools.Ran:
                      max_output=MAX_REVISION_BYTES)
 
 
-def git_card_data(project: Path, revision: str, into: Path) -> None:
+def git_card_data(project: Path, revision: str, into: Path, what: str = "--changed-since"
+                  ) -> None:
     """Write ``card_data/`` as it was at git ``revision`` under ``into``/card_data: its
     files' stored bytes (no filter of the repository runs); a link is followed only to a
-    file of the same tree, else the revision is read as if it were not there."""
+    file of the same tree, else the revision is read as if it were not there. ``what`` is
+    the option or command the problems name."""
     hint = ("pass an earlier build's manifest.json (output/<lang>/manifest.json) or a git "
             "revision of the project, e.g. HEAD~1")
     if revision.startswith("-"):  # never an option to git
-        raise CardgenError(error("usage", f"--changed-since {revision}: neither a manifest file "
+        raise CardgenError(error("usage", f"{what} {revision}: neither a manifest file "
                                  "nor a revision", hint=hint))
     prefix = _git(project, "rev-parse", "--show-prefix")
     if prefix.returncode != 0:
-        raise CardgenError(error("usage", f"--changed-since {revision}: no such manifest file, "
+        raise CardgenError(error("usage", f"{what} {revision}: no such manifest file, "
                                  f"and {project} is not in a git repository", hint=hint))
     commit = _git(project, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
     if commit.returncode != 0:
-        raise CardgenError(error("usage", f"--changed-since {revision}: neither a manifest file "
+        raise CardgenError(error("usage", f"{what} {revision}: neither a manifest file "
                                  "nor a revision of the project's git repository", hint=hint))
     sha = commit.stdout.decode().strip()
     tree = f"{sha}:{prefix.stdout.decode().strip()}card_data"
     listing = _git(project, "ls-tree", "-r", "-z", tree)
     if listing.returncode != 0:
-        raise CardgenError(error("usage", f"--changed-since {revision}: the revision has no "
+        raise CardgenError(error("usage", f"{what} {revision}: the revision has no "
                                  "card_data/ folder", location=Location("card_data"), hint=hint))
     files, links = _tree_entries(listing.stdout)
     targets = _blobs(project, sorted(set(links.values())))

@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..data.model import LINE_KINDS, Card, Effect, GameData
 from ..errors import Location
+from .model import LINE_KINDS, Card, Effect, GameData
 
 CARD_NUMBERS = ("political", "military", "copies", "use_cost")
 PHASE_NUMBERS = ("plays", "hand")
