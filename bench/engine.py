@@ -49,6 +49,7 @@ def top_card_hits(rules: Rules, seeds: int = 20, samples: int = 50) -> tuple[int
         g = new_game(rules, seed)
         g.removed.extend(g.market[7:])
         del g.market[7:]
+        assert g.decision is not None
         info = g.observe(g.decision.side)
         rng = random.Random(seed)
         for _ in range(samples):
