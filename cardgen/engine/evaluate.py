@@ -88,6 +88,8 @@ class Evaluator:
         self.plays_after = [sum(plays[r + 1:ROUNDS + 1]) for r in range(ROUNDS + 1)]
         self.links = [(b, links) for b, links in enumerate(rules.links) if links]
         self.bonus = [BONUS_VALUE.get(kind, 0.3) for kind in rules.bonus]
+        self.countries = len(rules.countries)
+        self.stability = list(enumerate(rules.stability))
 
     # -- parts ---------------------------------------------------------------------------
     def control(self, g: Game) -> float:
@@ -101,15 +103,23 @@ class Evaluator:
     def supply(self, g: Game, side: int) -> list[float]:
         """Expected supply-line influence (8.4) for ``side`` minus the opponent's, per country:
         2 per held battleground, weighted by how safely it is held until round end."""
-        sup = [0.0] * len(self.rules.countries)
+        sup = [0.0] * self.countries
         mil_s, mil_o = g.military[side], g.military[1 - side]
         swing = 1.0 + 0.5 * (g.plays_left[0] + g.plays_left[1])
+        inf_s, inf_o = g.influence[side], g.influence[1 - side]
         for b, links in self.links:
             m = mil_s[b] - mil_o[b]
             if m == 0:
                 continue
             held = math.tanh(m / swing)
-            e = links[0] if len(links) == 1 else min(links, key=lambda i: abs(g.lead(side, i)))
+            if len(links) == 1:
+                e = links[0]
+            else:  # the linked country with the smallest lead either way, the first on ties
+                e, best = links[0], abs(inf_s[links[0]] - inf_o[links[0]])
+                for i in links[1:]:
+                    d = abs(inf_s[i] - inf_o[i])
+                    if d < best:
+                        e, best = i, d
             sup[e] += 2.0 * held
         return sup
 
@@ -136,10 +146,14 @@ class Evaluator:
         links = self.rules.links[b]
         if links:
             swing = 1.0 + 0.5 * (g.plays_left[0] + g.plays_left[1])
-            e = links[0] if len(links) == 1 else min(links, key=lambda i: abs(g.lead(side, i)))
-            k, scale = self.control(g), self.scale(g)
+            inf_s, inf_o = g.influence[side], g.influence[1 - side]
+            e, close = links[0], abs(inf_s[links[0]] - inf_o[links[0]])
+            for i in links[1:]:  # the linked country with the smallest lead, the first on ties
+                if abs(inf_s[i] - inf_o[i]) < close:
+                    e, close = i, abs(inf_s[i] - inf_o[i])
+            k, scale = 0.55 + 0.1 * g.round, 0.8 + 0.9 * (g.plays_left[0] + g.plays_left[1])
             sup = 2.0 * math.tanh(m / swing)  # a country has one supply line at most (8.41)
-            lead = g.lead(side, e) + sup
+            lead = inf_s[e] - inf_o[e] + sup
             delta = 2.0 * math.tanh((m + amount) / swing) - sup
             gain += self.country(g, side, e, lead + delta, k, scale) - \
                 self.country(g, side, e, lead, k, scale)
@@ -148,14 +162,14 @@ class Evaluator:
     def deck(self, g: Game, side: int) -> float:
         """Average card power times the plays the side has left."""
         power = self.power.__getitem__
-        n = 0
-        total = 0.0
-        for pile in g.piles(side):
-            if pile:
-                n += len(pile)
-                total += sum(map(power, pile))
+        dr, ha, di, pl, lo = g.draw[side], g.hand[side], g.discard[side], g.play[side], \
+            g.looking[side]
+        n = len(dr) + len(ha) + len(di) + len(pl) + len(lo)
         if not n:
             return 0.0
+        # pile by pile, in this order: the same sum whatever the speed-ups
+        total = 0.0 + sum(map(power, dr)) + sum(map(power, ha)) + sum(map(power, di)) + \
+            sum(map(power, pl)) + sum(map(power, lo))
         future = self.plays_after[min(g.round, ROUNDS)] + g.plays_left[side]
         return INFLUENCE_UNIT * future * total / n
 
@@ -165,13 +179,14 @@ class Evaluator:
         if g.over:
             margin = g.electors(side) - g.electors(o)
             return (100.0 if g.winner == side else -100.0) + margin
-        k, scale = self.control(g), self.scale(g)
+        k = 0.55 + 0.1 * g.round  # self.control(g), self.scale(g), inlined
+        scale = 0.8 + 0.9 * (g.plays_left[0] + g.plays_left[1])
         sup = self.supply(g, side)
         inf_s, inf_o = g.influence[side], g.influence[o]
         vs, vo = g.votes[side], g.votes[o]
         tanh = math.tanh
         score = 0.0
-        for e, stab in enumerate(self.rules.stability):
+        for e, stab in self.stability:
             lead = inf_s[e] - inf_o[e] + sup[e]
             score += tanh(k * (vs[e] - vo[e] + tanh(lead / scale)))
             if lead >= stab:

@@ -345,14 +345,14 @@ def point_cost(g: Game, side: int, country: int) -> int:
 
 def political_options(g: Game, side: int, left: int, action: str | None) -> list[tuple[str, str]]:
     opts = []
-    names = g.rules.countries
-    for i, name in enumerate(names):
-        cost = point_cost(g, side, i)
-        if cost > left:
+    mine, theirs = g.influence[side], g.influence[1 - side]
+    place, remove = action in (None, "place"), action in (None, "remove")
+    for i, (name, stab) in enumerate(zip(g.rules.countries, g.rules.stability, strict=True)):
+        if (2 if theirs[i] - mine[i] >= stab else 1) > left:  # point_cost, inlined
             continue
-        if action in (None, "place"):
+        if place:
             opts.append(("place", name))
-        if action in (None, "remove") and g.influence[1 - side][i] > 0:
+        if remove and theirs[i] > 0:
             opts.append(("remove", name))
     return opts
 

@@ -200,8 +200,10 @@ class InfoState:
             snap = Snapshot(inner.view)
             self._inner[id(snap)] = inner
             return snap
-        if isinstance(ctx, tuple) and any(isinstance(x, Snapshot) for x in ctx):
-            return tuple(self._hide(x) for x in ctx)
+        if isinstance(ctx, tuple):  # a loop, not any(): this runs for every frame of every decision
+            for x in ctx:
+                if isinstance(x, Snapshot):
+                    return tuple(self._hide(x) for x in ctx)
         return ctx
 
     def _resample(self, ctx: Any, rng: random.Random) -> Any:

@@ -135,6 +135,8 @@ def location_holds(g: Game, shield: str, location: str, side: int | None) -> boo
 
 def passives(g: Game, op: str) -> Iterator[tuple[int, Effect]]:
     """Every held passive effect ``op`` (11.3, 11.4), with the side holding it."""
+    if not g.shields:
+        return
     for shield, loc in sorted(g.shields.items()):
         holder = LOCATION_SIDE.get(loc)
         card = g.rules.cards.get(g.rules.shield_card.get(shield, ""))

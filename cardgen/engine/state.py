@@ -22,7 +22,7 @@ UNSEEN = 1 << 30  # no index of a pile: nothing of it seen
 Resume = Callable[["Game", Any, Any], None]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Decision:
     """A choice the engine waits for: who chooses, what kind of choice, the legal options;
     ``amount`` is how much the choice places or gains where that varies (influence placed
@@ -36,6 +36,13 @@ class Decision:
     ctx: Any
     amount: int | None = None
     card: str | None = None
+
+    def __init__(self, side: int, kind: DecisionKind, options: tuple[Hashable, ...],
+                 resume: Resume, ctx: Any, amount: int | None = None, card: str | None = None):
+        # set once, past the frozen __setattr__: a frozen dataclass's own __init__ costs a
+        # call per field, and the engine makes tens of thousands of decisions a game
+        self.__dict__.update(side=side, kind=kind, options=options, resume=resume, ctx=ctx,
+                             amount=amount, card=card)
 
 
 @dataclass(frozen=True)
