@@ -182,6 +182,17 @@ def test_one_card_edit_redraws_one_image_and_a_failed_build_keeps_the_cards(proj
     with Image.open(images / src["charles-iv"]["cs"].removeprefix("/img/")) as img:
         assert img.size == (372, 520)
         assert max(hi - lo for lo, hi in img.getextrema()) > 100
+    # full size, drawn when first asked for: print resolution with the 3 mm bleed (69 × 94 mm)
+    charles = next(c for c in first["cards"] if c["id"] == "charles-iv")
+    full = build.full(charles["full"]["en"].removeprefix("/img/"))
+    assert full is not None and build.full("full/" + "0" * 32 + ".png") is None
+    with Image.open(full) as img:
+        assert img.size == (815, 1111) and img.info["dpi"][0] == pytest.approx(300, abs=1)
+    # the overlay's regions: the art's visible window lies between the name bar and the text
+    # panel (29.6 of the art's 42 mm), the safe area 4 mm inside the trim
+    geometry = first["geometry"]
+    assert geometry["window"] == [3.0, 17.4, 63.0, 29.6]
+    assert geometry["safe"] == [7.0, 7.0, 55.0, 80.0] and geometry["trim"] == [3, 3, 63, 88]
 
     replace_in(project / "card_data" / "cards" / "events.yaml", "Lucemburkové vyřadí ze hry až",
                "Lucemburkové smějí vyřadit ze hry až")
@@ -197,7 +208,12 @@ def test_one_card_edit_redraws_one_image_and_a_failed_build_keeps_the_cards(proj
                       "    number: 46\n  deck: [market\n") + 1
     assert not build(project, options, lambda _line: None)
     failed = desk.snapshot()
-    assert failed["cards"] == second["cards"]  # the last good images stay
+    # the last good images stay; the error is on the tile of the card whose record it is in
+    assert [{**c, "errors": []} for c in failed["cards"]] == second["cards"]
+    [owner] = [c for c in failed["cards"] if c["errors"]]
+    assert owner["id"] == "coronation-in-rome"
+    assert [e["where"] for e in owner["errors"]] == [f"card_data/cards/events.yaml:{line}:3"]
+    assert owner["errors"][0]["source"] == "  deck: [market"  # its line, shown
     assert failed["build"]["ok"] is False
     wheres = [e["where"] for e in failed["errors"]]
     assert f"card_data/cards/events.yaml:{line}:3" in wheres

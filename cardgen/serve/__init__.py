@@ -20,7 +20,7 @@ from .builder import DeskBuilder
 from .desk import Desk
 from .editor import Editor, check_template
 from .images import SERVE_DIR, ImageCache
-from .web import HOST, DeskServer
+from .web import HOST, DeskServer, FullImage
 
 #: Tried first when no --port is given, so a reopened tab finds a restarted server.
 DEFAULT_PORT = 8765
@@ -42,7 +42,8 @@ def serve(project: Path, port: int | None = None, editor: str | None = None, log
         log(f"error: {exc.findings[0].message}")
         return 2
     images.mkdir(parents=True, exist_ok=True)
-    server = _bind(port, desk, images, Editor(editor) if editor else None, log)
+    builds = DeskBuilder(desk, ImageCache(images))
+    server = _bind(port, desk, images, Editor(editor) if editor else None, log, builds.full)
     if server is None:
         return 2
     log(f"cardgen serve: open {server.url} in a browser (Ctrl-C stops)")
@@ -51,7 +52,7 @@ def serve(project: Path, port: int | None = None, editor: str | None = None, log
         target=watch, name="cardgen-build", daemon=True,
         # serial builds: forking worker processes from a threaded server is unsafe
         args=(project, BuildOptions(jobs=1)),
-        kwargs={"log": log, "stop": stop, "build": DeskBuilder(desk, ImageCache(images))})
+        kwargs={"log": log, "stop": stop, "build": builds})
     builder.start()
     _stop_on_sigterm()
     try:
@@ -72,10 +73,10 @@ def _stop_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
-def _bind(port: int | None, desk: Desk, images: Path, editor: Editor | None, log: Log
-          ) -> DeskServer | None:
+def _bind(port: int | None, desk: Desk, images: Path, editor: Editor | None, log: Log,
+          full: FullImage | None = None) -> DeskServer | None:
     try:
-        return DeskServer(DEFAULT_PORT if port is None else port, desk, images, editor)
+        return DeskServer(DEFAULT_PORT if port is None else port, desk, images, editor, full=full)
     except OSError as exc:
         if exc.errno != errno.EADDRINUSE:
             raise
@@ -83,4 +84,4 @@ def _bind(port: int | None, desk: Desk, images: Path, editor: Editor | None, log
             log(f"error: port {port} on {HOST} is already in use (another cardgen serve?); "
                 "stop that program or pick another port with --port N (0: any free port)")
             return None
-    return DeskServer(0, desk, images, editor)  # the usual port is busy: any free one
+    return DeskServer(0, desk, images, editor, full=full)  # the usual port is busy: any free one

@@ -26,6 +26,8 @@ from ..wording.face import CardFace
 SERVE_DIR = "serve"
 #: Card images: 150 dpi shows a 63 mm card about 370 px wide, sharp at twice CSS size.
 CARD_DPI = 150
+#: A face opened full size: print resolution, bleed included (the overlay marks the trim).
+FULL_DPI = 300
 #: The game's other components: (file under output/<lang>/, label, dpi).
 GAME_PDFS = (("board.pdf", "Board", 40), ("tokens.pdf", "Tokens", 50),
              ("player-aid.pdf", "Player aid", 60))
@@ -55,6 +57,21 @@ class ImageCache:
     @staticmethod
     def card_name(key: str) -> str:
         return f"cards/{key[:32]}.{FORMAT}"
+
+    @staticmethod
+    def full_name(key: str) -> str:
+        return f"full/{key[:32]}.png"
+
+    def draw_full(self, face: CardFace, key: str, layout: Layout) -> Path:
+        """The face at :data:`FULL_DPI` with its bleed, drawn once per face key."""
+        path = self.folder / self.full_name(key)
+        if not path.is_file():
+            (self.folder / "full").mkdir(parents=True, exist_ok=True)
+            pdf = render_cards_pdf([face], layout, physical=False)[0]
+            with tempfile.TemporaryDirectory(dir=self.folder, prefix=".draw-") as tmp:
+                [page] = rasterise(pdf, FULL_DPI, Path(tmp), fmt="png")
+                atomic_move(page, self._path(self.full_name(key)))
+        return path
 
     def draw_cards(self, faces: Iterable[CardFace], keys: dict[str, str], layout: Layout) -> list[str]:
         """Rasterise every face whose image is missing; return their card ids."""
@@ -105,7 +122,7 @@ class ImageCache:
 
     def prune(self, keep: set[str]) -> None:
         """Delete images no longer shown (``keep``: names under the folder)."""
-        for sub in ("cards", "game"):
+        for sub in ("cards", "game", "full"):
             for path in (self.folder / sub).glob("*"):
                 if f"{sub}/{path.name}" not in keep and path.is_file():
                     path.unlink(missing_ok=True)

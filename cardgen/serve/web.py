@@ -49,6 +49,11 @@ SECURITY_HEADERS = (("X-Frame-Options", "DENY"),
                     ("X-Content-Type-Options", "nosniff"))
 
 
+#: Draws a face's full-size image on first request: its name under the serve folder
+#: (``full/<key>.png``) → its path, or None when no face of the last good build has it.
+FullImage = Callable[[str], Path | None]
+
+
 @dataclass(frozen=True)
 class Limits:
     """What clients may hold of the server: a page needs one event stream and a few
@@ -66,9 +71,10 @@ class DeskServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, port: int, desk: Desk, images: Path, editor: Editor | None = None,
-                 limits: Limits = Limits()):
+                 limits: Limits = Limits(), full: FullImage | None = None):
         super().__init__((HOST, port), DeskHandler)
         self.desk = desk
+        self.full = full
         self.images = images.resolve()
         self.editor = editor
         self.limits = limits
@@ -257,6 +263,9 @@ class DeskHandler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.FORBIDDEN, "outside the preview's images")
             return
         try:  # a name too long for the file system is no image either
+            if not path.is_file() and self.server.full is not None and \
+                    path.parent == self.server.images / "full":
+                self.server.full(f"full/{path.name}")  # drawn on first view (none else)
             body = path.read_bytes() if path.suffix in IMAGE_TYPES and path.is_file() else None
         except OSError:
             body = None
