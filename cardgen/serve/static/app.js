@@ -327,11 +327,10 @@ function showViewer(id) {
   if (shown !== wanted || faces.dataset.card !== id) {
     faces.dataset.card = id;
     faces.replaceChildren(...LANGS.filter((l) => card.full[l]).map((lang) => {
-      const px = g ? g.page.map((mm) => Math.round(mm / 25.4 * g.dpi)) : [null, null];
       return el("figure", { class: "sheet-face" },
         el("div", { class: "sheet" },
           el("img", { class: "full-img", src: card.full[lang], alt: `${card.names[lang]} (${lang}), full size`,
-                      width: px[0], height: px[1], dataset: { lang } }),
+                      dataset: { lang } }),
           g ? overlay(g) : ""),
         el("figcaption", {}, `${lang.toUpperCase()} · ${g ? g.dpi : ""} ppi, bleed included`));
     }));
