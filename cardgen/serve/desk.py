@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..build.preview import Preview
-from ..data.layout import Layout
+from ..data.layout import Layout, Rect
 from ..data.model import Card
 from ..errors import Finding, Severity
 from .images import FULL_DPI, GameImages, ImageCache
@@ -123,7 +123,7 @@ def geometry(layout: Layout) -> dict:
     """The card's regions in mm from the top left of the page with bleed, for the page's
     overlay: the trim, the safe area (``card.safe``), the frame (``card.frame``), the art
     box, the name bar and the text panel over it, and the art's visible window between
-    them (what no panel covers)."""
+    them (``art.window``, else what no panel covers)."""
     c, b = layout.card, layout.card.bleed
 
     def box(x: float, y: float, w: float, h: float) -> list[float]:
@@ -131,13 +131,14 @@ def geometry(layout: Layout) -> dict:
 
     art, bar, panel = layout.art_box, layout.name_bar.box, layout.text_box.panel
     top, bottom = max(art.y, bar.bottom), min(art.bottom, panel.y)
+    window = layout.art.window or Rect(art.x, top, art.w, max(bottom - top, 0.0))
     return {"page": [c.width + 2 * b, c.height + 2 * b], "trim": box(0, 0, c.width, c.height),
             "safe": box(c.safe, c.safe, c.width - 2 * c.safe, c.height - 2 * c.safe),
             "frame": box(c.frame, c.frame, c.width - 2 * c.frame, c.height - 2 * c.frame),
             "art": box(art.x, art.y, art.w, art.h),
             "name_bar": box(bar.x, bar.y, bar.w, bar.h),
             "text_panel": box(panel.x, panel.y, panel.w, panel.h),
-            "window": box(art.x, top, art.w, max(bottom - top, 0.0)),
+            "window": box(window.x, window.y, window.w, window.h),
             "dpi": FULL_DPI}
 
 
