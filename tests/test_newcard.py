@@ -65,3 +65,12 @@ def test_duplicate_number_names_the_other_card_line_and_the_next_free_number(pro
     assert hit.card == "prague-burghers"
     assert f"{MARKET}:{line - 11}:" in hit.message  # number 41 of the card before it
     assert "the next free number in market is 59" in (hit.hint or "")
+
+
+def test_a_file_with_windows_line_ends_keeps_them(project, capsys):
+    path = project / MARKET
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    assert main(["new", "card", "--like", "prague-burghers", "--project", str(project)]) == 0
+    raw = path.read_bytes()
+    assert b"\r\n  - id: new-card-59\r\n    number: 59\r\n" in raw
+    assert raw.count(b"\n") == raw.count(b"\r\n")  # no bare or doubled line end

@@ -143,8 +143,8 @@ def _scalar_edits(node: Node, file: str, old: dict[str, Any], new_id: str, numbe
 
 
 def _append(project: Project, file: str, like: Card, new_id: str, number: int, deck: str,
-            names: dict[str, str]) -> tuple[str, int]:
-    """The cards file with the new record appended; and the record's line."""
+            names: dict[str, str]) -> tuple[str, Location]:
+    """Append the new record to the cards file ``file``; where it is."""
     path = project.root / file
     text = read_input(path, file).decode("utf-8")
     like_file = like.loc.file
@@ -158,9 +158,9 @@ def _append(project: Project, file: str, like: Card, new_id: str, number: int, d
     last = _items(yaml.compose(text, Loader=yaml.SafeLoader), file).value[-1]
     at = _end(last)
     nl = text.find("\n", at)
-    at = len(text) if nl < 0 else nl
+    at = len(text) if nl < 0 else nl - (nl > 0 and text[nl - 1] == "\r")
     eol = "\r\n" if "\r\n" in text else "\n"
-    grown = text[:at] + eol + eol + source.replace("\n", eol) + text[at:]
+    grown = text[:at] + eol + eol + source.replace("\r\n", "\n").replace("\n", eol) + text[at:]
     if not grown.endswith("\n"):
         grown += eol
     record = _items(yaml.compose(grown, Loader=yaml.SafeLoader), file).value[-1]
@@ -179,7 +179,7 @@ def _append(project: Project, file: str, like: Card, new_id: str, number: int, d
                                  hint=f"copy the record of {like.id} by hand"))
     with os_errors("write", file):
         rewrite_file(path, edited.encode("utf-8"))
-    return file, record.start_mark.line + 1
+    return file, Location(file, record.start_mark.line + 1, record.start_mark.column + 1)
 
 
 def _last_id(text: str, file: str) -> str:
@@ -241,8 +241,8 @@ def new_card(root: Path, deck: str | None, like: str, card_id: str | None = None
     if not (root / file).is_file():
         raise _usage(f"--deck {deck}: {file} not found", "add the card to an existing deck")
     in_project(root / file, root, what="file to edit")
-    file, line = _append(project, file, model, new_id, number, deck, names)
-    out = NewCard(new_id, number, Location(file, line, 5))
+    file, at = _append(project, file, model, new_id, number, deck, names)
+    out = NewCard(new_id, number, at)
     _counts(project, replace(model, deck=deck), out, rules_change)
     return out
 
