@@ -218,3 +218,27 @@ def test_one_card_edit_redraws_one_image_and_a_failed_build_keeps_the_cards(proj
     wheres = [e["where"] for e in failed["errors"]]
     assert f"card_data/cards/events.yaml:{line}:3" in wheres
     assert desk.may_open("card_data/cards/events.yaml", line)
+
+
+def test_a_card_shows_what_changed_since_the_last_commit(project: Path) -> None:
+    import subprocess
+
+    from cardgen.serve.changes import card_changes
+
+    assert card_changes(project) == {}  # no repository: nothing to compare with
+    git = ["git", "-C", str(project), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "card_data"], check=True)
+    subprocess.run([*git, "commit", "-qm", "the data"], check=True)
+    assert card_changes(project) == {}
+    market = project / "card_data" / "cards" / "market.yaml"
+    replace_in(market, "    political: 2\n    military: 3\n", "    political: 3\n    military: 3\n")
+    replace_in(market, "a\u00a01\u00a0říšskou měnu. Lízni 1\u00a0kartu.",
+               "a\u00a01\u00a0říšskou měnu. Lízni 2\u00a0karty.")
+    assert main(["new", "card", "--like", "prague-burghers", "--project", str(project)]) == 0
+    changes = card_changes(project)
+    assert changes["philip-vi"] == [{"what": "political", "was": "2", "now": "3"}]
+    [text] = changes["prague-burghers"]
+    assert text["what"] == "deed.text.cs" and text["now"].endswith("…")  # a long text, cut
+    assert changes["new-card-59"] == [{"what": "new card", "was": "", "now": ""}]
+    assert set(changes) == {"philip-vi", "prague-burghers", "new-card-59"}

@@ -128,6 +128,9 @@ return [...document.querySelectorAll('#viewer .sheet')[0].querySelectorAll('.ov'
 def test_preview_follows_saves_in_the_browser(project: Path, tmp_path: Path) -> None:
     shots = Path(os.environ.get("CARDGEN_SCREENSHOTS") or tmp_path / "screenshots")
     allow_czech_rewording(project)
+    git = ["git", "-C", str(project), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    for args in (["init", "-q"], ["add", "card_data"], ["commit", "-qm", "the data"]):
+        subprocess.run([*git, *args], check=True)  # the tiles say what changed since this
     served = Served(project)
     driver = None
     try:
@@ -163,6 +166,7 @@ def test_preview_follows_saves_in_the_browser(project: Path, tmp_path: Path) -> 
         # its finding (a doubled space, a warning: the build goes on) sits beside it with file:line
         beside = driver.execute_script("return arguments[0].querySelector('aside').innerText", tile)
         assert f"{EVENTS.as_posix()}:{text_line}:" in beside and "double space" in beside
+        assert "Since the last commit" in beside and ".text.cs" in beside  # its Czech text
         build = _state(url)["build"]
         assert (build["redrawn"], build["changed"]) == (1, [CARD])  # one card rasterised
         old, new = (urllib.request.urlopen(url + src.lstrip("/"), timeout=10).read()

@@ -15,6 +15,7 @@ from ..data.layout import Layout
 from ..errors import CardgenError, Finding, Severity, error
 from ..report import counts
 from ..wording.face import CardFace
+from .changes import card_changes
 from .desk import Desk, Sources, card_entries, game_entries, geometry, openable, shown_findings, with_errors
 from .images import ImageCache
 
@@ -77,7 +78,7 @@ class DeskBuilder:
         redrawn = sum(len(ids) for ids in drawn.values())
         build = _summary(True, seconds, errors, warnings, written=len(report.written),
                          unchanged=len(report.skipped), redrawn=redrawn, changed=sorted(changed))
-        cards = card_entries(preview, findings, changed)
+        cards = card_entries(preview, findings, changed, card_changes(project))
         shown = {ImageCache.card_name(key) for keys in preview.keys.values() for key in keys.values()}
         shown |= {page for g in game for page in g.pages}
         full = {ImageCache.full_name(preview.keys[face.lang][face.card_id]):

@@ -68,9 +68,11 @@ def image_url(name: str) -> str:
     return IMAGE_ROUTE + name
 
 
-def card_entries(preview: Preview, findings: list[dict], changed: set[str]) -> list[dict]:
+def card_entries(preview: Preview, findings: list[dict], changed: set[str],
+                 since_commit: dict[str, list[dict[str, str]]] | None = None) -> list[dict]:
     """One entry per card, starter decks before the market, each in card number order, with
-    both faces' images and its findings."""
+    both faces' images, its findings and what changed in its record since the last commit
+    (:func:`cardgen.serve.changes.card_changes`)."""
     faces = {lang: {f.card_id: f for f in preview.faces[lang]} for lang in preview.faces}
     out = []
     for card in sorted(preview.data.cards, key=lambda c: (c.deck == "market", c.deck, c.number)):
@@ -89,6 +91,7 @@ def card_entries(preview: Preview, findings: list[dict], changed: set[str]) -> l
             "findings": [f for f in findings if f["card"] == card.id],
             "errors": [],
             "changed": card.id in changed,
+            "since_commit": (since_commit or {}).get(card.id, []),
         })
     return out
 

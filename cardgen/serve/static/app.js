@@ -201,7 +201,19 @@ function cardFindings(card) {
     card.findings.length
       ? el("ul", { class: "findings" }, card.findings.map(findingItem))
       : errors.length ? "" : el("p", { class: "clean" }, "no findings"),
+    sinceCommit(card),
   ];
+}
+
+// what the card's record changed since the last commit: "political: 2 → 3"
+function sinceCommit(card) {
+  const changes = card.since_commit || [];
+  if (!changes.length) return "";
+  return el("div", { class: "since-commit" },
+    el("h3", {}, "Since the last commit"),
+    el("ul", {}, changes.map((c) => el("li", { title: c.was ? `was: ${c.was}\nnow: ${c.now}` : "" },
+      el("code", {}, c.what),
+      c.what === "new card" ? "" : [": ", el("del", {}, c.was), " → ", el("ins", {}, c.now)]))));
 }
 
 function fillSide(tile, card) {
@@ -209,6 +221,7 @@ function fillSide(tile, card) {
   tile.classList.toggle("has-findings", card.findings.length > 0);
   tile.classList.toggle("has-errors", (card.errors || []).length > 0);
   tile.classList.toggle("changed", card.changed);
+  tile.classList.toggle("since-commit", (card.since_commit || []).length > 0);
 }
 
 // seconds from the build's end to the new images shown (window.cardgenShownAfter, and the
@@ -257,6 +270,7 @@ function fillFilters(cards) {
 function filter() {
   const deck = $("f-deck").value, kind = $("f-kind").value, side = $("f-side").value;
   const findingsOnly = $("f-findings").checked, changedOnly = $("f-changed").checked;
+  const commitOnly = $("f-commit").checked;
   const words = fold($("f-text").value).split(/\s+/).filter(Boolean);
   let shown = 0;
   for (const card of page.cards) {
@@ -265,7 +279,8 @@ function filter() {
     const haystack = fold([card.id, ...Object.values(card.names), card.text].join(" "));
     const visible = (!deck || card.deck === deck) && (!kind || card.kind === kind) &&
       (!side || card.side === side) && (!findingsOnly || card.findings.length > 0) &&
-      (!changedOnly || card.changed) && words.every((w) => haystack.includes(w));
+      (!changedOnly || card.changed) && (!commitOnly || (card.since_commit || []).length > 0) &&
+      words.every((w) => haystack.includes(w));
     tile.hidden = !visible;
     shown += visible;
   }
@@ -415,7 +430,7 @@ function toast(text) {
   toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
 }
 
-for (const id of ["f-deck", "f-kind", "f-side", "f-findings", "f-changed", "f-text"]) {
+for (const id of ["f-deck", "f-kind", "f-side", "f-findings", "f-changed", "f-commit", "f-text"]) {
   $(id).addEventListener("input", filter);
 }
 $("filters").addEventListener("submit", (e) => e.preventDefault());
