@@ -78,3 +78,18 @@ def test_the_template_marks_the_window() -> None:
     assert greens > 0.9 * img.width
     assert art_template_png(layout) == art_template_png(layout)  # the same bytes each build
     assert re.search(r"output/art-template\.png", README)
+
+
+def test_a_cards_pdf_page_names_its_card_for_preflight(project: Path, tmp_path: Path) -> None:
+    """`cardgen preflight output/en/cards.pdf` says "page 25 (philip-vi)", not a number."""
+    from cardgen.build.check import run_check
+    from cardgen.press.pagewalk import inspect_file
+    from cardgen.render.pdf import render_cards_pdf
+
+    report = run_check(project)
+    assert report.layout is not None
+    faces = [f for f in report.faces["en"] if f.card_id in ("philip-vi", "charles-iv")]
+    pdf = tmp_path / "cards.pdf"
+    pdf.write_bytes(render_cards_pdf(faces, report.layout, physical=False)[0])
+    pages, _ = inspect_file(pdf)
+    assert [p.cards for p in pages] == [(f.card_id,) for f in faces]
