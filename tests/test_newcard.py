@@ -18,13 +18,16 @@ def _facts_line(project, text: str) -> int:
 
 
 def test_new_market_card_takes_the_next_number_and_grows_the_counts(project, capsys):
-    before = (project / MARKET).read_text(encoding="utf-8")
+    path = project / MARKET
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))  # Windows line ends, kept
+    before = path.read_bytes()
     assert main(["new", "card", "--deck", "market", "--like", "prague-burghers",
                  "--project", str(project)]) == 0
     out = capsys.readouterr().out
-    after = (project / MARKET).read_text(encoding="utf-8")
-    assert after.startswith(before.rstrip("\n"))  # every comment and record kept as it was
-    assert "  - id: new-card-59\n    number: 59\n" in after  # after the events' 45..58
+    after = path.read_bytes()
+    assert after.startswith(before.rstrip(b"\r\n"))  # every comment and record kept as it was
+    assert b"\r\n  - id: new-card-59\r\n    number: 59\r\n" in after  # after the events' 45..58
+    assert after.count(b"\n") == after.count(b"\r\n")  # no bare or doubled line end
     fact = _facts_line(project, "counts: {market_cards: 44}")
     assert f"to confirm: card_data/rules/facts.yaml:{fact}:" in out
     assert "counts.market_cards 44 → 45" in out and "counts.physical_cards 82 → 83" in out
@@ -66,11 +69,3 @@ def test_duplicate_number_names_the_other_card_line_and_the_next_free_number(pro
     assert f"{MARKET}:{line - 11}:" in hit.message  # number 41 of the card before it
     assert "the next free number in market is 59" in (hit.hint or "")
 
-
-def test_a_file_with_windows_line_ends_keeps_them(project, capsys):
-    path = project / MARKET
-    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
-    assert main(["new", "card", "--like", "prague-burghers", "--project", str(project)]) == 0
-    raw = path.read_bytes()
-    assert b"\r\n  - id: new-card-59\r\n    number: 59\r\n" in raw
-    assert raw.count(b"\n") == raw.count(b"\r\n")  # no bare or doubled line end
