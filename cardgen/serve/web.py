@@ -3,9 +3,11 @@ server-sent events that says when the state changed, and the images under output
 
 Safe by default: it listens on the loopback address only, answers only requests addressed
 to that host (no DNS rebinding), serves files from the serve folder alone (``..``, encoded
-dots and absolute paths are refused), and has no endpoint that writes anything. The one
-action, opening the editor, runs the user's own ``--editor`` command and only for a file and
-line that a finding on the page points at inside card_data/. Every answer forbids framing
+dots and absolute paths are refused), and writes nothing but the serve folder's own images
+(a face of the last good build is drawn full size there the first time it is asked for:
+``full/<face key>.png``, no other name). The one action, opening the editor, runs the
+user's own ``--editor`` command and only for a file and line that a finding on the page
+points at inside card_data/. Every answer forbids framing
 and loading anything from elsewhere (:data:`SECURITY_HEADERS`); a client gets
 :class:`Limits`: a whole request within a deadline, and a bounded number of connections and
 event streams (a 503 past them).
