@@ -108,6 +108,27 @@ def test_the_preview_serves_its_images_and_page_to_its_own_host_only(site) -> No
     assert _ask(server, "/api/state", headers={"Host": "evil.example"})[0] == 403
 
 
+def test_a_full_size_face_is_drawn_on_first_view_and_only_under_full(site) -> None:
+    server, _project, _marker = site
+    asked: list[str] = []
+
+    def full(name: str) -> Path | None:
+        asked.append(name)
+        if name != "full/" + "a" * 32 + ".png":
+            return None  # no face of the last build has this key
+        path = server.images / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(b"\x89PNG drawn")
+        return path
+
+    server.full = full
+    assert _ask(server, "/img/full/" + "a" * 32 + ".png") == (200, b"\x89PNG drawn")
+    assert _ask(server, "/img/full/" + "a" * 32 + ".png")[0] == 200  # kept: drawn once
+    assert _ask(server, "/img/full/" + "b" * 32 + ".png")[0] == 404
+    assert _ask(server, "/img/cards/missing.jpg")[0] == 404  # nothing drawn outside full/
+    assert asked == ["full/" + "a" * 32 + ".png", "full/" + "b" * 32 + ".png"]
+
+
 def test_no_endpoint_writes_to_card_data(site) -> None:
     server, project, _marker = site
     before = tree_digest((project / "card_data").rglob("*.yaml"), project)
