@@ -238,6 +238,23 @@ def _parser() -> argparse.ArgumentParser:
                     help="write output/balance/proposal.yaml into card_data/ (no search)")
     bl.add_argument("--quiet", action="store_true", help="no progress")
 
+    nw = sub.add_parser("new", parents=[where], help="add a card made like an existing one")
+    nw_sub = nw.add_subparsers(dest="new_command", required=True, metavar="{card}",
+                               title="what to add")
+    nc = nw_sub.add_parser("card", parents=[where],
+                           help="a card like --like with the deck's next free number; the "
+                           "game.yaml counts it joins grow with it")
+    nc.add_argument("--like", required=True, metavar="ID",
+                    help="the card to copy, e.g. prague-burghers")
+    nc.add_argument("--deck", help="the deck of the new card (default: the --like card's)")
+    nc.add_argument("--id", dest="card_id", metavar="ID",
+                    help="the new card's id (default: new-card-<number>)")
+    nc.add_argument("--name-en", help="its English name (default: New Card <number>)")
+    nc.add_argument("--name-cs", help="its Czech name (default: Nová karta <number>)")
+    nc.add_argument("--rules-change", action="store_true",
+                    help="the rulebook's count changes too: also write it into "
+                    "card_data/rules/facts.yaml (its quote is yours to update)")
+
     po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
     po_sub = po.add_subparsers(dest="po_command", required=True, metavar="{export,import}",
                                title="what to do")
@@ -337,6 +354,15 @@ def _build(args: argparse.Namespace) -> int:
         what = ("nothing changed" if report.unchanged
                 else f"wrote {len(report.written)} files, {len(report.skipped)} unchanged")
         print(f"{what}; {warnings} warning{'s' * (warnings != 1)}; in {args.project / 'output'}")
+    return 0
+
+
+def _new(args: argparse.Namespace) -> int:
+    from .build.newcard import new_card
+    names = {lang: name for lang, name in (("en", args.name_en), ("cs", args.name_cs)) if name}
+    done = new_card(args.project, args.deck, args.like, args.card_id, names, args.rules_change)
+    for line in done.lines():
+        print(shown(line))
     return 0
 
 
@@ -496,7 +522,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 COMMANDS = {"check": _check, "build": _build, "proof": _proof, "po": _po, "watch": _watch,
             "playtest": _playtest, "balance": _balance, "serve": _serve, "preflight": _preflight,
-            "tables": _tables, "sheet": _sheet, "diff": _diff}
+            "tables": _tables, "sheet": _sheet, "diff": _diff, "new": _new}
 
 
 def _project(path: Path) -> Path:

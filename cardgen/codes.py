@@ -145,6 +145,7 @@ CODES: dict[str, Code] = {
     "layout-range": Code(E, DATA, "a layout value outside 0..1"),
     "layout-ratio": Code(E, DATA, "an art ratio that is not [width, height]"),
     "layout-rect": Code(E, DATA, "a layout box that is not [x, y, width, height]"),
+    "layout-art-window": Code(E, DATA, "an art window outside the art box or under a panel"),
     "layout-safe-zone": Code(E, DATA, "a text box that reaches outside the safe zone"),
     "layout-border": Code(E, DATA, "a panel closer to the trim than the card's border width"),
     "line-order": Code(W, DATA, "text lines listed in another order than they print", "2.36"),

@@ -48,6 +48,14 @@ def test_every_output_exists(built, lang):
     assert not missing
 
 
+def test_the_build_writes_the_art_template(built):
+    """art/README.md's template: the art box at its 300 ppi minimum (issue 40.3)."""
+    from PIL import Image
+
+    with Image.open(built / "art-template.png") as img:
+        assert img.size == (745, 497)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_pdf_is_structurally_sound_with_all_fonts_embedded(built, lang):
     for pdf in sorted((built / lang).glob("*.pdf")):

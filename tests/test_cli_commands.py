@@ -155,7 +155,7 @@ def test_check_reports_each_images_resolution_at_print_size(project, capsys):
     # below what is wanted, a resolution is said to a tenth: never rounded up (issue 30)
     assert ("art/philip-vi.jpg: warning[art-low-resolution] card philip-vi: art is 241.9 ppi "
             "at print size (600×400 px over 63.0 mm); 300 ppi wanted") in out
-    assert "fix: use an image at least 744 px wide" in out
+    assert "fix: use an image at least 745 px wide" in out
     assert "art/edward-iii.png: info[art-resolution] card edward-iii: 484 ppi at print size" in out
 
 

@@ -192,17 +192,17 @@ def test_a_profile_with_an_empty_bleed_is_a_finding(tmp_path):
 
 
 def test_art_ppi_is_reported_at_the_shops_scaled_size(tmp_path):
-    """Issue 30: art at the minimum art/README.md states (744 px over the 63 mm box, 300
-    ppi on our card) is 297.6 ppi once DriveThruCards' trim scales the card 100.8 %: said
+    """Issue 30: art at the minimum art/README.md states (745 px over the 63 mm box, 300.4
+    ppi on our card) is 298.2 ppi once DriveThruCards' trim scales the card 100.8 %: said
     as it is, not rounded up to the 300 the shop asks."""
     from PIL import Image
 
     from cardgen.render.art import prepare_art, resolution_findings
 
     path = tmp_path / "art.png"
-    Image.new("RGB", (744, 496), (120, 90, 60)).save(path)
+    Image.new("RGB", (745, 497), (120, 90, 60)).save(path)
     art = prepare_art(path, 63, 42)
-    assert resolution_findings(art, 300, path, "c") == []  # 299.96 ppi: 300 on our card
+    assert resolution_findings(art, 300, path, "c") == []  # 300.4 ppi on our card
     (found,) = resolution_findings(art, 300, path, "c", scale=63.5 / 63, where="print-shop.pdf")
-    assert "297.6 ppi at print-shop.pdf's size (scaled 100.8 %)" in found.message
+    assert "298.2 ppi at print-shop.pdf's size (scaled 100.8 %)" in found.message
     assert "at least 750 px wide" in found.hint

@@ -139,7 +139,7 @@ def test_real_art_fitted_and_low_resolution_warning(tmp_path: Path, layout) -> N
     art = prepare_art(big, 63, 42, ppi=300)
     assert art.h_mm == pytest.approx(42) and art.w_mm == pytest.approx(21)
     assert art.ppi == pytest.approx(1000 / (21 / 25.4))
-    assert Image.open(__import__("io").BytesIO(art.data)).size == (248, 496)
+    assert Image.open(__import__("io").BytesIO(art.data)).size == (249, 497)  # 300 ppi or more as placed
     assert prepare_art(big, 63, 42, ppi=300) is art  # cached by content hash
 
 

@@ -108,6 +108,27 @@ def test_the_preview_serves_its_images_and_page_to_its_own_host_only(site) -> No
     assert _ask(server, "/api/state", headers={"Host": "evil.example"})[0] == 403
 
 
+def test_a_full_size_face_is_drawn_on_first_view_and_only_under_full(site) -> None:
+    server, _project, _marker = site
+    asked: list[str] = []
+
+    def full(name: str) -> Path | None:
+        asked.append(name)
+        if name != "full/" + "a" * 32 + ".png":
+            return None  # no face of the last build has this key
+        path = server.images / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(b"\x89PNG drawn")
+        return path
+
+    server.full = full
+    assert _ask(server, "/img/full/" + "a" * 32 + ".png") == (200, b"\x89PNG drawn")
+    assert _ask(server, "/img/full/" + "a" * 32 + ".png")[0] == 200  # kept: drawn once
+    assert _ask(server, "/img/full/" + "b" * 32 + ".png")[0] == 404
+    assert _ask(server, "/img/cards/missing.jpg")[0] == 404  # nothing drawn outside full/
+    assert asked == ["full/" + "a" * 32 + ".png", "full/" + "b" * 32 + ".png"]
+
+
 def test_no_endpoint_writes_to_card_data(site) -> None:
     server, project, _marker = site
     before = tree_digest((project / "card_data").rglob("*.yaml"), project)
@@ -182,6 +203,17 @@ def test_one_card_edit_redraws_one_image_and_a_failed_build_keeps_the_cards(proj
     with Image.open(images / src["charles-iv"]["cs"].removeprefix("/img/")) as img:
         assert img.size == (372, 520)
         assert max(hi - lo for lo, hi in img.getextrema()) > 100
+    # full size, drawn when first asked for: print resolution with the 3 mm bleed (69 × 94 mm)
+    charles = next(c for c in first["cards"] if c["id"] == "charles-iv")
+    full = build.full(charles["full"]["en"].removeprefix("/img/"))
+    assert full is not None and build.full("full/" + "0" * 32 + ".png") is None
+    with Image.open(full) as img:
+        assert img.size == (815, 1111) and img.info["dpi"][0] == pytest.approx(300, abs=1)
+    # the overlay's regions: the art's visible window lies between the name bar and the text
+    # panel (29.6 of the art's 42 mm), the safe area 4 mm inside the trim
+    geometry = first["geometry"]
+    assert geometry["window"] == [3.0, 17.4, 63.0, 29.6]
+    assert geometry["safe"] == [7.0, 7.0, 55.0, 80.0] and geometry["trim"] == [3, 3, 63, 88]
 
     replace_in(project / "card_data" / "cards" / "events.yaml", "Lucemburkové vyřadí ze hry až",
                "Lucemburkové smějí vyřadit ze hry až")
@@ -197,8 +229,38 @@ def test_one_card_edit_redraws_one_image_and_a_failed_build_keeps_the_cards(proj
                       "    number: 46\n  deck: [market\n") + 1
     assert not build(project, options, lambda _line: None)
     failed = desk.snapshot()
-    assert failed["cards"] == second["cards"]  # the last good images stay
+    # the last good images stay; the error is on the tile of the card whose record it is in
+    assert [{**c, "errors": []} for c in failed["cards"]] == second["cards"]
+    [owner] = [c for c in failed["cards"] if c["errors"]]
+    assert owner["id"] == "coronation-in-rome"
+    assert [e["where"] for e in owner["errors"]] == [f"card_data/cards/events.yaml:{line}:3"]
+    assert owner["errors"][0]["source"] == "  deck: [market"  # its line, shown
     assert failed["build"]["ok"] is False
     wheres = [e["where"] for e in failed["errors"]]
     assert f"card_data/cards/events.yaml:{line}:3" in wheres
     assert desk.may_open("card_data/cards/events.yaml", line)
+
+
+def test_a_card_shows_what_changed_since_the_last_commit(project: Path) -> None:
+    import subprocess
+
+    from cardgen.serve.changes import card_changes
+
+    assert card_changes(project) == {}  # no repository: nothing to compare with
+    git = ["git", "-C", str(project), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "card_data"], check=True)
+    subprocess.run([*git, "commit", "-qm", "the data"], check=True)
+    assert card_changes(project) == {}
+    market = project / "card_data" / "cards" / "market.yaml"
+    replace_in(market, "    political: 2\n    military: 3\n", "    political: 3\n    military: 3\n")
+    replace_in(market, "a\u00a01\u00a0říšskou měnu. Lízni 1\u00a0kartu.",
+               "a\u00a01\u00a0říšskou měnu. Lízni 2\u00a0karty.")
+    with market.open("a", encoding="utf-8") as f:
+        f.write("\n  - {id: new-card-59, number: 59, deck: market, kind: card}\n")
+    changes = card_changes(project)
+    assert changes["philip-vi"] == [{"what": "political", "was": "2", "now": "3"}]
+    [text] = changes["prague-burghers"]
+    assert text["what"] == "deed.text.cs" and text["now"].endswith("…")  # a long text, cut
+    assert changes["new-card-59"] == [{"what": "new card", "was": "", "now": ""}]
+    assert set(changes) == {"philip-vi", "prague-burghers", "new-card-59"}

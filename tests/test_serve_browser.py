@@ -105,8 +105,32 @@ def _state(url: str) -> dict:
         return json.load(res)
 
 
-def test_preview_follows_saves_in_the_browser(project: Path) -> None:
+def _shot(driver, folder: Path, name: str) -> None:
+    """A screenshot in the test's output (CARDGEN_SCREENSHOTS, else the test's tmp folder)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(folder / f"{name}.png"))
+    print(f"screenshot: {folder / name}.png")
+
+
+FULL = """
+const imgs = [...document.querySelectorAll('#viewer img.full-img')];
+return imgs.length === 2 && imgs.every(i => i.complete && i.naturalWidth > 0) &&
+  imgs.map(i => [i.dataset.lang, i.naturalWidth, i.naturalHeight, i.getBoundingClientRect().width]);
+"""
+REGIONS = """
+return [...document.querySelectorAll('#viewer .sheet')[0].querySelectorAll('.ov')].map(o => {
+  const r = o.getBoundingClientRect(), s = o.parentNode.getBoundingClientRect();
+  return [o.dataset.region, (r.top - s.top) / s.height, r.height / s.height];
+});
+"""
+
+
+def test_preview_follows_saves_in_the_browser(project: Path, tmp_path: Path) -> None:
+    shots = Path(os.environ.get("CARDGEN_SCREENSHOTS") or tmp_path / "screenshots")
     allow_czech_rewording(project)
+    git = ["git", "-C", str(project), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    for args in (["init", "-q"], ["add", "card_data"], ["commit", "-qm", "the data"]):
+        subprocess.run([*git, *args], check=True)  # the tiles say what changed since this
     served = Served(project)
     driver = None
     try:
@@ -142,6 +166,7 @@ def test_preview_follows_saves_in_the_browser(project: Path) -> None:
         # its finding (a doubled space, a warning: the build goes on) sits beside it with file:line
         beside = driver.execute_script("return arguments[0].querySelector('aside').innerText", tile)
         assert f"{EVENTS.as_posix()}:{text_line}:" in beside and "double space" in beside
+        assert "Since the last commit" in beside and ".text.cs" in beside  # its Czech text
         build = _state(url)["build"]
         assert (build["redrawn"], build["changed"]) == (1, [CARD])  # one card rasterised
         old, new = (urllib.request.urlopen(url + src.lstrip("/"), timeout=10).read()
@@ -163,10 +188,50 @@ def test_preview_follows_saves_in_the_browser(project: Path) -> None:
         assert "YAML syntax error" in banner
         shown = driver.execute_script(f"return (() => {{{LOADED}}})()")
         assert (shown["en"], shown["cs"]) == (PHYSICAL_CARDS, PHYSICAL_CARDS)
+        # … and on the tile of the card whose record holds the line, in red, with the line
+        errors = _wait(driver, f"const e = document.querySelector('#card-{CARD} aside .errors');"
+                       " return e && e.innerText;", 10, "the error on its card's tile")
+        assert f"{EVENTS.as_posix()}:{line}:" in errors and "deck: [market" in errors
+        assert driver.execute_script(f"return getComputedStyle(document.querySelector("
+                                     f"'#card-{CARD} .errors .message')).color") == "rgb(163, 38, 42)"
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", tile)
+        _shot(driver, shots, "1-error-on-its-tile")
+
+        # a click opens the card full size, both languages side by side, with the overlay
+        tile.find_element("css selector", "figure.face").click()
+        sizes = _wait(driver, FULL, 30, "both faces full size")
+        assert [s[:3] for s in sizes] == [["en", 815, 1111], ["cs", 815, 1111]]  # 300 ppi, bleed
+        assert all(abs(s[3] - 815) < 2 for s in sizes)  # shown one image pixel to a CSS pixel
+        regions = {name: (top, height) for name, top, height in driver.execute_script(REGIONS)}
+        assert set(regions) == {"trim", "safe", "frame", "window", "name_bar", "text_panel"}
+        assert regions["window"] == pytest.approx((17.4 / 94, 29.6 / 94), abs=0.004)
+        assert regions["trim"] == pytest.approx((3 / 94, 88 / 94), abs=0.004)
+        viewer = driver.find_element("id", "viewer").text
+        assert f"{EVENTS.as_posix()}:{line}:" in viewer  # the card's error, here too
+        _shot(driver, shots, "2-full-size-with-overlay")
+        body = driver.find_element("css selector", "body")
+        body.send_keys("f")  # fit to the window
+        _shot(driver, shots, "3-fit-to-window")
+        body.send_keys("o")  # the overlay off
+        assert not driver.find_element("css selector", "#viewer .overlay").is_displayed()
+        body.send_keys(webdriver.Keys.ARROW_RIGHT)  # the next card
+        _wait(driver, "return document.getElementById('viewer-title').innerText.startsWith('046');",
+              10, "the next card in the viewer")
+        body.send_keys(webdriver.Keys.ESCAPE)
+        assert driver.execute_script("return document.getElementById('viewer').hidden")
+        # the keyboard: the tile has the focus back; j moves to the next card, Enter opens it
+        assert driver.execute_script("return document.activeElement.dataset.id") == CARD
+        driver.switch_to.active_element.send_keys("j")
+        assert driver.execute_script("return document.activeElement.dataset.id") == "coronation-in-rome"
+        driver.switch_to.active_element.send_keys(webdriver.Keys.ENTER)
+        assert driver.execute_script("return document.getElementById('viewer-title').innerText"
+                                     ".startsWith('046')")
+        driver.switch_to.active_element.send_keys(webdriver.Keys.ESCAPE)
 
         # repaired: the banner goes, still the same page
         replace_in(project / EVENTS, "  deck: [market\n", "")
         _wait(driver, "return document.getElementById('banner').hidden;", 60, "the banner cleared")
+        assert not driver.find_elements("css selector", f"#card-{CARD} aside .errors")
         assert driver.execute_script("return window.__marker") == "same page"
     finally:
         if driver is not None:

@@ -174,11 +174,14 @@ CARD = {"id": "x", "number": 1, "deck": "market", "kind": "retinue", "side": "ne
         "copies": 2, "where": "card_data/cards/x.yaml:1", "deck_title": "Market",
         "names": {"en": "X", "cs": "X"}, "text": "X", "changed": False,
         "images": {"en": "/img/cards/x.png", "cs": "/img/cards/x.png"},
+        "full": {"en": "/img/cards/x.png", "cs": "/img/cards/x.png"}, "errors": [],
         "findings": [{"card": "x", "severity": "warning", "where": "card_data/cards/x.yaml:1",
                       "file": "card_data/cards/x.yaml", "line": 1, "message": "m", "hint": "h",
                       "source": "a: 1", "openable": False, "lang": None, "rule": None}]}
 BUILD = {"ok": True, "finished": "12:00:00", "seconds": 1, "written": 1, "unchanged": 0,
          "errors": 0, "warnings": 1, "redrawn": 1, "changed": [], "at": 0}
+GEOMETRY = {"page": [69, 94], "dpi": 300, **{name: [3, 3, 63, 88] for name in (
+    "trim", "safe", "frame", "art", "name_bar", "text_panel", "window")}}
 VIOLATIONS = ("window.__csp = []; document.addEventListener('securitypolicyviolation', "
               "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
 
@@ -195,7 +198,7 @@ def test_the_page_works_under_its_policy_in_a_browser(tmp_path: Path):
 
     server = _server(tmp_path, Limits())
     Image.new("RGB", (20, 28), "red").save(server.images / "cards" / "x.png")
-    server.desk.change(cards=[CARD], build=BUILD)
+    server.desk.change(cards=[CARD], build=BUILD, geometry=GEOMETRY)
     driver = _browser()
     try:
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": VIOLATIONS})
@@ -209,6 +212,12 @@ def test_the_page_works_under_its_policy_in_a_browser(tmp_path: Path):
         assert driver.execute_script(f"return {stack}.getPropertyValue('--copies').trim()") == "2"
         second = "getComputedStyle(document.querySelector('img[data-copy=\"2\"]')).transform"
         assert driver.execute_script(f"return {second}") != "none"  # the copy is offset
+        # the full-size view and its overlay, its boxes placed through the CSSOM too
+        driver.find_element("css selector", "figure.face").click()
+        _wait(driver, "return document.querySelectorAll('#viewer .ov').length === 12;", 10,
+              "the overlay drawn")
+        width = "document.querySelector('#viewer .ov-trim').style.width"
+        assert driver.execute_script(f"return {width}").startswith("91.30")  # 63 of 69 mm
         assert driver.execute_script("return window.__csp") == []
     finally:
         driver.quit()

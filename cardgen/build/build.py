@@ -255,7 +255,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     from ..render.facestore import FaceStore
     from ..render.pdf import write_pngs
     from .making import Preflights, make_targets
-    from .outputs import colour_findings, print_shop_findings
+    from .outputs import art_template_target, colour_findings, print_shop_findings
     log("check")
     progress.stage("check")
     findings_cache = JsonCache(output, "findings")
@@ -291,6 +291,7 @@ def _build_from(project: Path, output: Path, options: BuildOptions, manifest: di
     for lang in options.langs:
         targets += _lang_targets(gathered, output, layout, report.faces[lang], lang, options,
                                  manifest, (card_key, base_key), result, faces_kept)
+    targets.append(art_template_target(layout, base_key))
     stale = [t for t in targets if not state.fresh(t.rel, t.key, output)]
     result.skipped = [output / t.rel for t in targets if t not in stale]
     _preflight(output, stale)

@@ -23,6 +23,7 @@ from ..files.incremental import digest
 from ..fonts import register_fonts
 from ..press.preflight import Rules
 from ..render.art import prepare_art, resolution_findings
+from ..render.arttemplate import art_template_png
 from ..render.back import draw_back
 from ..render.card import draw_card
 from ..render.cmyk import CmykConverter, converter_for
@@ -289,6 +290,13 @@ def _image_targets(ctx: LangContext, key: str, make_all: Callable[[], dict[str, 
     names = impose.printshop.image_names(ctx.faces)
     return [Target(f"{ctx.lang}/print-shop-{ctx.profile}/{name}", digest(key, name),
                    partial(one, name)) for name in names]
+
+
+def art_template_target(layout: Layout, base_key: str) -> Target:
+    """``output/art-template.png``: the art box with its visible window and the panels over
+    it marked (one for every language: the art is shared)."""
+    return Target("art-template.png", digest(base_key, "art-template"),
+                  partial(art_template_png, layout))
 
 
 def game_targets(ctx: LangContext) -> list[Target]:

@@ -38,12 +38,21 @@ def check_identity(data: GameData) -> list[Finding]:
             continue  # a wrongly typed deck or number is reported where it is loaded
         if key in numbers:
             other = numbers[key]
+            free = next_free_number(data.cards, card.deck)
             out.append(error("duplicate-number",
-                             f"number {card.number} in deck {card.deck} is also on '{other.id}'",
+                             f"number {card.number} in deck {card.deck} is also on '{other.id}' "
+                             f"at {other.at('number')}",
                              location=card.at("number"), card=card.id, rule="2.36",
-                             hint="printed numbers are unique within a deck"))
+                             hint=f"printed numbers are unique within a deck: the next free "
+                             f"number in {card.deck} is {free}"))
         numbers.setdefault(key, card)
     return out
+
+
+def next_free_number(cards: Iterable[Card], deck: str) -> int:
+    """The number after the highest in ``deck`` (its events' included: one numbering, 2.36)."""
+    return 1 + max((c.number for c in cards if c.deck == deck and isinstance(c.number, int)),
+                   default=0)
 
 
 #: A count error lists the cards that make it when there are at most this many.

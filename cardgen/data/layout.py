@@ -110,6 +110,8 @@ class Art:
     placeholder_font: str
     placeholder_size: float
     placeholder: Mapping[str, Any] = field(default_factory=dict)  # the stand-in art's style
+    #: the part of the art box no panel covers (what art/README.md and the art template show)
+    window: Rect | None = None
 
 
 @dataclass(frozen=True)
@@ -254,7 +256,7 @@ SPEC: dict[str, dict[str, Field]] = {
     "art": {
         "top": Field(NUM, True), "ratio": Field(list, True), "min_ppi": Field(int, True),
         "placeholder_font": Field(str, True, FONT_ROLES), "placeholder_size": Field(NUM, True),
-        "placeholder": Field(dict),
+        "placeholder": Field(dict), "window": Field(list),
     },
     "coin_row": {
         "centre_y": Field(NUM, True), "diameter": Field(NUM, True), "gap": Field(NUM, True),
@@ -487,12 +489,43 @@ def validate(raw: LocMap, base_dir: Path, project: Path | None = None) -> list[F
                               "uneven borders", location=tb.at("panel"),
                               hint=f"keep the panel at least {border} mm from the left, right "
                                    "and bottom trim edges"))
+    findings += _window_findings(raw, nbox, panel)
     bs = raw["bottom_strip"]
     if not (safe.x <= bs["left"] < bs["right"] <= safe.x + safe.w
             and bs["baseline"] <= safe.bottom):
         findings.append(error("layout-safe-zone", "bottom_strip lies outside the safe zone",
                               location=raw.at("bottom_strip")))
     return findings
+
+
+#: Millimetres two edges may differ by and still meet (14.4 is 4.2 + 10.2 in decimals).
+EPS = 1e-6
+
+
+def _window_findings(raw: LocMap, bar: Rect | None, panel: Rect | None) -> list[Finding]:
+    """``art.window`` must lie in the art box, clear of the name bar and the text panel: the
+    art a designer is told is fully seen must be."""
+    art = raw["art"]
+    if "window" not in art:
+        return []
+    where = art.at("window")
+    found: list[Finding] = []
+    window = _rect(art["window"], where, "art.window", found)
+    if window is None or found:
+        return found
+    rw, rh = (float(v) for v in art["ratio"])
+    width = float(raw["card"]["width"])
+    box = Rect(0.0, float(art["top"]), width, width * rh / rw)
+    covered = [name for name, r in (("name_bar.box", bar), ("text_box.panel", panel))
+               if r is not None and window.y < r.bottom - EPS and r.y < window.bottom - EPS
+               and window.x < r.x + r.w - EPS and r.x < window.x + window.w - EPS]
+    if _within(window, box) and not covered:
+        return []
+    top = max(box.y, bar.bottom if bar else box.y)
+    bottom = min(box.bottom, panel.y if panel else box.bottom)
+    why = f"lies under {' and '.join(covered)}" if covered else "reaches outside the art box"
+    return [error("layout-art-window", f"art.window {why}", location=where,
+                  hint=f"the art no panel covers is [0, {top:g}, {width:g}, {bottom - top:g}]")]
 
 
 def _colour_items(colours: LocMap) -> list[tuple[str, Any, Location]]:
@@ -531,6 +564,8 @@ def _build(raw: LocMap, path: Path) -> Layout:
     art = dict(raw["art"])
     art["ratio"] = tuple(float(v) for v in art["ratio"])
     art["placeholder"] = frozen(art.get("placeholder") or {})
+    if "window" in art:
+        art["window"] = r(art["window"])
     back = dict(raw["back"])
     back.update(title=frozen(back["title"]), subtitle=frozen(back["subtitle"]))
     return Layout(

@@ -76,7 +76,11 @@ def render_cards_pdf(faces: Iterable[CardFace], layout: Layout, *, physical: boo
     report = RenderReport()
     for face in faces:
         if face not in names:
-            names[face] = forms.define(f"front-{len(names) + 1}", face)
+            # named by the card, so that preflight names the card of a page (press.pagewalk)
+            name = f"front-{face.card_id}"
+            if name in names.values():  # the same card twice, drawn differently
+                name = f"front-{face.card_id}-{len(names) + 1}"
+            names[face] = forms.define(name, face)
         card_report = library.report(face)
         if card_report is not None:
             report.cards.append(card_report)

@@ -21,7 +21,7 @@ from .builder import DeskBuilder
 from .desk import Desk
 from .editor import Editor, check_template
 from .images import IMAGE_FOLDERS, SERVE_DIR, ImageCache
-from .web import HOST, DeskServer
+from .web import HOST, DeskServer, FullImage
 
 #: Tried first when no --port is given, so a reopened tab finds a restarted server.
 DEFAULT_PORT = 8765
@@ -45,7 +45,8 @@ def serve(project: Path, port: int | None = None, editor: str | None = None, log
     except CardgenError as exc:
         log(format_text(exc.findings).rstrip("\n"))
         return 2
-    server = _bind(port, desk, images, Editor(editor) if editor else None, log)
+    builds = DeskBuilder(desk, ImageCache(images))
+    server = _bind(port, desk, images, Editor(editor) if editor else None, log, builds.full)
     if server is None:
         return 2
     log(f"cardgen serve: open {server.url} in a browser (Ctrl-C stops)")
@@ -54,7 +55,7 @@ def serve(project: Path, port: int | None = None, editor: str | None = None, log
         target=watch, name="cardgen-build", daemon=True,
         # serial builds: forking worker processes from a threaded server is unsafe
         args=(project, BuildOptions(jobs=1)),
-        kwargs={"log": log, "stop": stop, "build": DeskBuilder(desk, ImageCache(images))})
+        kwargs={"log": log, "stop": stop, "build": builds})
     builder.start()
     _stop_on_sigterm()
     try:
@@ -75,10 +76,10 @@ def _stop_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
-def _bind(port: int | None, desk: Desk, images: Path, editor: Editor | None, log: Log
-          ) -> DeskServer | None:
+def _bind(port: int | None, desk: Desk, images: Path, editor: Editor | None, log: Log,
+          full: FullImage | None = None) -> DeskServer | None:
     try:
-        return DeskServer(DEFAULT_PORT if port is None else port, desk, images, editor)
+        return DeskServer(DEFAULT_PORT if port is None else port, desk, images, editor, full=full)
     except OSError as exc:
         if exc.errno != errno.EADDRINUSE:
             raise
@@ -86,4 +87,4 @@ def _bind(port: int | None, desk: Desk, images: Path, editor: Editor | None, log
             log(f"error: port {port} on {HOST} is already in use (another cardgen serve?); "
                 "stop that program or pick another port with --port N (0: any free port)")
             return None
-    return DeskServer(0, desk, images, editor)  # the usual port is busy: any free one
+    return DeskServer(0, desk, images, editor, full=full)  # the usual port is busy: any free one

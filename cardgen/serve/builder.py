@@ -3,6 +3,7 @@ page's state. Runs in the watch loop's thread; a failed build keeps the last goo
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import datetime
 from pathlib import Path
@@ -10,9 +11,12 @@ from pathlib import Path
 from ..build.options import BuildOptions
 from ..build.preview import Preview, preview_build
 from ..build.watch import Log
+from ..data.layout import Layout
 from ..errors import CardgenError, Finding, Severity, error
 from ..report import counts
-from .desk import Desk, Sources, card_entries, game_entries, openable, shown_findings
+from ..wording.face import CardFace
+from .changes import card_changes
+from .desk import Desk, Sources, card_entries, game_entries, geometry, openable, shown_findings, with_errors
 from .images import ImageCache
 
 
@@ -25,8 +29,28 @@ class DeskBuilder:
         self.keys: dict[str, dict[str, str]] = {}  # face keys of the last good build
         self.shown: set[str] = set()  # image names of the last good build
         self.openable: set[tuple[str, int]] = set()  # finding locations of the last good build
+        self.cards: list[dict] = []  # the last good build's cards
+        #: full-size image name → the face it shows, of the last good build
+        self.full_faces: dict[str, tuple[CardFace, str]] = {}
+        self.layout: Layout | None = None
+        #: one drawing at a time: a build, or a face asked for full size (ReportLab's
+        #: drawing is not shared between threads)
+        self.lock = threading.Lock()
 
     def __call__(self, project: Path, options: BuildOptions, log: Log) -> bool:
+        with self.lock:
+            return self._build(project, options, log)
+
+    def full(self, name: str) -> Path | None:
+        """The full-size image ``name`` (``full/<key>.png``) of a face of the last good
+        build, drawn now if it was not yet; None for any other name."""
+        with self.lock:
+            face = self.full_faces.get(name)
+            if face is None or self.layout is None:
+                return None
+            return self.images.draw_full(face[0], face[1], self.layout)
+
+    def _build(self, project: Path, options: BuildOptions, log: Log) -> bool:
         self.desk.change(building=True)
         start = time.perf_counter()
         try:
@@ -55,14 +79,19 @@ class DeskBuilder:
         redrawn = sum(len(ids) for ids in drawn.values())
         build = _summary(True, seconds, errors, warnings, written=len(report.written),
                          unchanged=len(report.skipped), redrawn=redrawn, changed=sorted(changed))
-        cards = card_entries(preview, findings, changed)
+        cards = card_entries(preview, findings, changed, card_changes(project))
         shown = {ImageCache.card_name(key) for keys in preview.keys.values() for key in keys.values()}
         shown |= {page for g in game for page in g.pages}
+        full = {ImageCache.full_name(preview.keys[face.lang][face.card_id]):
+                (face, preview.keys[face.lang][face.card_id])
+                for faces in preview.faces.values() for face in faces}
+        shown |= set(full)
         self.images.prune(shown | self.shown)  # the last build's images may still be loading
         self.keys, self.shown, self.openable = preview.keys, shown, openable(findings)
+        self.cards, self.full_faces, self.layout = cards, full, preview.layout
         self.desk.change(building=False, build=build, errors=[], cards=cards,
                          game=game_entries(game), notes=[f for f in findings if not f["card"]],
-                         openable=self.openable)
+                         openable=self.openable, geometry=geometry(preview.layout))
         for f in report.findings:
             if f.severity is not Severity.INFO:
                 log(f.format())
@@ -76,6 +105,7 @@ class DeskBuilder:
         build = _summary(False, seconds, errors, warnings)
         blocking = [f for f in shown if f["severity"] == "error"]
         self.desk.change(building=False, build=build, errors=blocking,
+                         cards=with_errors(self.cards, blocking),
                          openable=self.openable | openable(blocking))
         for f in findings:
             log(f.format())

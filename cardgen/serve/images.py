@@ -28,9 +28,11 @@ from ..wording.face import CardFace
 #: Under output/: everything the preview writes (the only folder the server reads images from).
 SERVE_DIR = "serve"
 #: Its folders of images, each listed and pruned through the output wall.
-IMAGE_FOLDERS = ("cards", "game")
+IMAGE_FOLDERS = ("cards", "game", "full")
 #: Card images: 150 dpi shows a 63 mm card about 370 px wide, sharp at twice CSS size.
 CARD_DPI = 150
+#: A face opened full size: print resolution, bleed included (the overlay marks the trim).
+FULL_DPI = 300
 #: The game's other components: (file under output/<lang>/, label, dpi).
 GAME_PDFS = (("board.pdf", "Board", 40), ("tokens.pdf", "Tokens", 50),
              ("player-aid.pdf", "Player aid", 60))
@@ -63,6 +65,21 @@ class ImageCache:
     @staticmethod
     def card_name(key: str) -> str:
         return f"cards/{key[:32]}.{FORMAT}"
+
+    @staticmethod
+    def full_name(key: str) -> str:
+        return f"full/{key[:32]}.png"
+
+    def draw_full(self, face: CardFace, key: str, layout: Layout) -> Path:
+        """The face at :data:`FULL_DPI` with its bleed, drawn once per face key."""
+        path = self._path(self.full_name(key))
+        if not path.is_file():
+            self._path("full", folder=True).mkdir(parents=True, exist_ok=True)
+            pdf = render_cards_pdf([face], layout, physical=False)[0]
+            with tempfile.TemporaryDirectory(dir=self.folder, prefix=".draw-") as tmp:
+                [page] = rasterise(pdf, FULL_DPI, Path(tmp), fmt="png")
+                atomic_move(page, self._path(self.full_name(key)))
+        return path
 
     def draw_cards(self, faces: Iterable[CardFace], keys: dict[str, str], layout: Layout) -> list[str]:
         """Rasterise every face whose image is missing; return their card ids."""

@@ -3,9 +3,11 @@ server-sent events that says when the state changed, and the images under output
 
 Safe by default: it listens on the loopback address only, answers only requests addressed
 to that host (no DNS rebinding), serves files from the serve folder alone (``..``, encoded
-dots and absolute paths are refused), and has no endpoint that writes anything. The one
-action, opening the editor, runs the user's own ``--editor`` command and only for a file and
-line that a finding on the page points at inside card_data/. Every answer forbids framing
+dots and absolute paths are refused), and writes nothing but the serve folder's own images
+(a face of the last good build is drawn full size there the first time it is asked for:
+``full/<face key>.png``, no other name). The one action, opening the editor, runs the
+user's own ``--editor`` command and only for a file and line that a finding on the page
+points at inside card_data/. Every answer forbids framing
 and loading anything from elsewhere (:data:`SECURITY_HEADERS`); a client gets
 :class:`Limits`: a whole request within a deadline, and a bounded number of connections and
 event streams (a 503 past them).
@@ -54,6 +56,11 @@ SECURITY_HEADERS = (("X-Frame-Options", "DENY"),
                     ("X-Content-Type-Options", "nosniff"))
 
 
+#: Draws a face's full-size image on first request: its name under the serve folder
+#: (``full/<key>.png``) → its path, or None when no face of the last good build has it.
+FullImage = Callable[[str], Path | None]
+
+
 @dataclass(frozen=True)
 class Limits:
     """What clients may hold of the server: a page needs one event stream and a few
@@ -71,9 +78,10 @@ class DeskServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, port: int, desk: Desk, images: Path, editor: Editor | None = None,
-                 limits: Limits = Limits()):
+                 limits: Limits = Limits(), full: FullImage | None = None):
         super().__init__((HOST, port), DeskHandler)
         self.desk = desk
+        self.full = full
         self.images = images.resolve()
         self.editor = editor
         self.limits = limits
@@ -264,6 +272,9 @@ class DeskHandler(BaseHTTPRequestHandler):
         images = self.server.images
         try:  # through the output wall: a FIFO, a device or a link out is no image
             wall = output_path(images.parent, f"{images.name}/{path.relative_to(images).as_posix()}")
+            if not wall.is_file() and self.server.full is not None and \
+                    path.parent == images / "full":
+                self.server.full(f"full/{path.name}")  # drawn on first view (none else)
             body = read_input(wall, limit=MAX_IMAGE) if path.suffix in IMAGE_TYPES else None
         except (CardgenError, OSError):  # a name too long for the file system is none either
             body = None

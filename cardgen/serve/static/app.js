@@ -3,7 +3,8 @@
 "use strict";
 
 const LANGS = ["en", "cs"];
-const page = { version: -1, ids: "", tiles: new Map(), cards: [], editor: false, gameKey: "" };
+const page = { version: -1, ids: "", tiles: new Map(), cards: [], editor: false, gameKey: "",
+               geometry: null, viewing: null };
 const $ = (id) => document.getElementById(id);
 
 function el(tag, attrs = {}, ...children) {
@@ -87,8 +88,10 @@ function apply(state) {
   }
   page.buildAt = state.build && state.build.at;
   page.cards = state.cards;
+  page.geometry = state.geometry;
   showGame(state.game);
   filter();
+  if (page.viewing) showViewer(page.viewing);
 }
 
 function setStatus(text, tone = "") {
@@ -168,14 +171,14 @@ function drawDecks(cards) {
 
 function drawTile(card) {
   const faces = LANGS.filter((l) => card.images[l]).map((lang) =>
-    el("figure", { class: "face" },
+    el("figure", { class: "face", title: "open full size (Enter)", onclick: () => openViewer(card.id) },
       el("div", { class: "stack", style: { "--copies": card.copies } },
         Array.from({ length: card.copies }, (_, i) =>
           el("img", { class: "face-img", src: card.images[lang], alt: `${card.names[lang]} (${lang})`,
                       width: 200, height: 279, style: { "--i": i },
                       dataset: { lang, card: card.id, copy: i + 1 } }))),
       el("figcaption", {}, lang.toUpperCase(), card.copies > 1 ? ` · ×${card.copies}` : "")));
-  const tile = el("article", { class: "card", id: "card-" + card.id, dataset: { id: card.id } },
+  const tile = el("article", { class: "card", id: "card-" + card.id, dataset: { id: card.id }, tabindex: 0 },
     el("header", {},
       el("span", { class: "num" }, String(card.number).padStart(3, "0")),
       el("span", { class: "names" }, LANGS.map((l) => card.names[l]).filter(Boolean).join(" / ")),
@@ -187,13 +190,38 @@ function drawTile(card) {
   return tile;
 }
 
+// a failed build's errors at the top of their card's tile (in red, with their line), then
+// the last good build's findings
+function cardFindings(card) {
+  const errors = card.errors || [];
+  return [
+    errors.length ? el("div", { class: "errors" },
+      el("h3", {}, errors.length === 1 ? "This error stops the build:" : "These errors stop the build:"),
+      el("ul", { class: "findings" }, errors.map(findingItem))) : "",
+    card.findings.length
+      ? el("ul", { class: "findings" }, card.findings.map(findingItem))
+      : errors.length ? "" : el("p", { class: "clean" }, "no findings"),
+    sinceCommit(card),
+  ];
+}
+
+// what the card's record changed since the last commit: "political: 2 → 3"
+function sinceCommit(card) {
+  const changes = card.since_commit || [];
+  if (!changes.length) return "";
+  return el("div", { class: "since-commit" },
+    el("h3", {}, "Since the last commit"),
+    el("ul", {}, changes.map((c) => el("li", { title: c.was ? `was: ${c.was}\nnow: ${c.now}` : "" },
+      el("code", {}, c.what),
+      c.what === "new card" ? "" : [": ", el("del", {}, c.was), " → ", el("ins", {}, c.now)]))));
+}
+
 function fillSide(tile, card) {
-  const side = tile.querySelector("aside");
-  side.replaceChildren(card.findings.length
-    ? el("ul", { class: "findings" }, card.findings.map(findingItem))
-    : el("p", { class: "clean" }, "no findings"));
+  tile.querySelector("aside").replaceChildren(...cardFindings(card));
   tile.classList.toggle("has-findings", card.findings.length > 0);
+  tile.classList.toggle("has-errors", (card.errors || []).length > 0);
   tile.classList.toggle("changed", card.changed);
+  tile.classList.toggle("since-commit", (card.since_commit || []).length > 0);
 }
 
 // seconds from the build's end to the new images shown (window.cardgenShownAfter, and the
@@ -242,6 +270,7 @@ function fillFilters(cards) {
 function filter() {
   const deck = $("f-deck").value, kind = $("f-kind").value, side = $("f-side").value;
   const findingsOnly = $("f-findings").checked, changedOnly = $("f-changed").checked;
+  const commitOnly = $("f-commit").checked;
   const words = fold($("f-text").value).split(/\s+/).filter(Boolean);
   let shown = 0;
   for (const card of page.cards) {
@@ -250,7 +279,8 @@ function filter() {
     const haystack = fold([card.id, ...Object.values(card.names), card.text].join(" "));
     const visible = (!deck || card.deck === deck) && (!kind || card.kind === kind) &&
       (!side || card.side === side) && (!findingsOnly || card.findings.length > 0) &&
-      (!changedOnly || card.changed) && words.every((w) => haystack.includes(w));
+      (!changedOnly || card.changed) && (!commitOnly || (card.since_commit || []).length > 0) &&
+      words.every((w) => haystack.includes(w));
     tile.hidden = !visible;
     shown += visible;
   }
@@ -281,6 +311,117 @@ function showGame(game) {
           el("img", { src, alt: `${g.label} (${g.lang}) page ${i + 1}`, loading: "lazy" })))))));
 }
 
+// --- one card full size, both languages, with the overlay ---------------------------------
+
+function openViewer(id) {
+  page.viewing = id;
+  page.returnFocus = page.tiles.get(id) || document.activeElement;
+  $("viewer").hidden = false;
+  document.body.classList.add("viewing");
+  showViewer(id);
+  $("v-close").focus();
+}
+
+function closeViewer() {
+  page.viewing = null;
+  $("viewer").hidden = true;
+  document.body.classList.remove("viewing");
+  const tile = page.returnFocus;
+  if (tile && tile.focus) tile.focus();
+}
+
+function showViewer(id) {
+  const card = page.cards.find((c) => c.id === id);
+  if (!card) return closeViewer();
+  $("viewer-title").textContent = `${String(card.number).padStart(3, "0")} · ` +
+    LANGS.map((l) => card.names[l]).filter(Boolean).join(" / ");
+  const g = page.geometry;
+  const faces = $("viewer-faces");
+  const shown = [...faces.querySelectorAll("img")].map((i) => i.getAttribute("src")).join(" ");
+  const wanted = LANGS.filter((l) => card.full[l]).map((l) => card.full[l]).join(" ");
+  if (shown !== wanted || faces.dataset.card !== id) {
+    faces.dataset.card = id;
+    faces.replaceChildren(...LANGS.filter((l) => card.full[l]).map((lang) => {
+      return el("figure", { class: "sheet-face" },
+        el("div", { class: "sheet" },
+          el("img", { class: "full-img", src: card.full[lang], alt: `${card.names[lang]} (${lang}), full size`,
+                      dataset: { lang } }),
+          g ? overlay(g) : ""),
+        el("figcaption", {}, `${lang.toUpperCase()} · ${g ? g.dpi : ""} ppi, bleed included`));
+    }));
+  }
+  $("viewer-findings").replaceChildren(...cardFindings(card));
+  applyViewerOptions();
+}
+
+// the regions as boxes over the image, placed in percent of the page with bleed (set
+// through the CSSOM: the server's policy refuses style="" attributes)
+function overlay(g) {
+  const [pw, ph] = g.page;
+  const box = (name, [x, y, w, h]) => el("div", {
+    class: "ov ov-" + name, title: name.replace("_", " "), dataset: { region: name },
+    style: { left: `${x / pw * 100}%`, top: `${y / ph * 100}%`, width: `${w / pw * 100}%`, height: `${h / ph * 100}%` },
+  });
+  return el("div", { class: "overlay" }, box("name_bar", g.name_bar), box("text_panel", g.text_panel),
+            box("window", g.window), box("trim", g.trim), box("frame", g.frame), box("safe", g.safe));
+}
+
+function applyViewerOptions() {
+  $("viewer").classList.toggle("no-overlay", !$("v-overlay").checked);
+  $("viewer").classList.toggle("fit", $("v-fit").checked);
+}
+
+function stepViewer(step) {
+  const ids = visibleIds();
+  const at = ids.indexOf(page.viewing);
+  if (ids.length) showViewer(page.viewing = ids[(at + step + ids.length) % ids.length]);
+}
+
+// --- the keyboard ----------------------------------------------------------------------------
+
+const visibleIds = () => page.cards.map((c) => c.id).filter((id) => !page.tiles.get(id)?.hidden);
+
+function focusTile(step) {
+  const ids = visibleIds();
+  if (!ids.length) return;
+  const current = document.activeElement?.closest?.("article.card")?.dataset.id;
+  const at = ids.indexOf(current);
+  const next = ids[at < 0 ? (step > 0 ? 0 : ids.length - 1) : Math.min(Math.max(at + step, 0), ids.length - 1)];
+  const tile = page.tiles.get(next);
+  tile.focus();
+  tile.scrollIntoView({ block: "nearest" });
+}
+
+function nextError() {
+  const ids = visibleIds().filter((id) => (page.cards.find((c) => c.id === id).errors || []).length);
+  if (!ids.length) return toast("no card has an error");
+  const current = document.activeElement?.closest?.("article.card")?.dataset.id;
+  const tile = page.tiles.get(ids[(ids.indexOf(current) + 1) % ids.length]);
+  tile.focus();
+  tile.scrollIntoView({ block: "center" });
+}
+
+function onKey(e) {
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  const typing = e.target.closest && e.target.closest("input, select, textarea");
+  if (page.viewing) {
+    const act = { Escape: closeViewer, ArrowRight: () => stepViewer(1), ArrowLeft: () => stepViewer(-1),
+                  o: () => { $("v-overlay").checked = !$("v-overlay").checked; applyViewerOptions(); },
+                  f: () => { $("v-fit").checked = !$("v-fit").checked; applyViewerOptions(); } }[e.key];
+    if (act && !(typing && e.key.length === 1)) { e.preventDefault(); act(); }
+    return;
+  }
+  if (typing) {
+    if (e.key === "Escape") e.target.blur();
+    return;
+  }
+  const act = { j: () => focusTile(1), ArrowRight: () => focusTile(1), ArrowDown: () => focusTile(1),
+                k: () => focusTile(-1), ArrowLeft: () => focusTile(-1), ArrowUp: () => focusTile(-1),
+                e: nextError, "/": () => $("f-text").focus(),
+                Enter: () => { const t = e.target.closest && e.target.closest("article.card"); if (t) openViewer(t.dataset.id); } }[e.key];
+  if (act) { e.preventDefault(); act(); }
+}
+
 function toast(text) {
   const box = $("toast");
   box.textContent = text;
@@ -289,8 +430,13 @@ function toast(text) {
   toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
 }
 
-for (const id of ["f-deck", "f-kind", "f-side", "f-findings", "f-changed", "f-text"]) {
+for (const id of ["f-deck", "f-kind", "f-side", "f-findings", "f-changed", "f-commit", "f-text"]) {
   $(id).addEventListener("input", filter);
 }
 $("filters").addEventListener("submit", (e) => e.preventDefault());
+$("v-close").addEventListener("click", closeViewer);
+$("v-overlay").addEventListener("input", applyViewerOptions);
+$("v-fit").addEventListener("input", applyViewerOptions);
+$("viewer").addEventListener("click", (e) => { if (e.target === $("viewer")) closeViewer(); });
+document.addEventListener("keydown", onKey);
 listen();
