@@ -220,9 +220,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="search card_data/balance.yaml's values for a fair game; "
                         "output/balance/proposal.yaml (--apply writes it into card_data/)")
     bl.add_argument("--quick", action="store_true",
-                    help="a first look in about a minute on 2 cores: 6 trials of 40 games, the "
-                    "best on 60 more, a confirmation of 200 (±6.9 pp); its power check says "
-                    "what it cannot resolve. Sets the budget options it does not override")
+                    help="a first look in about a minute on 2 cores: 6 trials of 40 games, each "
+                    "changing 1 or 2 values, the best on 40 more, a confirmation of 200 "
+                    "(±6.9 pp); its power check says what it cannot resolve. Sets the budget "
+                    "options the command line does not give")
     bl.add_argument("--trials", type=whole(1, MAX_TRIALS), default=50,
                     help="trials in the study, a resumed run's included (default 50)")
     bl.add_argument("--games", type=whole(2, MAX_GAMES), default=300,
@@ -395,16 +396,17 @@ def _balance(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     budget = {"trials": args.trials, "games": args.games, "validate": args.validate_games,
-              "confirm_games": args.confirm_games}
+              "confirm_games": args.confirm_games, "sparse": 0}
     if args.quick:  # the quick budget, except what the command line says itself
         budget |= {k: v for k, v in balance.QUICK.items() if not _given(k)}
     search = balance.SearchOptions(budget["trials"], budget["games"], budget["validate"], args.seed,
-                                   (players[0], players[1]), args.timeout * 60 if args.timeout else None)
+                                   (players[0], players[1]), args.timeout * 60 if args.timeout else None,
+                                   budget["sparse"])
     options = balance.BalanceOptions(search, args.jobs, args.scheduler, budget["confirm_games"])
     if args.quick:
-        print(f"quick balance: {search.trials} trials of {search.games} games, the best on "
-              f"{search.validate} more, a fresh confirmation of {options.confirm_games} games",
-              flush=True)
+        print(f"quick balance: {search.trials} trials of {search.games} games, each changing at "
+              f"most {search.sparse} values, the best on {search.validate} more, a fresh "
+              f"confirmation of {options.confirm_games} games", flush=True)
     result = balance.balance(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet),
                              say=lambda line: print(line, flush=True))
     for line in balance_lines(result, search):

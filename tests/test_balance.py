@@ -249,6 +249,7 @@ def test_quick_budgets_are_the_ones_the_help_states(capsys):
     text = " ".join(capsys.readouterr().out.split())
     quick = f"±{100 * half_width(QUICK_GAMES):.1f} pp"
     assert f"a quick look: {QUICK_GAMES} games, each house's win rate to {quick}" in text
-    assert (f"{QUICK['trials']} trials of {QUICK['games']} games, the best on {QUICK['validate']} "
-            f"more, a confirmation of {QUICK['confirm_games']} "
+    assert (f"{QUICK['trials']} trials of {QUICK['games']} games, each changing 1 or "
+            f"{QUICK['sparse']} values, the best on {QUICK['validate']} more, a confirmation of "
+            f"{QUICK['confirm_games']} "
             f"(±{100 * half_width(QUICK['confirm_games']):.1f} pp)") in text

@@ -37,7 +37,7 @@ __all__ = ["QUICK", "BalanceOptions", "BalanceResult", "SearchOptions", "apply_p
 
 
 #: ``cardgen balance --quick``: a first look in about a minute on 2 cores (greedy players).
-QUICK = {"trials": 6, "games": 40, "validate": 60, "confirm_games": 200}
+QUICK = {"trials": 6, "games": 40, "validate": 40, "confirm_games": 200, "sparse": 2}
 
 
 @dataclass(frozen=True)

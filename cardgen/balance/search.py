@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import random
 import time
 import warnings
 from collections.abc import Callable, Mapping
@@ -43,6 +44,7 @@ class SearchOptions:
     seed: int = 1
     players: tuple[str, str] = field(default_factory=lambda: PlaytestOptions().players)
     timeout: float | None = None  # seconds; no new trial starts after it (not reproducible)
+    sparse: int = 0            # >0: the first trials each change at most this many values
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ def study_name(spec: Spec, options: SearchOptions) -> str:
     what = {"tunables": [(t.path, t.slot.value, t.low, t.high) for t in spec.tunables],
             "targets": [(t.measure, t.value, t.tolerance) for t in spec.targets],
             "penalty": spec.penalty, "games": options.games, "seed": options.seed,
-            "players": list(options.players)}
+            "players": list(options.players)} | ({"sparse": options.sparse} if options.sparse else {})
     digest = hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()[:16]
     return f"balance-{digest}"
 
@@ -128,11 +130,30 @@ def _open_study(optuna: Any, spec: Spec, options: SearchOptions, file: Path) -> 
     done = _finished(optuna, study)
     if not study.get_trials(deepcopy=False):
         study.enqueue_trial({t.path: t.slot.value for t in spec.tunables})  # today's data first
+        for values in sparse_starts(spec, options):
+            study.enqueue_trial(values)
     # a resumed run draws from a generator seeded by the seed and the trials already done
     # (within the generator's 0..2**32-1: the same seed as ever for seeds up to 4294)
     study.sampler = optuna.samplers.TPESampler(seed=(options.seed * 1_000_003 + len(done)) % 2**32,
                                                n_startup_trials=STARTUP_TRIALS)
     return study
+
+
+def sparse_starts(spec: Spec, options: SearchOptions) -> list[dict[str, int]]:
+    """The first trials after today's when ``options.sparse``: each changes 1 to ``sparse``
+    values (drawn from the seed) instead of Optuna's random start, which changes nearly all
+    of them, so that a small budget's best trial leaves few changes to take back."""
+    if not options.sparse:
+        return []
+    rng = random.Random(options.seed)
+    current = {t.path: t.slot.value for t in spec.tunables}
+    starts = []
+    for _ in range(min(STARTUP_TRIALS, options.trials - 1)):
+        values = dict(current)
+        for t in rng.sample(spec.tunables, min(len(spec.tunables), rng.randint(1, options.sparse))):
+            values[t.path] = rng.choice([v for v in range(t.low, t.high + 1) if v != t.slot.value])
+        starts.append(values)
+    return starts
 
 
 def _finished(optuna: Any, study: Any) -> list[Any]:
