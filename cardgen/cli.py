@@ -43,6 +43,8 @@ MAX_SEED = 2**63 - 1
 BALANCE_SEED = 2**32 - 1
 #: Trials of one balance study (the default is 50; each plays --games games).
 MAX_TRIALS = 100_000
+#: `cardgen balance`'s budget when neither --quick nor the option gives one.
+BALANCE_BUDGET = {"trials": 50, "games": 300, "validate": 900, "confirm_games": 4000, "sparse": 0}
 #: Minutes after which a balance search starts no trial (a week).
 TIMEOUT_MINUTES = (0.1, 10_080.0)
 
@@ -224,11 +226,11 @@ def _parser() -> argparse.ArgumentParser:
                     "changing 1 or 2 values, the best on 40 more, a confirmation of 200 "
                     "(±6.9 pp); its power check says what it cannot resolve. Sets the budget "
                     "options the command line does not give")
-    bl.add_argument("--trials", type=whole(1, MAX_TRIALS), default=50,
+    bl.add_argument("--trials", type=whole(1, MAX_TRIALS), default=None,
                     help="trials in the study, a resumed run's included (default 50)")
-    bl.add_argument("--games", type=whole(2, MAX_GAMES), default=300,
+    bl.add_argument("--games", type=whole(2, MAX_GAMES), default=None,
                     help="games per trial, the same seeds for every trial (default 300)")
-    bl.add_argument("--validate-games", type=whole(0, MAX_GAMES), default=900,
+    bl.add_argument("--validate-games", type=whole(0, MAX_GAMES), default=None,
                     help="further games for the best 5 trials and the reduction (default 900)")
     bl.add_argument("--seed", type=whole(0, BALANCE_SEED), default=1,
                     help="seed of the search (default 1)")
@@ -239,7 +241,7 @@ def _parser() -> argparse.ArgumentParser:
     bl.add_argument("--scheduler", metavar="ADDRESS",
                     help="a Dask scheduler (tcp://host:8786): the games run on its workers "
                     "(needs pip install -e .[cluster])")
-    bl.add_argument("--confirm-games", type=whole(1, MAX_GAMES), default=4000,
+    bl.add_argument("--confirm-games", type=whole(1, MAX_GAMES), default=None,
                     help="games of the fresh playtest of today's and the proposed data (default "
                     "4000: its 95 %% interval then fits a ±3 pp band)")
     bl.add_argument("--timeout", type=decimal(*TIMEOUT_MINUTES), metavar="MINUTES",
@@ -395,16 +397,18 @@ def _balance(args: argparse.Namespace) -> int:
         print(f"--players needs two of {','.join(sorted(PLAYERS))} (Luxembourg,Wittelsbach)",
               file=sys.stderr)
         return 2
-    budget = {"trials": args.trials, "games": args.games, "validate": args.validate_games,
-              "confirm_games": args.confirm_games, "sparse": 0}
-    if args.quick:  # the quick budget, except what the command line says itself
-        budget |= {k: v for k, v in balance.QUICK.items() if not _given(k)}
+    given = {"trials": args.trials, "games": args.games, "validate": args.validate_games,
+             "confirm_games": args.confirm_games}
+    # the default (or the quick) budget, except what the command line says itself
+    budget = (balance.QUICK if args.quick else BALANCE_BUDGET) | {
+        k: v for k, v in given.items() if v is not None}
     search = balance.SearchOptions(budget["trials"], budget["games"], budget["validate"], args.seed,
                                    (players[0], players[1]), args.timeout * 60 if args.timeout else None,
                                    budget["sparse"])
     options = balance.BalanceOptions(search, args.jobs, args.scheduler, budget["confirm_games"])
     if args.quick:
-        print(f"quick balance: {search.trials} trials of {search.games} games, each changing at "
+        print(f"quick balance: {search.trials} trial{'s' * (search.trials != 1)} of "
+              f"{search.games} games, each changing at "
               f"most {search.sparse} values, the best on {search.validate} more, a fresh "
               f"confirmation of {options.confirm_games} games", flush=True)
     result = balance.balance(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet),
@@ -413,13 +417,6 @@ def _balance(args: argparse.Namespace) -> int:
         print(line)
     print(f"wrote {result.proposal}")
     return 130 if result.outcome.interrupted else 0
-
-
-def _given(option: str) -> bool:
-    """Whether the command line gave a balance budget option itself."""
-    flag = {"validate": "--validate-games", "confirm_games": "--confirm-games"}.get(option,
-                                                                                    f"--{option}")
-    return any(a == flag or a.startswith(flag + "=") for a in sys.argv[1:])
 
 
 def _pct(share: float) -> str:

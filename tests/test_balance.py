@@ -112,9 +112,16 @@ def test_a_proposal_the_fresh_games_do_not_confirm_is_no_proposal():
     assert judged({}, None) == NO_CHANGE
 
 
-def test_one_trial_finds_no_change_and_plays_today_once(small, capsys):
-    assert balance(small, *TINY, "--jobs", "1", "--trials", "1") == 0
+def test_one_trial_finds_no_change_and_plays_today_once(small, capsys, monkeypatch):
+    import cardgen.balance as bal
+    monkeypatch.setattr(bal, "QUICK", {"trials": 3, "games": 6, "validate": 4, "confirm_games": 6,
+                                       "sparse": 2})
+    # --quick's budget, but the one trial the command line asks for: today's values alone
+    assert balance(small, "--quick", "--trials", "1", "--players", "random,random", "--quiet",
+                   "--jobs", "1") == 0
     out = capsys.readouterr().out
+    assert out.startswith("quick balance: 1 trial of 6 games, each changing at most 2 values, "
+                          "the best on 4 more, a fresh confirmation of 6 games\npower: ")
     assert "no proposal: no change of the tunables came nearer the targets" in out
     assert "with 0 values changed" not in out and "proposed" not in out
     assert (small / "output/balance/current/report.json").is_file()

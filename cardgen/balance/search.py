@@ -195,9 +195,10 @@ def _number(e: Evaluated) -> str:
     return f"trial {e.label}" if e.label is not None else "today's values"
 
 
-def _line(label: str, e: Evaluated, best: Evaluated, spec: Spec) -> str:
+def _line(label: str, e: Evaluated, best: Evaluated, spec: Spec, games: int) -> str:
     changed = sum(1 for t in spec.tunables if best.values.get(t.path, t.slot.value) != t.slot.value)
-    return (f"{label}: Luxembourg {pct(e.measured['win_rate'])} (score {e.score:.3f}); best so far "
+    return (f"{label}: Luxembourg {pct(e.measured['win_rate'])} on {games:,} games (score "
+            f"{e.score:.3f}); best so far "
             f"{_number(best)} Luxembourg {pct(best.measured['win_rate'])}, {changed} value"
             f"{'s' * (changed != 1)} changed{' — in the band' if in_band(best.measured, spec) else ''}")
 
@@ -242,7 +243,8 @@ def run_study(spec: Spec, runner: Runner, options: SearchOptions, file: Path,
             study.tell(trial, score)
             done.append(Evaluated(values, measured, score, trial.number, len(done) + pruned + 1))
             trial = None
-            report(_line(f"trial {len(done) + pruned} of {options.trials}", done[-1], _best(done), spec))
+            report(_line(f"trial {len(done) + pruned} of {options.trials}", done[-1], _best(done), spec,
+                         options.games))
     except KeyboardInterrupt:
         interrupted = True
         if trial is not None:
