@@ -22,7 +22,7 @@ from ..progress import Progress
 from ..wording.components import load_components
 from .compare import OldReportError, compare, figures
 from .findings import findings
-from .ladder import ladder
+from .ladder import RUNGS, ladder
 from .meter import Meter
 from .pdf import build_pdf
 from .report import aggregate, to_json
@@ -126,7 +126,12 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
     report = aggregate(records, rules, meta, kinds(tokens), unmeasured(tokens))
     report["findings"] = findings(report)
     if options.ladder:
-        report["ladder"] = ladder(rules, options.ladder, options.seed, options.jobs, tokens)
+        meter = Meter(progress or Progress(mode="quiet"), "ladder", 2 * len(RUNGS) * options.ladder)
+        try:
+            report["ladder"] = ladder(rules, options.ladder, options.seed, options.jobs, tokens,
+                                      meter.add)
+        finally:
+            meter.progress.finish()
     if old is not None:
         report["compare"] = compare(report, old)
     report["findings_text"] = {lang: [finding_text(w, f, reminders) for f in report["findings"]]
