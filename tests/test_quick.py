@@ -67,9 +67,13 @@ def test_waiting_for_a_slow_chunk_beats_each_wait():
 def test_playtest_quick_says_its_interval_before_it_plays(project, capsys, monkeypatch):
     import cardgen.playtest as pt
     monkeypatch.setattr(pt, "QUICK_GAMES", 4)
-    assert main(["--project", str(project), "playtest", "--quick", "--quiet", "--players",
+    assert main(["--project", str(project), "playtest", "--quick", "--players",
                  "random,random", "--jobs", "1", "--lang", "en"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    # a log (not a terminal) gets the last line with the rate
+    assert captured.err.splitlines()[-1].startswith("  playtest: 4 games in ")
+    assert captured.err.rstrip().endswith("games/s")
     assert lines[0] == ("quick playtest: 4 games, each house's win rate to within about ±49.0 pp "
                         "(95 % interval)")
     assert lines[1].startswith("4 games: Luxembourg ")

@@ -137,6 +137,7 @@ def balance(project: Path, options: BalanceOptions, progress: Progress | None = 
                 meter.plan(len(changed(outcome.best.values, spec)) * (outcome.games or search.games))
                 stage(what)
                 outcome = step(outcome, spec, games, search, progress.stage)
+        meter.close()
     finally:
         games.close()
         progress.finish()

@@ -152,8 +152,10 @@ def _play(rules: Rules, options: PlaytestOptions, tokens: dict[str, Any],
     """Every game's record; an engine failure is a located error."""
     meter = Meter(progress, "playtest", options.games)
     try:
-        return play_many(rules, options.games, options.seed, options.players, options.jobs,
-                         meter.add, tokens, meter.every)
+        records = play_many(rules, options.games, options.seed, options.players, options.jobs,
+                            meter.add, tokens, meter.every)
+        meter.close()
+        return records
     except EffectError as exc:
         info = rules.cards.get(exc.card)
         raise CardgenError(error("engine-runtime", f"a game failed: {exc}", card=exc.card,

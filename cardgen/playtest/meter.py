@@ -66,6 +66,11 @@ class Meter:
         return (f"{self.label}:{what} {self.done:,}/{self.total:,} games, "
                 f"{rate:.1f} games/s, {left}")
 
+    def close(self) -> None:
+        """The last line: the games played, how long they took and their rate."""
+        self.progress.stage(f"{self.label}: {self.done:,} games in "
+                            f"{duration(self.clock() - self.start)}, {self.rate():.1f} games/s")
+
     def show(self) -> None:
         self.shown = self.clock()
         self.progress.stage(self.line())
