@@ -68,8 +68,9 @@ def main() -> None:
                                   "--jobs", str(args.jobs), "--quiet")
         print(out, end="", file=sys.stderr)
         proposal = yaml.safe_load((project / "output/balance/proposal.yaml").read_text("utf-8"))
-        _aw, _ac, applied = _cardgen(project, "balance", "--apply")
-        print(applied, end="", file=sys.stderr)
+        if proposal.get("verdict", "proposal") == "proposal":  # else --apply refuses it
+            _aw, _ac, applied = _cardgen(project, "balance", "--apply")
+            print(applied, end="", file=sys.stderr)
         pw, pc, _ = _cardgen(project, "playtest", "--games", str(args.fresh_games), "--seed",
                              str(FRESH_SEED), "--jobs", str(args.jobs), "--quiet")
         fresh = json.loads((project / "output/playtest/report.json").read_text("utf-8"))
@@ -83,6 +84,7 @@ def main() -> None:
         "balance_wall_s": wall, "balance_cpu_s": cpu,
         "trials_per_hour": round(args.trials * 3600 / wall, 1),
         "trials_per_hour_if_cores_free": round(args.trials * 3600 / (cpu / args.jobs), 1),
+        "verdict": proposal.get("verdict", "proposal"),
         "values_changed": len(proposal["changes"]),
         "win_rate_today": proposal["search_result"]["today"]["win_rate"],
         "win_rate_found": proposal["search_result"]["proposed"]["win_rate"],

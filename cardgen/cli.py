@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from . import __version__
 from .build.build import build
@@ -42,6 +43,8 @@ MAX_SEED = 2**63 - 1
 BALANCE_SEED = 2**32 - 1
 #: Trials of one balance study (the default is 50; each plays --games games).
 MAX_TRIALS = 100_000
+#: `cardgen balance`'s budget when neither --quick nor the option gives one.
+BALANCE_BUDGET = {"trials": 50, "games": 300, "validate": 900, "confirm_games": 4000, "sparse": 0}
 #: Minutes after which a balance search starts no trial (a week).
 TIMEOUT_MINUTES = (0.1, 10_080.0)
 
@@ -194,8 +197,12 @@ def _parser() -> argparse.ArgumentParser:
 
     pt = sub.add_parser("playtest", parents=[where],
                         help="play many seeded games; output/playtest/report.json and <lang>/report.pdf")
-    pt.add_argument("--games", type=whole(1, MAX_GAMES), default=1000,
-                    help="games to play (default 1000: about a minute on 2 cores with greedy players)")
+    pt_budget = pt.add_mutually_exclusive_group()
+    pt_budget.add_argument("--games", type=whole(1, MAX_GAMES), default=1000,
+                           help="games to play (default 1000: each house's win rate to ±3.1 pp)")
+    pt_budget.add_argument("--quick", action="store_true",
+                           help="a quick look: 600 games, each house's win rate to ±4.0 pp "
+                           "(about a minute on 2 cores)")
     pt.add_argument("--seed", type=whole(-MAX_SEED, MAX_SEED), default=1, help="seed of the run (default 1)")
     pt.add_argument("--players", default="greedy,greedy",
                     help="Luxembourg,Wittelsbach players: random, greedy or search "
@@ -214,11 +221,16 @@ def _parser() -> argparse.ArgumentParser:
     bl = sub.add_parser("balance", parents=[where],
                         help="search card_data/balance.yaml's values for a fair game; "
                         "output/balance/proposal.yaml (--apply writes it into card_data/)")
-    bl.add_argument("--trials", type=whole(1, MAX_TRIALS), default=50,
+    bl.add_argument("--quick", action="store_true",
+                    help="a first look in about a minute on 2 cores: 6 trials of 40 games, each "
+                    "changing 1 or 2 values, the best on 40 more, a confirmation of 200 "
+                    "(±6.9 pp); its power check says what it cannot resolve. Sets the budget "
+                    "options the command line does not give")
+    bl.add_argument("--trials", type=whole(1, MAX_TRIALS), default=None,
                     help="trials in the study, a resumed run's included (default 50)")
-    bl.add_argument("--games", type=whole(2, MAX_GAMES), default=300,
+    bl.add_argument("--games", type=whole(2, MAX_GAMES), default=None,
                     help="games per trial, the same seeds for every trial (default 300)")
-    bl.add_argument("--validate-games", type=whole(0, MAX_GAMES), default=900,
+    bl.add_argument("--validate-games", type=whole(0, MAX_GAMES), default=None,
                     help="further games for the best 5 trials and the reduction (default 900)")
     bl.add_argument("--seed", type=whole(0, BALANCE_SEED), default=1,
                     help="seed of the search (default 1)")
@@ -229,7 +241,7 @@ def _parser() -> argparse.ArgumentParser:
     bl.add_argument("--scheduler", metavar="ADDRESS",
                     help="a Dask scheduler (tcp://host:8786): the games run on its workers "
                     "(needs pip install -e .[cluster])")
-    bl.add_argument("--confirm-games", type=whole(1, MAX_GAMES), default=4000,
+    bl.add_argument("--confirm-games", type=whole(1, MAX_GAMES), default=None,
                     help="games of the fresh playtest of today's and the proposed data (default "
                     "4000: its 95 %% interval then fits a ±3 pp band)")
     bl.add_argument("--timeout", type=decimal(*TIMEOUT_MINUTES), metavar="MINUTES",
@@ -424,12 +436,14 @@ def _playtest(args: argparse.Namespace) -> int:
     ) if bad]
     if wrong:
         raise CardgenError(wrong)
-    options = playtest.PlaytestOptions(args.games, args.seed, (players[0], players[1]), args.jobs,
+    games = playtest.QUICK_GAMES if args.quick else args.games
+    options = playtest.PlaytestOptions(games, args.seed, (players[0], players[1]), args.jobs,
                                        args.compare, tuple(langs), args.ladder)
+    if args.quick:
+        print(f"quick playtest: {games} games, each house's win rate to within about "
+              f"±{100 * playtest.half_width(games):.1f} pp (95 % interval)", flush=True)
     result = playtest.playtest(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet))
-    houses = result.report["houses"]
-    print(f"{result.report['games']} games: " + ", ".join(
-        f"{side} {h['rate']:.1%} (95% {h['ci95'][0]:.1%}-{h['ci95'][1]:.1%})" for side, h in houses.items()))
+    print(f"{result.headline} (win rates, 95 % intervals)")
     for line in result.lines:
         print(line)
     print("wrote " + ", ".join(str(p) for p in result.written))
@@ -452,26 +466,66 @@ def _balance(args: argparse.Namespace) -> int:
         print(f"--players needs two of {','.join(sorted(PLAYERS))} (Luxembourg,Wittelsbach)",
               file=sys.stderr)
         return 2
-    search = balance.SearchOptions(args.trials, args.games, args.validate_games, args.seed,
-                                   (players[0], players[1]), args.timeout * 60 if args.timeout else None)
-    options = balance.BalanceOptions(search, args.jobs, args.scheduler, args.confirm_games)
-    result = balance.balance(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet))
-    best = result.outcome.best.measured
-    print(f"{result.outcome.trials} trials of {args.games} games: Luxembourg "
-          f"{result.outcome.baseline.measured['win_rate']:.1%} today, {best['win_rate']:.1%} with "
-          f"{len(result.changes)} value{'s' * (len(result.changes) != 1)} changed")
-    conf = result.confirmation
-    if conf:
-        lo, hi = conf["proposed"]["ci95"]
-        print(f"fresh playtest ({conf['games']} games, seed {conf['seed']}): Luxembourg "
-              f"{conf['proposed']['win_rate']:.1%} (95% {lo:.1%}-{hi:.1%}), today "
-              f"{conf['current']['win_rate']:.1%}; interval inside the band: "
-              f"{'yes' if conf['interval_inside_band'] else 'no'}")
-    elif result.outcome.interrupted:
-        print("interrupted: the proposal holds the best trial so far, unconfirmed; run again "
-              "to resume the study")
+    given = {"trials": args.trials, "games": args.games, "validate": args.validate_games,
+             "confirm_games": args.confirm_games}
+    # the default (or the quick) budget, except what the command line says itself
+    budget = (balance.QUICK if args.quick else BALANCE_BUDGET) | {
+        k: v for k, v in given.items() if v is not None}
+    search = balance.SearchOptions(budget["trials"], budget["games"], budget["validate"], args.seed,
+                                   (players[0], players[1]), args.timeout * 60 if args.timeout else None,
+                                   budget["sparse"])
+    options = balance.BalanceOptions(search, args.jobs, args.scheduler, budget["confirm_games"])
+    if args.quick:
+        print(f"quick balance: {search.trials} trial{'s' * (search.trials != 1)} of "
+              f"{search.games} games, each changing at "
+              f"most {search.sparse} values, the best on {search.validate} more, a fresh "
+              f"confirmation of {options.confirm_games} games", flush=True)
+    result = balance.balance(args.project, options, Progress.auto(sys.stderr, quiet=args.quiet),
+                             say=lambda line: print(line, flush=True))
+    for line in balance_lines(result, search):
+        print(line)
     print(f"wrote {result.proposal}")
     return 130 if result.outcome.interrupted else 0
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.1f} %"
+
+
+def _ci(interval: list[float]) -> str:
+    return f"[{100 * interval[0]:.1f}–{100 * interval[1]:.1f}]"
+
+
+def balance_lines(result: Any, search: Any) -> list[str]:
+    """The balance run's outcome, each number with the games it was measured on."""
+    out = result.outcome
+    n = out.games or search.games
+    today, best = out.baseline.measured, out.best.measured
+    lines = [f"search: {out.trials} trial{'s' * (out.trials != 1)} of {search.games:,} games "
+             f"(seed {search.seed})",
+             f"today's values: Luxembourg {_pct(today['win_rate'])} on {n:,} games of the search"]
+    values = result.found
+    if values:
+        lines.append(f"with {len(values)} value{'s' * (len(values) != 1)} changed: Luxembourg "
+                     f"{_pct(best['win_rate'])} on the same {n:,} games")
+    conf = result.confirmation
+    if conf:
+        cur, prop = conf["current"], conf["proposed"]
+        head = (f"fresh confirmation on {conf['games']:,} other games (seed {conf['seed']}): "
+                f"today {_pct(cur['win_rate'])} {_ci(cur['ci95'])}")
+        if prop:
+            head += (f", proposed {_pct(prop['win_rate'])} {_ci(prop['ci95'])}; the proposed "
+                     f"interval inside the band: {'yes' if conf['interval_inside_band'] else 'no'}")
+        lines.append(head)
+    elif out.interrupted:
+        lines.append("interrupted: the proposal holds the best trial so far, unconfirmed; run "
+                     "again to resume the study")
+    if result.verdict == "proposal":
+        lines.append(f"proposal: {len(result.changes)} value{'s' * (len(result.changes) != 1)} "
+                     "to change (cardgen balance --apply writes them)")
+    else:
+        lines.append(result.verdict)
+    return lines
 
 
 def _tables(args: argparse.Namespace) -> int:

@@ -33,8 +33,13 @@ def test_report_json_and_pdf_in_both_languages(project, capsys):
     code = playtest(project, "--games", "6", "--seed", "3", "--players", "greedy,random", "--jobs", "1")
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "6 games: luxembourg" in out and "\n1. " in out  # the first finding on the terminal
     rep = json.loads((project / REPORT / "report.json").read_text(encoding="utf-8"))
+    # the house names and the interval as the report sets them (Czech review 2, no. 19)
+    lux = rep["houses"]["luxembourg"]
+    head = (f"6 games: Luxembourg {100 * lux['rate']:.1f} % [{100 * lux['ci95'][0]:.1f}–"
+            f"{100 * lux['ci95'][1]:.1f}], Wittelsbach ")
+    assert head in out and "(win rates, 95 % intervals)" in out and "-" not in out.split("\n")[0]
+    assert "\n1. " in out  # the first finding on the terminal
     assert rep["games"] == 6 and rep["meta"]["players"] == ["greedy", "random"]
     assert rep["houses"]["luxembourg"]["wins"] + rep["houses"]["wittelsbach"]["wins"] == 6
     lo, hi = rep["houses"]["luxembourg"]["ci95"]

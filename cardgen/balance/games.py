@@ -12,7 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, Protocol
 
 from ..data.model import GameData
@@ -20,9 +20,9 @@ from ..data.paths import patched
 from ..engine import Rules
 from ..engine.match import PLAYERS, play_game
 from ..errors import CardgenError, Location, error
-from ..playtest.run import game_seed
+from ..playtest.run import game_seed, waiting
 
-CHUNK = 25  # games per task: fixed, so results never depend on the workers
+CHUNK = 10  # games per task: fixed, so results never depend on the workers
 CONNECT_TIMEOUT = "20s"
 Patch = tuple[tuple[str, int], ...]
 
@@ -78,11 +78,21 @@ def as_patch(values: Mapping[str, int]) -> Patch:
     return tuple(sorted(values.items()))
 
 
+Tick = Callable[[int], None]
+
+
 class Runner(Protocol):
+    #: called with the number of games each time some finish (0: none for a while)
+    on_games: Tick
+
     def play(self, values: Mapping[str, int], seed: int, games: int, start: int = 0
              ) -> list[GameResult]: ...
 
     def close(self) -> None: ...
+
+
+def _none(_n: int) -> None:
+    pass
 
 
 def _check_players(kinds: Iterable[str]) -> None:
@@ -95,9 +105,10 @@ class LocalRunner:
     """Worker processes on this machine (forked once, holding the data); ``jobs`` 1 plays
     in this process."""
 
-    def __init__(self, data: GameData, kinds: tuple[str, str], jobs: int = 0):
+    def __init__(self, data: GameData, kinds: tuple[str, str], jobs: int = 0, wait: float = 2.0):
         _check_players(kinds)
-        self.data, self.kinds = data, kinds
+        self.data, self.kinds, self.wait = data, kinds, wait
+        self.on_games: Tick = _none
         self.jobs = jobs or os.cpu_count() or 1
         self._pool: Any = None
         if self.jobs > 1:
@@ -110,9 +121,17 @@ class LocalRunner:
         patch = as_patch(values)
         spans = chunks(games, start)
         tasks = [(patch, seed, a, b, self.kinds) for a, b in spans]
+        out: list[GameResult] = []
         if self._pool is None:
-            return [r for a, b in spans for r in play_chunk(self.data, patch, seed, a, b, self.kinds)]
-        return [r for part in self._pool.imap(_local_chunk, tasks) for r in part]
+            for a, b in spans:
+                for i in range(a, b):
+                    out += play_chunk(self.data, patch, seed, i, i + 1, self.kinds)
+                    self.on_games(1)
+            return out
+        for part in waiting(self._pool.imap(_local_chunk, tasks), self.wait, self.on_games):
+            out += part
+            self.on_games(len(part))
+        return out
 
     def close(self) -> None:
         if self._pool is not None:
@@ -134,6 +153,7 @@ class DaskRunner:
                                      location=Location("cardgen"),
                                      hint="pip install -e .[cluster]")) from None
         self.kinds = kinds
+        self.on_games: Tick = _none
         self._own = not isinstance(scheduler, Client)
         try:
             self.client = Client(scheduler, timeout=CONNECT_TIMEOUT) if self._own else scheduler
@@ -151,6 +171,9 @@ class DaskRunner:
         futures = self.client.map(play_chunk, [self._data] * len(spans), [patch] * len(spans),
                                   [seed] * len(spans), [a for a, _ in spans], [b for _, b in spans],
                                   [self.kinds] * len(spans), pure=False)
+        from distributed import as_completed
+        for done in as_completed(futures):
+            self.on_games(len(done.result()))
         return [GameResult(*r) for part in self.client.gather(futures) for r in part]
 
     def close(self) -> None:
@@ -158,7 +181,44 @@ class DaskRunner:
             self.client.close()
 
 
+class Remembering:
+    """A runner that plays each game of a set of values once: a game asked for again (the
+    same values, seed and number) is answered from memory, only the others are played."""
+
+    def __init__(self, runner: Runner):
+        self.runner = runner
+        self._known: dict[tuple[Patch, int], dict[int, GameResult]] = {}
+
+    @property
+    def on_games(self) -> Tick:
+        return self.runner.on_games
+
+    @on_games.setter
+    def on_games(self, tick: Tick) -> None:
+        self.runner.on_games = tick
+
+    def play(self, values: Mapping[str, int], seed: int, games: int, start: int = 0
+             ) -> list[GameResult]:
+        known = self._known.setdefault((as_patch(values), seed), {})
+        i = start
+        while i < games:  # each run of unknown games, played as one span
+            if i in known:
+                i += 1
+                continue
+            j = i
+            while j < games and j not in known:
+                j += 1
+            known.update(zip(range(i, j), self.runner.play(values, seed, j, i), strict=True))
+            i = j
+        return [known[i] for i in range(start, games)]
+
+    def close(self) -> None:
+        self.runner.close()
+
+
 def runner(data: GameData, kinds: tuple[str, str], jobs: int = 0,
            scheduler: Any = None) -> Runner:
-    """A Dask runner given a scheduler address (or Client), else local processes."""
-    return DaskRunner(data, kinds, scheduler) if scheduler else LocalRunner(data, kinds, jobs)
+    """A Dask runner given a scheduler address (or Client), else local processes; each
+    game played once (:class:`Remembering`)."""
+    return Remembering(DaskRunner(data, kinds, scheduler) if scheduler
+                       else LocalRunner(data, kinds, jobs))

@@ -17,6 +17,11 @@ def measures(results: Sequence[GameResult]) -> dict[str, float]:
             "crecy_rate": round(sum(1 for r in results if r.crecy) / n, 6)}
 
 
+def pct(share: float) -> str:
+    """36.5 %: a share as the terminal lines show it."""
+    return f"{100 * share:.1f} %"
+
+
 def interval(results: Sequence[GameResult]) -> list[float]:
     """The 95 % Wilson interval of Luxembourg's win rate."""
     return wilson(sum(1 for r in results if r.winner == 0), len(results))

@@ -21,8 +21,9 @@ from ..errors import CardgenError, Finding, Location, error
 from ..files.oserrors import read_input
 from ..files.write import atomic_write
 from ..playtest import PlaytestOptions, playtest
+from ..progress import Progress
 from ..translate.values import ValueChange, write_values
-from .outputs import OUT, PROPOSAL_NAME, out_folder, out_path, shown
+from .outputs import OUT, PROPOSAL_NAME, REPORTS, out_folder, out_path, shown
 from .spec import Spec, Tunable, read_spec, rule_errors
 
 PLAY_PARTS = ("card_data", "layouts", "fonts")  # what `cardgen playtest` reads
@@ -34,6 +35,8 @@ MAX_NESTING = 16
 HEADER = ("# cardgen balance: values that bring the game to its targets. Take them with\n"
           "# `cardgen balance --apply`; the playtest of the applied proposal against today's\n"
           "# data: output/balance/proposed/ (and current/).\n")
+NO_PROPOSAL_HEADER = ("# cardgen balance found no values to propose (see verdict); `cardgen balance\n"
+                      "# --apply` refuses this file. What was tried is under not_proposed.\n")
 
 
 def change_rows(data: GameData, values: dict[str, int]) -> list[dict[str, Any]]:
@@ -55,7 +58,8 @@ class _Dumper(yaml.SafeDumper):
 
 def write_proposal(project: Path, body: dict[str, Any]) -> Path:
     path = out_path(project, PROPOSAL_NAME)
-    text = HEADER + yaml.dump(body, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100,
+    head = HEADER if body.get("verdict", "proposal") == "proposal" else NO_PROPOSAL_HEADER
+    text = head + yaml.dump(body, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100,
                               default_flow_style=None)
     atomic_write(path, text.encode("utf-8"))
     return path
@@ -79,22 +83,24 @@ def _keep(copy: Path, project: Path, name: str) -> None:
 
 
 def playtest_reports(project: Path, body: dict[str, Any], games: int, seed: int,
-                     kinds: tuple[str, str], jobs: int, spec: Spec | None = None
+                     kinds: tuple[str, str], jobs: int, spec: Spec | None = None,
+                     proposed: bool = True, progress: Progress | None = None
                      ) -> dict[str, dict[str, Any]]:
-    """`cardgen playtest` of today's data and of the data with the proposal applied (by
-    :func:`apply_proposal`, as the designer would), the same seeded games, each in a copy of
-    the project; the reports go to output/balance/current/ and proposed/ (with the
-    comparison against today's)."""
+    """`cardgen playtest` of today's data and (``proposed``) of the data with the proposal
+    applied (by :func:`apply_proposal`, as the designer would), the same seeded games, each
+    in a copy of the project; the reports go to output/balance/current/ and proposed/ (with
+    the comparison against today's). A proposal that changes nothing is not played: its
+    games would be today's again."""
     reports: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="cardgen-balance-") as tmp:
-        for name in ("current", "proposed"):
+        for name in REPORTS[:2 if proposed else 1]:
             copy = _copy(project, Path(tmp) / name)
             compare = None
             if name == "proposed":
                 write_proposal(copy, body)
                 apply_proposal(copy, spec)
                 compare = Path(tmp) / "current" / "output" / "playtest" / "report.json"
-            result = playtest(copy, PlaytestOptions(games, seed, kinds, jobs, compare))
+            result = playtest(copy, PlaytestOptions(games, seed, kinds, jobs, compare), progress)
             _keep(copy, project, name)
             reports[name] = result.report
     return reports
@@ -129,6 +135,12 @@ def _read_proposal(project: Path) -> LocList:
                                  f"{MAX_NESTING} deep", location=where,
                                  hint="run `cardgen balance` again"))
     doc = load_yaml_text(text, name)
+    verdict = doc.get("verdict", "proposal") if isinstance(doc, LocMap) else "proposal"
+    if verdict != "proposal":
+        raise CardgenError(error("balance-proposal", f"nothing to apply: {verdict}"[:300],
+                                 location=doc.at("verdict"), hint="the values stay as they are; "
+                                 "change balance.yaml's tunables or ranges, or give the search "
+                                 "more games, and run `cardgen balance` again"))
     rows = doc.get("changes") if isinstance(doc, LocMap) else None
     shape = "{path: …, old: N, new: N}"
     if not isinstance(rows, LocList):
@@ -213,19 +225,27 @@ def apply_proposal(project: Path, spec: Spec | None = None) -> list[str]:
 
 
 def proposal_body(spec: Spec, options: Any, study: str, outcome: Any, data: GameData,
-                  confirmation: dict[str, Any] | None) -> dict[str, Any]:
+                  confirmation: dict[str, Any] | None, power: dict[str, Any] | None = None,
+                  verdict: str = "proposal") -> dict[str, Any]:
+    """proposal.yaml: ``changes`` holds the values to apply only when ``verdict`` is
+    "proposal"; otherwise they are under ``not_proposed`` and --apply refuses the file."""
     from .search import changed
-    values = changed(outcome.best.values, spec)
+    rows = change_rows(data, changed(outcome.best.values, spec))
+    proposed = verdict == "proposal"
     return {
+        "verdict": verdict,
         "search": {"seed": options.seed, "players": list(options.players),
                    "games_per_trial": options.games, "trials": outcome.trials,
                    "study": study, "interrupted": outcome.interrupted,
                    "taken_back": outcome.reverted},
         "targets": [{"measure": t.measure, "value": t.value, "tolerance": t.tolerance}
                     for t in spec.targets],
+        "power": power or {},
         "search_result": {"today": outcome.baseline.measured, "proposed": outcome.best.measured,
-                          "proposed_on_games": outcome.games or options.games,
+                          "measured_on_games": outcome.games or options.games,
                           "score": outcome.best.score},
-        "changes": change_rows(data, values),
+        "each_change_alone": outcome.directions,
+        "changes": rows if proposed else [],
+        "not_proposed": [] if proposed else rows,
         "confirmation": confirmation,
     }

@@ -119,6 +119,33 @@ def read_slot(data: GameData, path: str) -> Slot:
                     f"phases.<id>.plays|hand")
 
 
+def _effect_paths(effects: tuple[Effect, ...], prefix: str) -> list[str]:
+    out = []
+    for i, eff in enumerate(effects):
+        for key, value in eff.params.items():
+            if isinstance(value, int) and not isinstance(value, bool):
+                out.append(f"{prefix}.{i}.{key}")
+            elif isinstance(value, tuple) and value and isinstance(value[0], Effect):
+                out += _effect_paths(value, f"{prefix}.{i}.{key}")
+    return out
+
+
+def card_paths(data: GameData, card: Card) -> list[str]:
+    """Every number of ``card`` a path can name, as :func:`read_slot` reads it: its numbers,
+    its cost and the whole-number parameters of its effects (nested ones included)."""
+    paths = [f"cards.{card.id}.{k}" for k in (*CARD_NUMBERS, "cost")]
+    for line in card.lines:
+        paths += _effect_paths(line.effects, f"cards.{card.id}.{line.kind}.effects")
+    readable = []
+    for path in paths:
+        try:
+            read_slot(data, path)
+        except PathError:
+            continue
+        readable.append(path)
+    return readable
+
+
 def _card_with(card: Card, parts: list[str], value: int) -> Card:
     key = parts[2]
     if len(parts) == 3 and key in CARD_NUMBERS:

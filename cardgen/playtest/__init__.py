@@ -22,13 +22,23 @@ from ..progress import Progress
 from ..wording.components import load_components
 from .compare import OldReportError, compare, figures
 from .findings import findings
-from .ladder import ladder
+from .ladder import RUNGS, ladder
+from .meter import Meter
 from .pdf import build_pdf
 from .report import aggregate, to_json
-from .run import chunk_count, play_many
+from .run import play_many
 from .sentences import figure_name, finding_text
 from .supply import kinds, unmeasured
 from .words import Words
+
+#: Games of ``cardgen playtest --quick``: about a minute on 2 cores with greedy players.
+QUICK_GAMES = 600
+
+
+def half_width(games: int, share: float = 0.5) -> float:
+    """The half width of a 95 % interval of a share near ``share`` measured on ``games``
+    games (normal approximation: what a budget can resolve, said before it is played)."""
+    return 1.96 * (share * (1 - share) / max(games, 1)) ** 0.5
 
 
 @dataclass(frozen=True)
@@ -47,6 +57,7 @@ class PlaytestResult:
     report: dict[str, Any]
     written: list[Path]
     lines: list[str]  # the findings (and changes) in the first language, for the terminal
+    headline: str = ""  # each house's win rate with its interval, in the first language
 
 
 def playable_rules(project: Project, findings: list[Finding]) -> Rules:
@@ -117,7 +128,12 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
     report = aggregate(records, rules, meta, kinds(tokens), unmeasured(tokens))
     report["findings"] = findings(report)
     if options.ladder:
-        report["ladder"] = ladder(rules, options.ladder, options.seed, options.jobs, tokens)
+        meter = Meter(progress or Progress(mode="quiet"), "ladder", 2 * len(RUNGS) * options.ladder)
+        try:
+            report["ladder"] = ladder(rules, options.ladder, options.seed, options.jobs, tokens,
+                                      meter.add)
+        finally:
+            meter.progress.finish()
     if old is not None:
         report["compare"] = compare(report, old)
     report["findings_text"] = {lang: [finding_text(w, f, reminders) for f in report["findings"]]
@@ -127,26 +143,21 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
     lines = [f"{i + 1}. {t}" for i, t in enumerate(report["findings_text"][first.lang])]
     if "compare" in report:
         lines += compare_lines(report["compare"], first, reminders)
-    return PlaytestResult(report, written, lines)
+    houses = ", ".join(f"{first.side(side)} {first.pct(h['rate'], 1)} {first.ci(h['ci95'], decimals=1)}"
+                       for side, h in report["houses"].items())
+    head = f"{first.count(report['games'], 'game')}: {houses}".replace("\u00a0", " ")  # a terminal's
+    return PlaytestResult(report, written, lines, head)
 
 
 def _play(rules: Rules, options: PlaytestOptions, tokens: dict[str, Any],
           progress: Progress) -> list[dict[str, Any]]:
     """Every game's record; an engine failure is a located error."""
-    progress.start(chunk_count(options.games), "playtest")
-    done = [0]
-
-    def tick(n: int) -> None:
-        done[0] += n
-        progress.done += 1
-        # a log gets a line per tenth, a terminal bar moves with every chunk
-        if progress.mode == "bar" or progress.done % 10 == 0 or done[0] == options.games:
-            progress.done -= 1
-            progress.step(f"{done[0]}/{options.games} games")
-
+    meter = Meter(progress, "playtest", options.games)
     try:
-        return play_many(rules, options.games, options.seed, options.players, options.jobs, tick,
-                         tokens)
+        records = play_many(rules, options.games, options.seed, options.players, options.jobs,
+                            meter.add, tokens, meter.every)
+        meter.close()
+        return records
     except EffectError as exc:
         info = rules.cards.get(exc.card)
         raise CardgenError(error("engine-runtime", f"a game failed: {exc}", card=exc.card,

@@ -53,14 +53,11 @@ def _chunks(games: int, seed: int, players: tuple[str, str]) -> list[tuple[int, 
     return [(seed, a, min(games, a + size), players) for a in range(0, games, size)]
 
 
-def chunk_count(games: int) -> int:
-    return len(_chunks(games, 0, ("random", "random")))
-
-
 def play_many(rules: Rules, games: int, seed: int, players: tuple[str, str], jobs: int = 0,
               on_chunk: Callable[[int], None] = lambda _n: None,
-              tokens: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Every game's record, in game order; ``on_chunk(n)`` after each finished chunk;
+              tokens: Mapping[str, Any] | None = None, wait: float = 2.0) -> list[dict[str, Any]]:
+    """Every game's record, in game order; ``on_chunk(n)`` after each ``n`` finished games
+    (one by one in this process), and ``on_chunk(0)`` after ``wait`` seconds with none;
     ``tokens`` (components.yaml's table) names the components to measure."""
     for k in players:
         if k not in PLAYERS:
@@ -69,18 +66,29 @@ def play_many(rules: Rules, games: int, seed: int, players: tuple[str, str], job
     chunks = _chunks(games, seed, players)
     records: list[dict[str, Any]] = []
     init_args = (rules, dict(tokens or {}))
-    results: Iterator[list[dict[str, Any]]]
     if jobs <= 1 or len(chunks) <= 1:
         _init(*init_args)
-        results = (_chunk(c) for c in chunks)
-        for part in results:
-            records.extend(part)
-            on_chunk(len(part))
+        for s, a, b, kinds in chunks:
+            for i in range(a, b):
+                records.extend(_chunk((s, i, i + 1, kinds)))
+                on_chunk(1)
         return records
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
                                       else "spawn")
     with ctx.Pool(min(jobs, len(chunks)), initializer=_init, initargs=init_args) as pool:
-        for part in pool.imap(_chunk, chunks):
+        for part in waiting(pool.imap(_chunk, chunks), wait, on_chunk):
             records.extend(part)
             on_chunk(len(part))
     return records
+
+
+def waiting(results: Any, wait: float, beat: Callable[[int], None]) -> Iterator[Any]:
+    """A pool's ``imap`` results in order, calling ``beat(0)`` every ``wait`` seconds that
+    none comes."""
+    while True:
+        try:
+            yield results.next(timeout=wait)
+        except multiprocessing.TimeoutError:
+            beat(0)
+        except StopIteration:
+            return
