@@ -76,3 +76,4 @@ _.creator
 _.lastModifiedBy
 _.external_attr
 _.data_type
+_._forget_between_modules  # tests/conftest.py: an autouse fixture pytest calls

@@ -64,6 +64,23 @@ def allow_czech_rewording(project: Path) -> None:
                '      text:\n        en: "Luxembourg removes up to 2')
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _forget_between_modules():
+    """After each test file: empty the memos and give freed memory back, so a test worker
+    that runs a hundred files holds one file's projects, not the last eight of each memo
+    (the suite's memory goal, bench/tests.py)."""
+    yield
+    import contextlib
+    import ctypes
+    import gc
+
+    from cardgen.data.memo import Memo
+    Memo.forget_all()
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):  # not glibc: nothing to trim
+        ctypes.CDLL(None).malloc_trim(0)
+
+
 def pytest_configure(config):
     """Hypothesis keeps caches in .hypothesis/ of the working folder; the suite's go to one
     temporary folder, removed at the end, so no test leaves files behind. The controller

@@ -34,3 +34,14 @@ def test_a_load_collects_what_earlier_loads_froze(monkeypatch):
     data, _ = load(ROOT)
     renderer(data, "cs")
     assert kept() is None
+
+
+def test_forget_all_empties_every_live_memo():
+    """A long-lived process (a test worker, `serve`) can drop what every memo keeps alive."""
+    from cardgen.data.memo import Memo
+    first, second = Memo(4), Memo(4)
+    first["a"], second["b"] = 1, 2
+    Memo.forget_all()
+    assert first == {} and second == {}
+    first["c"] = 3  # and they fill again on use
+    assert first == {"c": 3}
