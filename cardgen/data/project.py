@@ -95,11 +95,6 @@ class Documents:
                 return path.relative_to(root).as_posix()
         return str(path)
 
-    @property
-    def files(self) -> tuple[str, ...]:
-        """Every file read so far, in the order first read."""
-        return tuple(self._parsed) + tuple(r for r in self._failed if r not in self._parsed)
-
 
 @dataclass(frozen=True, eq=False)
 class Project:
@@ -145,13 +140,3 @@ def load_project(root: Path, card_cache: CardFileCache | None = None
     documents = Documents(root)
     data, findings = load(root, card_cache, documents)
     return Project(root, data, documents), findings
-
-
-def gathered(root: Path) -> Project:
-    """The project at ``root``, loaded for a stage that needs it and raising its errors
-    (a CardgenError with every finding)."""
-    from ..errors import has_errors
-    project, findings = load_project(root)
-    if has_errors(findings):
-        raise CardgenError(findings)
-    return project
