@@ -47,7 +47,7 @@ def test_every_country_needs_a_position_on_the_board(project):
 
 
 def test_token_count_must_be_a_whole_number(project):
-    line = replace_in(project / "card_data" / "components.yaml", "  vote_markers: 12",
+    line = replace_in(project / "card_data" / "components.yaml", "  vote_markers: 40",
                       "  vote_markers: twelve")
     [f] = [f for f in _error(project, build_tokens) if f.code == "wrong-type"]
     assert (f.location.file, f.location.line) == ("card_data/components.yaml", line)
