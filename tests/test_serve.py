@@ -108,6 +108,20 @@ def test_the_preview_serves_its_images_and_page_to_its_own_host_only(site) -> No
     assert _ask(server, "/api/state", headers={"Host": "evil.example"})[0] == 403
 
 
+def test_the_exported_spreadsheet_is_offered_for_download(site) -> None:
+    server, project, _marker = site
+    status, body = _ask(server, "/sheet/cards.ods")
+    assert status == 404 and b"cardgen sheet export" in body  # none exported yet
+    sheet = project / "output" / "sheet"
+    sheet.mkdir()
+    (sheet / "cards.ods").write_bytes(b"PK ods")
+    (sheet / "cards.xlsx").symlink_to(project / "card_data" / "cards" / "x.yaml")
+    assert _ask(server, "/sheet/cards.ods") == (200, b"PK ods")
+    assert _ask(server, "/sheet/cards.xlsx")[0] == 404  # a link out: through the output wall
+    assert _ask(server, "/sheet/imported.json")[0] == 404  # only the two workbooks
+    assert b'href="/sheet/cards.ods"' in _ask(server, "/")[1]
+
+
 def test_a_full_size_face_is_drawn_on_first_view_and_only_under_full(site) -> None:
     server, _project, _marker = site
     asked: list[str] = []
