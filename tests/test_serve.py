@@ -270,11 +270,17 @@ def test_a_card_shows_what_changed_since_the_last_commit(project: Path) -> None:
     replace_in(market, "    political: 2\n    military: 3\n", "    political: 3\n    military: 3\n")
     replace_in(market, "a\u00a01\u00a0říšskou měnu. Lízni 1\u00a0kartu.",
                "a\u00a01\u00a0říšskou měnu. Lízni 2\u00a0karty.")
+    replace_in(market, "        - {op: gain_currency, amount: 1, currency: german}\n"
+               "        - {op: draw, amount: 1}\n      text:",
+               "        - {op: gain_currency, amount: 1, currency: german}\n"
+               "        - {op: draw, amount: 2}\n      text:")
     with market.open("a", encoding="utf-8") as f:
         f.write("\n  - {id: new-card-59, number: 59, deck: market, kind: card}\n")
     changes = card_changes(project)
     assert changes["philip-vi"] == [{"what": "political", "was": "2", "now": "3"}]
-    [text] = changes["prague-burghers"]
+    # an effect's amount, named as `cardgen diff` and the sheet's column name it
+    assert {"what": "deed.draw.amount", "was": "1", "now": "2"} in changes["prague-burghers"]
+    [text] = [c for c in changes["prague-burghers"] if c["what"].endswith(".text.cs")]
     assert text["what"] == "deed.text.cs" and text["now"].endswith("…")  # a long text, cut
     assert changes["new-card-59"] == [{"what": "new card", "was": "", "now": ""}]
     assert set(changes) == {"philip-vi", "prague-burghers", "new-card-59"}
