@@ -249,6 +249,9 @@ def _new_row(rows: list[list[str]], **cells: str) -> list[str]:
 
 def test_a_full_added_row_adds_the_card_and_check_passes(project, capsys, tmp_path, exported):
     edited = _csv_with(exported, tmp_path, lambda r: r.append(_new_row(r, political="2")))
+    before = _card_data(project)
+    code, out = _import(project, edited, capsys, "--dry-run")
+    assert code == 0 and "would add new-card" in out and _card_data(project) == before, out
     code, out = _import(project, edited, capsys)
     assert code == 0, out
     assert "wrote card_data/cards/" in out and "new-card" in out, out
