@@ -22,6 +22,7 @@ from .build.watch import watch
 from .data.model import LANGS
 from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, has_errors, shown, strict
 from .files.oserrors import check_regular, os_finding
+from .files.provenance import provenance
 from .impose.calibration import parse_back_offset
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
@@ -365,7 +366,8 @@ def _build(args: argparse.Namespace) -> int:
             print(format_text(report.findings))
         what = ("nothing changed" if report.unchanged
                 else f"wrote {len(report.written)} files, {len(report.skipped)} unchanged")
-        print(f"{what}; {warnings} warning{'s' * (warnings != 1)}; in {args.project / 'output'}")
+        print(f"{what}; {warnings} warning{'s' * (warnings != 1)}; in {args.project / 'output'}"
+              f" ({provenance(args.project).line()})")
     return 0
 
 

@@ -41,6 +41,9 @@ def test_report_json_and_pdf_in_both_languages(project, capsys):
     assert head in out and "(win rates, 95 % intervals)" in out and "-" not in out.split("\n")[0]
     assert "\n1. " in out  # the first finding on the terminal
     assert rep["games"] == 6 and rep["meta"]["players"] == ["greedy", "random"]
+    # the data it played: its digest (the copy is in no git checkout: no revision)
+    from cardgen.files.provenance import provenance
+    assert rep["meta"]["provenance"] == provenance(project).as_json()
     assert rep["houses"]["luxembourg"]["wins"] + rep["houses"]["wittelsbach"]["wins"] == 6
     lo, hi = rep["houses"]["luxembourg"]["ci95"]
     assert 0 <= lo <= rep["houses"]["luxembourg"]["rate"] <= hi <= 1

@@ -136,10 +136,14 @@ def test_changed_since_a_git_revision(project, capsys):
     git("add", "card_data")
     git("commit", "-q", "-m", "before")
     replace_in(project / LUX, "cs: Blanka z\u00a0Valois", "cs: Blanka Valois")
+    lux = project / LUX
+    lux.write_text(lux.read_text("utf-8").replace("political: 3", "political: 4", 1), "utf-8")
     code, out = run(project, capsys, "proof", "--changed-since", "HEAD")
     assert code == 0, out
     text = proof_text(project)
-    assert shown_cards(project, text) == {"blanche-de-valois"}
+    assert shown_cards(project, text) == {"blanche-de-valois", "charles-iv"}
+    # the value change beside the texts, as `cardgen diff` says it
+    assert "value / hodnota: charles-iv political 3 → 4 (card_data/cards/luxembourg.yaml:" in text
     assert "(blanche-de-valois) — changed: cs" in text and "Compared with / Porovnáno s git HEAD" in text
     assert "was: Blanka z Valois" in text
     code, out = run(project, capsys, "proof", "--changed-since", "HEAD~3")

@@ -108,6 +108,20 @@ def test_the_preview_serves_its_images_and_page_to_its_own_host_only(site) -> No
     assert _ask(server, "/api/state", headers={"Host": "evil.example"})[0] == 403
 
 
+def test_the_exported_spreadsheet_is_offered_for_download(site) -> None:
+    server, project, _marker = site
+    status, body = _ask(server, "/sheet/cards.ods")
+    assert status == 404 and b"cardgen sheet export" in body  # none exported yet
+    sheet = project / "output" / "sheet"
+    sheet.mkdir()
+    (sheet / "cards.ods").write_bytes(b"PK ods")
+    (sheet / "cards.xlsx").symlink_to(project / "card_data" / "cards" / "x.yaml")
+    assert _ask(server, "/sheet/cards.ods") == (200, b"PK ods")
+    assert _ask(server, "/sheet/cards.xlsx")[0] == 404  # a link out: through the output wall
+    assert _ask(server, "/sheet/imported.json")[0] == 404  # only the two workbooks
+    assert b'href="/sheet/cards.ods"' in _ask(server, "/")[1]
+
+
 def test_a_full_size_face_is_drawn_on_first_view_and_only_under_full(site) -> None:
     server, _project, _marker = site
     asked: list[str] = []
@@ -256,11 +270,17 @@ def test_a_card_shows_what_changed_since_the_last_commit(project: Path) -> None:
     replace_in(market, "    political: 2\n    military: 3\n", "    political: 3\n    military: 3\n")
     replace_in(market, "a\u00a01\u00a0říšskou měnu. Lízni 1\u00a0kartu.",
                "a\u00a01\u00a0říšskou měnu. Lízni 2\u00a0karty.")
+    replace_in(market, "        - {op: gain_currency, amount: 1, currency: german}\n"
+               "        - {op: draw, amount: 1}\n      text:",
+               "        - {op: gain_currency, amount: 1, currency: german}\n"
+               "        - {op: draw, amount: 2}\n      text:")
     with market.open("a", encoding="utf-8") as f:
         f.write("\n  - {id: new-card-59, number: 59, deck: market, kind: card}\n")
     changes = card_changes(project)
     assert changes["philip-vi"] == [{"what": "political", "was": "2", "now": "3"}]
-    [text] = changes["prague-burghers"]
+    # an effect's amount, named as `cardgen diff` and the sheet's column name it
+    assert {"what": "deed.draw.amount", "was": "1", "now": "2"} in changes["prague-burghers"]
+    [text] = [c for c in changes["prague-burghers"] if c["what"].endswith(".text.cs")]
     assert text["what"] == "deed.text.cs" and text["now"].endswith("…")  # a long text, cut
     assert changes["new-card-59"] == [{"what": "new card", "was": "", "now": ""}]
     assert set(changes) == {"philip-vi", "prague-burghers", "new-card-59"}

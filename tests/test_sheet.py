@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from cardgen.check.invariants import next_free_number
 from cardgen.cli import main
 from cardgen.data.project import load_project
 from cardgen.errors import Location, warning
@@ -236,6 +237,35 @@ def _set(column: str, value: str, row: int = 1):
     return change
 
 
+def _new_row(rows: list[list[str]], **cells: str) -> list[str]:
+    """A copy of the first card's row as a new card: its own id, next number and names."""
+    new = dict(zip(rows[0], rows[1], strict=True))
+    cards = load_project(Path(__file__).parent.parent)[0].data.cards
+    number = next_free_number(cards, new["deck"])
+    new.update({"id": "new-card", "number": str(number), "name.en": "Count of Tyrol",
+                "name.cs": "Hrabě tyrolský"}, **cells)
+    return [new[c] for c in rows[0]]
+
+
+def test_a_full_added_row_adds_the_card_and_check_passes(project, capsys, tmp_path, exported):
+    edited = _csv_with(exported, tmp_path, lambda r: r.append(_new_row(r, political="2")))
+    before = _card_data(project)
+    code, out = _import(project, edited, capsys, "--dry-run")
+    assert code == 0 and "would add new-card" in out and _card_data(project) == before, out
+    code, out = _import(project, edited, capsys)
+    assert code == 0, out
+    assert "wrote card_data/cards/" in out and "new-card" in out, out
+    data = load_project(project)[0].data
+    card = next(c for c in data.cards if c.id == "new-card")
+    assert (card.name.get("en"), card.political) == ("Count of Tyrol", 2)
+    # the count the rulebook fixes is the one fact the import said to confirm, and the
+    # one error `check` finds (rule 3.42's 44 market cards)
+    assert "to confirm:" in out and "counts.market_cards" in out, out
+    code, report = main(["--project", str(project), "check"]), capsys.readouterr().out
+    errors = [ln for ln in report.splitlines() if "error[" in ln]
+    assert len(errors) == 1 and "error[rule-fact]: counts.market_cards" in errors[0], report
+
+
 def _letter(rows: list[list[str]], column: str) -> str:
     return cell_name(0, rows[0].index(column)).removesuffix("1")
 
@@ -253,8 +283,12 @@ ERRORS = {
                      "is \"three\", not a whole number"),
     "read-only text": (_set("deed.text.en", "Gain 9 coins."), "deed.text.en", 2, "sheet-readonly",
                        "deed.text.en of "),
-    "row added": (lambda rows: rows.append(["new-card", *rows[1][1:]]), "id", None, "sheet-row",
-                  "a row for 'new-card' was added: a market card cannot be added"),
+    "row added with a taken number": (lambda rows: rows.append(["new-card", *rows[1][1:]]),
+                                      "number", None, "sheet-row",
+                                      "the added row 'new-card' has number"),
+    "row added without its Czech name": (
+        lambda rows: rows.append(_new_row(rows, **{"name.cs": ""})), "name.cs", None,
+        "sheet-row", "the added row 'new-card' lacks name.cs"),
     "row deleted": (lambda rows: rows.pop(2), "id", 3, "sheet-row", "was deleted"),
 }
 

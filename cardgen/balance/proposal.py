@@ -19,6 +19,7 @@ from ..data.paths import coins, patched, read_slot
 from ..data.yamlsrc import LocList, LocMap, load_yaml_text, nests_deeper
 from ..errors import CardgenError, Finding, Location, error
 from ..files.oserrors import read_input
+from ..files.provenance import provenance
 from ..files.write import atomic_write
 from ..playtest import PlaytestOptions, playtest
 from ..progress import Progress
@@ -59,6 +60,7 @@ class _Dumper(yaml.SafeDumper):
 def write_proposal(project: Path, body: dict[str, Any]) -> Path:
     path = out_path(project, PROPOSAL_NAME)
     head = HEADER if body.get("verdict", "proposal") == "proposal" else NO_PROPOSAL_HEADER
+    body = {**body, "provenance": provenance(project).as_json()}  # the data it was made from
     text = head + yaml.dump(body, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100,
                               default_flow_style=None)
     atomic_write(path, text.encode("utf-8"))

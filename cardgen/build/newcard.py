@@ -218,8 +218,10 @@ def _retarget(value: Any, old: dict[str, Any], new_id: str, names: dict[str, str
 
 
 def new_card(root: Path, deck: str | None, like: str, card_id: str | None = None,
-             names: dict[str, str] | None = None, rules_change: bool = False) -> NewCard:
-    """Add a card like ``like`` to ``deck`` (its deck by default): see the module."""
+             names: dict[str, str] | None = None, rules_change: bool = False,
+             number: int | None = None) -> NewCard:
+    """Add a card like ``like`` to ``deck`` (its deck by default), numbered ``number`` (the
+    deck's next free one by default): see the module."""
     project, _findings = load_project(root)  # a card can be added to data with errors
     data = project.data
     model = next((c for c in data.cards if c.id == like), None)
@@ -230,7 +232,7 @@ def new_card(root: Path, deck: str | None, like: str, card_id: str | None = None
     decks = sorted({c.deck for c in data.cards if isinstance(c.deck, str)})
     if deck not in decks:
         raise _usage(f"--deck {deck}: no such deck", f"one of: {', '.join(decks)}")
-    number = next_free_number(data.cards, deck)
+    number = number if number is not None else next_free_number(data.cards, deck)
     new_id = card_id or f"new-card-{number}"
     if not ID_RE.match(new_id) or any(c.id == new_id for c in data.cards):
         raise _usage(f"--id {new_id}: " + ("another card has this id" if ID_RE.match(new_id)

@@ -15,6 +15,7 @@ from .check import face_keys_of, run_check
 from .options import read_manifest
 
 if TYPE_CHECKING:
+    from ..data.model import GameData
     from ..translate.review import Earlier
 
 
@@ -43,7 +44,7 @@ def proof(project: Path, *, only_problems: bool = False, changed_since: str | No
     faces = report.faces or {lang: compose_faces(data, lang, project) for lang in LANGS}
     earlier, hashes = None, None
     if changed_since is not None:
-        earlier = _earlier(project, changed_since)
+        earlier = _earlier(project, changed_since, data)
         keys = report.face_keys or face_keys_of(faces, layout, project)
         hashes = {lang: {card: key[:16] for card, key in keys[lang].items()} for lang in LANGS}
     pdf = build_proof(data, faces["en"], faces["cs"], report.findings, draw_card, layout,
@@ -53,9 +54,10 @@ def proof(project: Path, *, only_problems: bool = False, changed_since: str | No
     return path
 
 
-def _earlier(project: Path, since: str) -> Earlier:
+def _earlier(project: Path, since: str, today: GameData) -> Earlier:
     """What `proof --changed-since` compares with: an earlier build's manifest.json (and the
-    other languages' manifests beside it), or card_data/ at a git revision, composed again."""
+    other languages' manifests beside it), or card_data/ at a git revision, composed again
+    (with its value changes, the lines `cardgen diff` prints; a manifest keeps no values)."""
     from ..translate.review import Earlier, git_card_data, manifest_earlier, texts_of
     path = Path(since)
     if path.exists():
@@ -75,10 +77,19 @@ def _earlier(project: Path, since: str) -> Earlier:
         try:
             data, _ = load(Path(tmp))
             return Earlier(f"git {since}", {lang: texts_of(compose_faces(data, lang, Path(tmp)))
-                                            for lang in LANGS})
+                                            for lang in LANGS}, values=_value_lines(data, today))
         except CardgenError as exc:
             raise CardgenError([error("usage", f"--changed-since {since}: the card data of that "
                                       "revision cannot be composed (its problems follow)",
                                       hint="compare with a later revision or a manifest"),
                                 *(replace(f, message=f"at {since}: {f.message}")
                                   for f in exc.findings)]) from None
+
+
+def _value_lines(old: GameData, new: GameData) -> dict[str, list[str]]:
+    """Card or place id → its value change lines since ``old``, as `cardgen diff` says them."""
+    from ..sheet.diff import value_changes
+    out: dict[str, list[str]] = {}
+    for change in value_changes(old, new):
+        out.setdefault(change.id, []).append(change.line())
+    return out

@@ -16,6 +16,7 @@ from ..engine.match import PLAYERS
 from ..engine.rules import EffectError
 from ..errors import CardgenError, Finding, Location, Severity, error
 from ..files.oserrors import read_input
+from ..files.provenance import provenance
 from ..files.safepath import in_output
 from ..files.write import atomic_write
 from ..progress import Progress
@@ -124,7 +125,9 @@ def playtest(project: Path, options: PlaytestOptions, progress: Progress | None 
     meta = {"seed": options.seed, "players": list(options.players),
             "budgets": [player_budget(k) for k in options.players],
             "rules_version": rules.data.game.rules_version,
-            "data_version": rules.data.game.data_version}
+            "data_version": rules.data.game.data_version,
+            # the data's digest (and git revision): an edited data set is told from the shipped
+            "provenance": provenance(project).as_json()}
     report = aggregate(records, rules, meta, kinds(tokens), unmeasured(tokens))
     report["findings"] = findings(report)
     if options.ladder:

@@ -29,6 +29,7 @@ def card_changes(project: Path) -> dict[str, list[dict[str, str]]]:
         except CardgenError:
             return {}  # no repository, no commit yet, no git: nothing to compare with
         before = _records(Path(tmp))
+        values = _values(Path(tmp), project)
     now = _records(project)
     out: dict[str, list[dict[str, str]]] = {}
     for card_id, record in now.items():
@@ -37,10 +38,37 @@ def card_changes(project: Path) -> dict[str, list[dict[str, str]]]:
             continue
         old, new = _flat(before[card_id]), _flat(record)
         diff = [{"what": key, "was": _shown(old.get(key)), "now": _shown(new.get(key))}
-                for key in sorted(old.keys() | new.keys()) if old.get(key) != new.get(key)]
+                for key in sorted(old.keys() | new.keys()) if old.get(key) != new.get(key)
+                and (values is None or not _is_value(old.get(key), new.get(key)))]
+        diff = (values or {}).get(card_id, []) + diff
         if diff:
             out[card_id] = diff
     return out
+
+
+def _values(head: Path, project: Path) -> dict[str, list[dict[str, str]]] | None:
+    """Card id → its value changes as `cardgen diff` names them (``political``,
+    ``deed.place_influence.amount``); None when either data set does not load (then the
+    records' own keys tell the values)."""
+    from ..data.load import load
+    from ..sheet.diff import value_changes
+    try:
+        old, _ = load(head)
+        new, _ = load(project)
+    except CardgenError:
+        return None
+    out: dict[str, list[dict[str, str]]] = {}
+    for change in value_changes(old, new):
+        if change.column:
+            out.setdefault(change.id, []).append(
+                {"what": change.column, "was": _shown(change.old), "now": _shown(change.new)})
+    return out
+
+
+def _is_value(*values: Any) -> bool:
+    """A number or a coin list: what :func:`_values` tells (texts and names stay the
+    records')."""
+    return any(isinstance(v, int | list) for v in values)
 
 
 def _records(root: Path) -> dict[str, Any]:

@@ -36,6 +36,12 @@ from ..files.safepath import output_path
 from .desk import IMAGE_ROUTE, Desk, Sources
 from .editor import Editor
 
+#: The exported spreadsheets offered for download, and the most read of one.
+SHEET_ROUTE = "/sheet/"
+SHEETS = {"cards.ods": "application/vnd.oasis.opendocument.spreadsheet",
+          "cards.xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
+MAX_SHEET = 32 * 1024 * 1024
+
 HOST = "127.0.0.1"
 #: Files of the page, shipped as package data (cardgen/serve/static/).
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
@@ -215,6 +221,8 @@ class DeskHandler(BaseHTTPRequestHandler):
             self._events()
         elif path.startswith(IMAGE_ROUTE):
             self._image(path.removeprefix(IMAGE_ROUTE))
+        elif path.startswith(SHEET_ROUTE):
+            self._sheet(path.removeprefix(SHEET_ROUTE))
         else:
             self._error(HTTPStatus.NOT_FOUND)
 
@@ -284,6 +292,29 @@ class DeskHandler(BaseHTTPRequestHandler):
             # names are content hashes: an image never changes under its name
             self._send(HTTPStatus.OK, body, IMAGE_TYPES[path.suffix],
                        cache="public, max-age=31536000, immutable")
+
+    def _sheet(self, name: str) -> None:
+        """The spreadsheet `cardgen sheet export` wrote (output/sheet/), as a download,
+        read through the output wall."""
+        if name not in SHEETS:
+            self._error(HTTPStatus.NOT_FOUND)
+            return
+        output = self.server.images.parent
+        try:
+            body: bytes | None = read_input(output_path(output, f"sheet/{name}"),
+                                            limit=MAX_SHEET)
+        except (CardgenError, OSError):
+            body = None
+        if body is None:
+            self._error(HTTPStatus.NOT_FOUND, "no spreadsheet yet: run `cardgen sheet export`")
+            return
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", SHEETS[name])
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Disposition", f'attachment; filename="{name}"')
+        self.send_header("Cache-Control", "no-store")  # a new export keeps the name
+        self.end_headers()
+        self.wfile.write(body)
 
     def _events(self) -> None:
         """Server-sent events: ``state`` with the new version whenever the desk changes;

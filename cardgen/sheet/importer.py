@@ -2,7 +2,8 @@
 
 Rows are matched by id, columns by header, so rows may be sorted and columns moved. Every
 other difference from the export is an error at its ``sheet!cell``: an unknown or missing
-column, an id that is no card of the sheet (a renamed id, an added row), a missing row, a
+column, a renamed id, an added row short of what a card needs (a full one adds the card:
+:class:`AddedRow`), an added place, a missing row, a
 value that is no whole number (or no coins), outside its range or where the file writes
 none, and any edit of a read-only cell. Errors are gathered over the whole file; with any,
 nothing is written.
@@ -12,10 +13,11 @@ from __future__ import annotations
 
 import re
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..data.model import GameData
+from ..data.model import LANGS, GameData
 from ..errors import CardgenError, Finding, Location, error
 from ..files.oserrors import read_input
 from ..translate.values import ValueChange
@@ -29,6 +31,7 @@ MAX_FILE = 32 * 1024 * 1024
 MAX_UNPACKED = 256 * 1024 * 1024
 MAX_MEMBERS = 1000
 WHOLE = re.compile(r"[+-]?\d+")
+ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SHEET_HINT = "export again with `cardgen sheet export`, then change only value cells"
 
 
@@ -91,6 +94,19 @@ def _whole(value: Any) -> int | None:
     return int(text) if WHOLE.fullmatch(text) else None
 
 
+@dataclass(frozen=True)
+class AddedRow:
+    """A card a row adds: made like ``like`` (a card of its deck with the same values), then
+    given the row's values (column name → cell value)."""
+
+    id: str
+    number: int
+    deck: str
+    like: str
+    names: dict[str, str]
+    values: dict[str, Any]
+
+
 class _Sheet:
     """One read sheet against its exported table."""
 
@@ -98,6 +114,7 @@ class _Sheet:
                  problems: list[Finding], changes: list[ValueChange]) -> None:
         self.table, self.data, self.problems, self.changes = table, data, problems, changes
         self.grid = grid
+        self.added: list[AddedRow] = []
 
     def at(self, row: int, col: int) -> Location:
         return Location(f"{self.table.name}!{cell_name(row, col)}")
@@ -163,16 +180,79 @@ class _Sheet:
                 self.problem("sheet-id", f"'{got}' is no id of a {what} "
                              f"(was it '{old}'?): an id cannot be renamed in the sheet", r, id_col,
                              f"rename it in card_data/ (and in every card naming it); {SHEET_HINT}")
+            elif self.table.name == PLACES:
+                self.problem("sheet-row", f"a row for '{got or '(no id)'}' was added: a place "
+                             "cannot be added from the sheet", r, id_col,
+                             "add the place to card_data/, then export again")
             else:
-                self.problem("sheet-row", f"a row for '{got or '(no id)'}' was added: a {what} "
-                             "cannot be added from the sheet yet", r, id_col,
-                             "add the card to card_data/cards/ (`cardgen check` says what it "
-                             "needs), then export again")
+                self.added_row(got, self.grid[r], r, where)
         if not unknown:
             for i in missing:
                 self.problem("sheet-row", f"the row of '{self.table.rows[i][0].value}' was "
                              f"deleted: a {what} cannot be removed from the sheet", i + 1, id_col,
                              "remove it from card_data/, or put its row back")
+
+    def added_row(self, card: str, values: list[Any], r: int, where: dict[str, int]) -> None:
+        """A new card from a row: kept when it gives an id, a free number, its deck, names in
+        both languages and exactly the values a card of its deck has (the model copied is the
+        first such card); otherwise a ``sheet-row`` problem naming what is missing."""
+        def got(name: str) -> Any:
+            col = where[name]
+            return values[col] if col < len(values) else None
+
+        taken = {c.id for c in self.data.cards}
+        id_col = where["id"]
+        if not ID_RE.match(card) or card in taken:
+            self.problem("sheet-row", f"the added row's id '{card or '(none)'}' " + (
+                "is another card's" if card in taken else "is no lower-case words joined "
+                "by hyphens"), r, id_col, "give the new card its own id, e.g. "
+                "wenceslas-of-luxembourg")
+            return
+        deck = _text(got("deck")).strip()
+        models = [row for row in self.table.rows if row[self.table.index("deck")].value == deck]
+        if not models:
+            decks = sorted({str(row[self.table.index("deck")].value) for row in self.table.rows})
+            self.problem("sheet-row", f"the added row '{card}' has deck '{deck}', none of this "
+                         "sheet's", r, where["deck"], f"write one of: {', '.join(decks)}", card)
+            return
+        missing = [n for n in ("number", *(f"name.{lang}" for lang in LANGS))
+                   if _blank(got(n))]
+        number = _whole(got("number"))
+        if number is not None and any(c.number == number and c.deck == deck
+                                      for c in self.data.cards):
+            self.problem("sheet-row", f"the added row '{card}' has number {number}, which "
+                         f"another {deck} card has", r, where["number"],
+                         "give it the deck's next free number", card)
+            return
+        given = {c.name for c in self.table.columns if c.writable and not _blank(got(c.name))}
+
+        def needs(row: list[Cell]) -> set[str]:
+            return {c.name for c, cell in zip(self.table.columns, row, strict=True)
+                    if c.writable and not _blank(cell.value)}
+        model = next((row for row in models if needs(row) == given), None)
+        if model is None:
+            near = min(models, key=lambda row: len(needs(row) ^ given))
+            missing += sorted(needs(near) - given)
+            extra = sorted(given - needs(near))
+            if not missing:
+                self.problem("sheet-row", f"the added row '{card}' gives {', '.join(extra)}, "
+                             f"which no {deck} card like {near[0].value} has", r,
+                             where[extra[0]], "leave those cells empty, or add the card in "
+                             "card_data/ with `cardgen new card`", card)
+                return
+        if missing or number is None:
+            first = missing[0] if missing else "number"
+            self.problem("sheet-row", f"the added row '{card}' lacks "
+                         f"{', '.join(missing) or 'a whole number'}: a new card needs its "
+                         "number, names in both languages and the values of its kind", r,
+                         where[first], "fill those cells; adding it grows the counts of "
+                         "game.yaml it joins (physical_cards and its deck's), and a count "
+                         "the rulebook fixes (rules/facts.yaml) is named to confirm", card)
+            return
+        assert model is not None
+        self.added.append(AddedRow(card, number, deck, str(model[0].value),
+                                   {lang: _text(got(f"name.{lang}")).strip() for lang in LANGS},
+                                   {n: got(n) for n in given}))
 
     def row(self, cells: list[Cell], values: list[Any], r: int, where: dict[str, int]) -> None:
         card = str(cells[0].value)
@@ -255,13 +335,16 @@ def _fresh(grids: dict[str, list[list[Any]]], today: str, follows: dict[str, str
             "in card_data/)"))
 
 
-def changes_of(data: GameData, grids: dict[str, list[list[Any]]], whole_book: bool,
-               follows: dict[str, str] | None = None) -> list[ValueChange]:
-    """The value changes the read sheets make to ``data``; raises with every problem.
-    ``whole_book``: the file is a workbook, so each exported sheet must be in it;
-    ``follows``: the values each earlier import left, by its file's export digest."""
+def edits_of(data: GameData, grids: dict[str, list[list[Any]]], whole_book: bool,
+             follows: dict[str, str] | None = None
+             ) -> tuple[list[ValueChange], list[AddedRow]]:
+    """The value changes the read sheets make to ``data`` and the cards their added rows
+    add; raises with every problem. ``whole_book``: the file is a workbook, so each exported
+    sheet must be in it; ``follows``: the values each earlier import left, by its file's
+    export digest."""
     problems: list[Finding] = []
     changes: list[ValueChange] = []
+    added: list[AddedRow] = []
     sheets = tables(data)
     exported = {t.name: t for t in sheets}
     _fresh(grids, values_digest(sheets), follows or {}, problems)
@@ -274,11 +357,13 @@ def changes_of(data: GameData, grids: dict[str, list[list[Any]]], whole_book: bo
                                   f"{', '.join(exported)}", location=Location(f"{name}!A1"),
                                   hint=SHEET_HINT))
             continue
-        _Sheet(table, grid, data, problems, changes).compare()
+        sheet = _Sheet(table, grid, data, problems, changes)
+        sheet.compare()
+        added += sheet.added
     if whole_book:
         problems += [error("sheet-file", f"sheet '{name}' is missing",
                            location=Location(f"{name}!A1"), hint=SHEET_HINT)
                      for name in exported if name not in grids]
     if problems:
         raise CardgenError(problems)
-    return changes
+    return changes, added

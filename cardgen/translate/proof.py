@@ -190,6 +190,8 @@ class _Sheet:
                                  ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                  ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
         parts.append(row)
+        for line in self.earlier.values.get(card_id, []) if self.earlier else []:
+            parts.append(Paragraph(escape(f"value / hodnota: {line}"), self.st["small"]))
         for f in sorted(findings, key=lambda f: _ORDER[f.severity]):
             colour = {"error": "#b00020", "warning": "#8a5a00"}.get(f.severity.value, "#555555")
             parts.append(Paragraph(f'<font color="{colour}">{escape(_finding_line(f))}</font>',
@@ -308,7 +310,8 @@ def build_proof(data: GameData, faces_en: Sequence[CardFace], faces_cs: Sequence
         mine = by_card.get(card_id, [])
         if only_problems and not any(f.severity is not Severity.INFO for f in mine):
             continue
-        if changed is not None and card_id not in changed:
+        if changed is not None and card_id not in changed and not (
+                earlier is not None and card_id in earlier.values):
             continue
         story.append(sheet.block(card_id, mine, changed.get(card_id) if changed else None))
         shown += 1

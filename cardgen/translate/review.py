@@ -31,6 +31,7 @@ class Earlier:
     label: str  # what the reader is told it was compared with
     texts: dict[str, Texts]  # lang -> card id -> key -> text
     hashes: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> card id -> hash
+    values: dict[str, list[str]] = field(default_factory=dict)  # card id -> value change lines
 
 
 @dataclass(frozen=True)
