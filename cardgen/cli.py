@@ -24,6 +24,7 @@ from .errors import EXIT_SETUP, CardgenError, Location, error, exit_code, has_er
 from .files.oserrors import check_regular, os_finding
 from .files.provenance import provenance
 from .impose.calibration import parse_back_offset
+from .messages import UI_LANGS, _, ngettext, ui_lang, use
 from .progress import Progress
 from .report import counts, exception_lines, format_json, format_text, summary_line
 
@@ -102,28 +103,31 @@ def _shown(text: str) -> str:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="cardgen",
-        description="Cards, print sheets, board and tokens of A Vote for the King of the Romans, "
-        "checked against the rules in English and Czech.")
+        description=_("Cards, print sheets, board and tokens of A Vote for the King of the "
+                      "Romans, checked against the rules in English and Czech."))
     p.add_argument("--version", action="version", version=f"cardgen {__version__}")
     p.add_argument("--project", type=Path, default=Path.cwd(),
-                   help="project folder holding card_data/, layouts/, art/ (default: .)")
+                   help=_("project folder holding card_data/, layouts/, art/ (default: .)"))
+    p.add_argument("--ui-lang", choices=UI_LANGS,
+                   help=_("language of the terminal's messages (default: the locale's, "
+                          "else en)"))
     # --project is accepted before or after the command (`cardgen build --project DIR`)
     where = argparse.ArgumentParser(add_help=False)
     where.add_argument("--project", type=Path, default=argparse.SUPPRESS,
-                       help="project folder holding card_data/, layouts/, art/ (default: .)")
+                       help=_("project folder holding card_data/, layouts/, art/ (default: .)"))
     sub = p.add_subparsers(dest="command", required=True)
 
     c = sub.add_parser("check", parents=[where],
-                       help="check every card against the rule schema, in both languages")
+                       help=_("check every card against the rule schema, in both languages"))
     c.add_argument("--format", choices=("text", "json"), default="text",
-                   help="text for people (default) or json for tools and editors")
-    c.add_argument("--lang-only", action="store_true", help="only the translation checks")
-    c.add_argument("--fill", action="store_true", help="write canonical text into empty lines")
+                   help=_("text for people (default) or json for tools and editors"))
+    c.add_argument("--lang-only", action="store_true", help=_("only the translation checks"))
+    c.add_argument("--fill", action="store_true", help=_("write canonical text into empty lines"))
     c.add_argument("--fix", action="store_true",
-                   help="repair mechanical typography in card_data (spaces, quotes, dashes)")
-    c.add_argument("--strict", action="store_true", help="warnings are errors (for releases)")
+                   help=_("repair mechanical typography in card_data (spaces, quotes, dashes)"))
+    c.add_argument("--strict", action="store_true", help=_("warnings are errors (for releases)"))
 
-    b = sub.add_parser("build", parents=[where], help="check, then write every PDF under output/")
+    b = sub.add_parser("build", parents=[where], help=_("check, then write every PDF under output/"))
     b.add_argument("--lang", type=languages, default="en,cs",
                    help="comma-separated languages (default: en,cs)")
     b.add_argument("--png", action="store_true", help="also write 300 dpi PNGs of every card")
@@ -161,7 +165,8 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--lang", type=languages, default="en,cs",
                    help="comma-separated languages (default: en,cs)")
 
-    w = sub.add_parser("watch", parents=[where], help="rebuild on every save of card_data/, layouts/ or art/")
+    w = sub.add_parser("watch", parents=[where],
+                       help=_("rebuild on every save of card_data/, layouts/ or art/"))
     w.add_argument("--lang", type=languages, default="en,cs",
                    help="comma-separated languages (default: en,cs)")
 
@@ -251,7 +256,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="write output/balance/proposal.yaml into card_data/ (no search)")
     bl.add_argument("--quiet", action="store_true", help="no progress")
 
-    nw = sub.add_parser("new", parents=[where], help="add a card made like an existing one")
+    nw = sub.add_parser("new", parents=[where], help=_("add a card made like an existing one"))
     nw_sub = nw.add_subparsers(dest="new_command", required=True, metavar="{card}",
                                title="what to add")
     nc = nw_sub.add_parser("card", parents=[where],
@@ -268,7 +273,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="the rulebook's count changes too: also write it into "
                     "card_data/rules/facts.yaml (its quote is yours to update)")
 
-    po = sub.add_parser("po", parents=[where], help="PO files for translation tools")
+    po = sub.add_parser("po", parents=[where], help=_("PO files for translation tools"))
     po_sub = po.add_subparsers(dest="po_command", required=True, metavar="{export,import}",
                                title="what to do")
     exp = po_sub.add_parser("export", parents=[where], help="write output/po/cs.po")
@@ -325,7 +330,7 @@ def _check(args: argparse.Namespace) -> int:
         if text:
             print(text)
         if exceptions:
-            print("\n".join(["reviewed exceptions:", *exceptions]))
+            print("\n".join([_("reviewed exceptions:"), *exceptions]))
         if report.translation:
             print("\n".join(report.translation))
         print(summary)
@@ -357,17 +362,21 @@ def _build(args: argparse.Namespace) -> int:
     report = build(args.project, options, progress=Progress.auto(sys.stderr, quiet=args.quiet))
     _errors, warnings = counts(report.findings)
     if args.quiet and warnings:
-        print(f"{warnings} warning{'s' * (warnings != 1)} (run without --quiet to see them; "
-              "--strict refuses them)")
+        print(ngettext("{n} warning (run without --quiet to see it; --strict refuses it)",
+                       "{n} warnings (run without --quiet to see them; --strict refuses them)",
+                       warnings).format(n=warnings))
     if not args.quiet:
         for lang, ids in report.reprinted.items():
             print(shown(f"reprint ({lang}): {', '.join(ids) or 'no cards'}"))
         if report.findings:
             print(format_text(report.findings))
-        what = ("nothing changed" if report.unchanged
-                else f"wrote {len(report.written)} files, {len(report.skipped)} unchanged")
-        print(f"{what}; {warnings} warning{'s' * (warnings != 1)}; in {args.project / 'output'}"
-              f" ({provenance(args.project).line()})")
+        what = (_("nothing changed") if report.unchanged
+                else ngettext("wrote {n} file", "wrote {n} files", len(report.written)).format(
+                    n=len(report.written)) + ", " + _("{n} unchanged").format(n=len(report.skipped)))
+        print(_("{what}; {warnings}; in {folder}").format(
+            what=what, folder=args.project / "output",
+            warnings=ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings))
+              + f" ({provenance(args.project).line()})")
     return 0
 
 
@@ -595,6 +604,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command. Exit 0 on success, 1 when the data has errors, 2 when the command
     line or the machine must be fixed first (see README "Exit codes"); never a traceback
     for a problem of the input or the machine."""
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--ui-lang", choices=UI_LANGS)
+    chosen, _rest = early.parse_known_args(argv)
+    use(ui_lang(chosen.ui_lang, os.environ))  # before the parser: its help is translated too
     args = _parser().parse_args(argv)
     try:
         args.project = _project(args.project)
@@ -606,7 +619,7 @@ def main(argv: list[str] | None = None) -> int:
         print(format_text([os_finding(exc, "use")]), file=sys.stderr)
         return EXIT_SETUP
     except KeyboardInterrupt:
-        print("interrupted; outputs already written are complete", file=sys.stderr)
+        print(_("interrupted; outputs already written are complete"), file=sys.stderr)
         return 130
 
 

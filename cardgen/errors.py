@@ -11,12 +11,18 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from .codes import CODES, DATA, SETUP
+from .messages import _
 
 
 class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"
     INFO = "info"
+
+
+#: The severity words a terminal shows (JSON keeps the values themselves).
+SEVERITY_WORDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "info"}
+_("error"), _("warning"), _("info")  # marked for extraction; translated where shown
 
 
 @dataclass(frozen=True, order=True)
@@ -51,16 +57,16 @@ class Finding:
         """The finding for a terminal or a log: every part :func:`shown` (a name, key, id or
         path from the input can never send a control sequence)."""
         where = f"{shown(str(self.location))}: " if self.location else ""
-        parts = [f"{where}{self.severity.value}[{shown(self.code)}]"]
+        parts = [f"{where}{_(SEVERITY_WORDS[self.severity])}[{shown(self.code)}]"]
         if self.card:
-            parts.append(f"card {shown(self.card)}")
+            parts.append(_("card {id}").format(id=shown(self.card)))
         if self.lang:
             parts.append(f"({shown(self.lang)})")
         head = " ".join(parts)
-        rule = f" [rule {shown(self.rule)}]" if self.rule else ""
+        rule = " [" + _("rule {number}").format(number=shown(self.rule)) + "]" if self.rule else ""
         text = f"{head}: {_indented(shown(self.message, keep=chr(10)))}{rule}"
         if self.hint:
-            text += f"\n    fix: {shown(self.hint)}"
+            text += "\n    " + _("fix: {hint}").format(hint=shown(self.hint))
         return text
 
     def to_json(self) -> dict[str, object]:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from .data.model import Card
 from .errors import Finding, Severity, shown
+from .messages import _, ngettext
 
 _ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
@@ -26,9 +27,12 @@ def counts(findings: Iterable[Finding]) -> tuple[int, int]:
 
 def summary_line(cards: int, findings: list[Finding], exceptions: int) -> str:
     errors, warnings = counts(findings)
-    return (f"{cards} cards checked, {errors} error{'s' * (errors != 1)}, "
-            f"{warnings} warning{'s' * (warnings != 1)}, "
-            f"{exceptions} reviewed exception{'s' * (exceptions != 1)}")
+    return ", ".join([
+        ngettext("{n} card checked", "{n} cards checked", cards).format(n=cards),
+        ngettext("{n} error", "{n} errors", errors).format(n=errors),
+        ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings),
+        ngettext("{n} reviewed exception", "{n} reviewed exceptions",
+                 exceptions).format(n=exceptions)])
 
 
 def format_text(findings: list[Finding]) -> str:
@@ -38,7 +42,8 @@ def format_text(findings: list[Finding]) -> str:
     for f in sorted(findings, key=sort_key):
         if f.card != current:
             current = f.card
-            lines.append(f"\n== card {shown(f.card)} ==" if f.card else "\n== data ==")
+            lines.append("\n== " + (_("card {id}").format(id=shown(f.card)) if f.card
+                                      else _("data")) + " ==")
         lines.append(f.format())
     return "\n".join(lines).lstrip("\n")
 

@@ -77,3 +77,4 @@ _.lastModifiedBy
 _.external_attr
 _.data_type
 _._forget_between_modules  # tests/conftest.py: an autouse fixture pytest calls
+_.english_terminal  # tests/conftest.py: an autouse fixture pytest calls

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from cardgen import messages
 from cardgen.render import faceforms
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +63,14 @@ def allow_czech_rewording(project: Path) -> None:
                '      text:\n        en: "Luxembourg removes up to 2',
                '      wording_exception: {cs: "reworded in a test"}\n'
                '      text:\n        en: "Luxembourg removes up to 2')
+
+
+@pytest.fixture(autouse=True)
+def english_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test speaks English whatever the machine's locale (a test of Czech sets it)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    messages.use("en")
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -18,7 +18,7 @@ ROOT = Path(cardgen.__file__).parent
 #: its own modules and any package of an earlier level, never a later one nor another
 #: package of its own level.
 LEVELS: tuple[tuple[str, ...], ...] = (
-    ("codes",),  # the finding codes' registry, read by errors
+    ("codes", "messages"),  # the codes' registry and the terminal's catalogues, read by errors
     ("errors", "progress"),
     ("files",),
     ("fonts",),
@@ -38,7 +38,8 @@ LEVELS: tuple[tuple[str, ...], ...] = (
     ("cli",),
 )
 RANK = {name: i for i, level in enumerate(LEVELS) for name in level}
-TOP_LEVEL_MODULES = {"__init__", "cli", "codes", "errors", "progress", "report", "fonts"}
+TOP_LEVEL_MODULES = {"__init__", "cli", "codes", "errors", "progress", "report", "fonts",
+                     "messages"}
 
 
 def _unit(path: Path) -> str:
