@@ -53,4 +53,4 @@ def test_quiet_build_still_counts_its_warnings(project, capsys, monkeypatch):
     monkeypatch.setattr(cardgen.cli, "build", lambda *a, **k: report)
     code, out = run(project, capsys, "build", "--quiet")
     assert code == 0
-    assert out.strip() == "1 warning (run without --quiet to see them; --strict refuses them)"
+    assert out.strip() == "1 warning (run without --quiet to see it; --strict refuses it)"
