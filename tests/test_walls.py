@@ -204,12 +204,14 @@ def test_preflight_of_something_not_a_pdf_file_exits_2(tmp_path, capsys, what):
     assert str(path) in capsys.readouterr().out
 
 
-def _pdf_with_stream(data: bytes) -> bytes:
-    """A one-page PDF whose content stream is ``data``, Flate-compressed."""
+def _pdf_with_stream(*streams: bytes) -> bytes:
+    """A one-page PDF whose content streams are ``streams``, Flate-compressed."""
+    contents = b" ".join(b"%d 0 R" % (4 + i) for i in range(len(streams)))
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] /Contents 4 0 R >>",
-               b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (len(data), data)]
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] /Contents [%s] >>" % contents,
+               *(b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (len(d), d)
+                 for d in streams)]
     out = io.BytesIO()
     out.write(b"%PDF-1.4\n")
     offsets = []
@@ -236,6 +238,20 @@ def test_preflight_refuses_a_decompression_bomb_before_it_fills_memory(tmp_path,
         assert main(["preflight", str(path)]) == 2
     out = capsys.readouterr()
     assert "decodes to more than 1 MB" in out.out + out.err
+
+
+def test_preflight_bounds_what_all_streams_of_one_file_decode_to(tmp_path, capsys, monkeypatch):
+    """Each stream under its own cap, together over the file's (38.4: preflight bytes
+    decoded per file): refused with exit 2 before they fill memory."""
+    from cardgen.press import pdfread
+    monkeypatch.setattr(pdfread, "MAX_DECODED", 2 * 1024 * 1024)  # the same check, smaller
+    part = zlib.compress(b"0 0 m\n" * 100_000, 9)  # 600 kB each, well under a stream's cap
+    path = tmp_path / "many.pdf"
+    path.write_bytes(_pdf_with_stream(*[part] * 5))
+    with ceiling():
+        assert main(["preflight", str(path)]) == 2
+    out = capsys.readouterr()
+    assert "decode to more than 2 MB together" in out.out + out.err and "many.pdf" in out.err
 
 
 # --- files and requests of the wrong size or shape -------------------------------------------

@@ -28,6 +28,9 @@ from .pdfstreams import (
 
 #: The largest PDF preflight reads (the shipped print-shop file is about 30 MB).
 MAX_PDF = 512 * 1024 * 1024
+#: Bytes all the streams of one PDF may decode to together (the shipped print-shop file's
+#: decode to about 200 MB): many streams each under their own cap stop here.
+MAX_DECODED = 2 * 1024 * 1024 * 1024
 
 FONT_FILES = ("/FontFile", "/FontFile2", "/FontFile3")
 
@@ -153,6 +156,7 @@ class PdfDoc:
         self.walks = walks
         self._image_ink: dict[str, float] = {}
         self._streams: dict[str, tuple[bytes, dict[str, Any]]] = {}
+        self.decoded = 0  # bytes decoded so far, against MAX_DECODED
         self._sigs: dict[str, str] = {}
         self._form_sigs: dict[str, str] = {}
         self._named: dict[tuple[str, str], dict[str, Any]] = {}  # (kind, ref) → outcomes
@@ -211,8 +215,19 @@ class PdfDoc:
                 else:
                     data = decoded
                     info = {k: v for k, v in info.items() if k not in ("/Filter", "/DecodeParms")}
+                self._count(len(data), ref)
             self._streams[ref] = (data, info)
         return self._streams[ref]
+
+    def _count(self, size: int, ref: str) -> None:
+        """Add ``size`` decoded bytes to the file's budget; refused past :data:`MAX_DECODED`."""
+        self.decoded += size
+        if self.decoded > (limit := MAX_DECODED):
+            raise CardgenError(error(
+                "file-too-large", f"its streams decode to more than {limit // 2**20} MB together "
+                f"(at object {ref}); refused before they fill memory",
+                location=Location(str(self.path)), hint="is this the right file? a print PDF "
+                "never decodes to so much; preflight one print file at a time"))
 
     def _qpdf_stream(self, ref: str) -> tuple[bytes, dict[str, Any]]:
         """One stream decoded by qpdf: filters or parameters not decoded here."""
