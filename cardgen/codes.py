@@ -89,6 +89,7 @@ CODES: dict[str, Code] = {
     "components": Code(E, DATA, "a card_data/components.yaml that cannot be read for a playtest"),
     "compose": Code(E, DATA, "card faces that cannot be composed"),
     "control-character": Code(E, DATA, "a control character in a text (would print as a box)"),
+    "data-budget": Code(E, DATA, "more data files or bytes than one command parses"),
     "deed-crash": Code(E, DATA, "a card line that fails when the rules engine plays it", "5.3"),
     "deed-unresolvable": Code(W, DATA, "a Deed the rules engine cannot resolve in some sampled states",
                               "5.31"),

@@ -351,3 +351,21 @@ def test_a_diamond_of_extends_stops_at_the_commands_budget(project, capsys):
     assert documents.extends_loads == MAX_EXTENDS_LOADS + 1  # counted, not timed
     code, out = _run(project, capsys, "check")
     assert code == 1 and "error[layout-extends-budget]" in out and "fix: extend each" in out
+
+
+@pytest.mark.parametrize(("limit", "value"), [("MAX_DATA_FILES", 3), ("MAX_DATA_BYTES", 20_000)])
+def test_a_command_parses_data_files_up_to_its_budget(project, capsys, monkeypatch, limit, value):
+    """Files and bytes of data parsed are counted per command (38.4): past the budget the
+    command stops at the file where it was spent, exit 1, saying how to get under it."""
+    from cardgen.data import project as gathered
+    monkeypatch.setattr(gathered, limit, value)  # the same check, on a smaller budget
+    code, out = _run(project, capsys, "check")
+    assert code == 1 and "error[data-budget]" in out and "budget of data read is spent" in out
+    assert "fix: remove the files that are no cards" in out
+    documents = gathered.Documents(project)
+    names = sorted(p.relative_to(project).as_posix() for p in (project / "card_data").rglob("*.yaml"))
+    with pytest.raises(CardgenError) as caught:
+        for rel in names:
+            documents.read(rel)
+    spent = caught.value.findings[0].location.file
+    assert spent in names and documents.files_read == names.index(spent) + 1  # no file after it
