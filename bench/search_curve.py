@@ -48,11 +48,13 @@ def main() -> None:
     ap.add_argument("--budget", type=int, default=SIMULATIONS)
     ap.add_argument("--doublings", type=int, default=3)
     ap.add_argument("--against", default="greedy")
+    ap.add_argument("--rollout", type=int, default=0)
     args = ap.parse_args()
     rules = Rules.from_data(load_or_raise(ROOT))
     budgets = [args.budget * 2 ** k for k in range(args.doublings + 1)]
     for b in budgets:
-        match.PLAYERS[f"ismcts{b}"] = functools.partial(ISMCTSPlayer, simulations=b)
+        match.PLAYERS[f"ismcts{b}"] = functools.partial(ISMCTSPlayer, simulations=b,
+                                                          rollout=args.rollout)
     rows = [(f"ismcts{budgets[0]}", args.against)]
     rows += [(f"ismcts{hi}", f"ismcts{lo}") for lo, hi in itertools.pairwise(budgets)]
     print("| A | B | A wins | rate | 95 % | games/CPU-s |\n|---|---|---|---|---|---|")

@@ -31,6 +31,7 @@ SIMULATIONS = 32
 EXPLORE = 0.3  # UCB constant on win probabilities
 SCALE = 10.0  # evaluator points per unit of tanh's argument
 WIDEN, ALPHA = 2.0, 0.5  # progressive widening
+ROLLOUT = 0  # card plays the greedy plays on from a leaf before it is scored
 SEARCHED = frozenset({DecisionKind.PLAY})
 
 
@@ -48,11 +49,11 @@ class Node:
 
 
 class ISMCTSPlayer:
-    def __init__(self, seed: int, simulations: int = SIMULATIONS, **_: Any):
+    def __init__(self, seed: int, simulations: int = SIMULATIONS, rollout: int = ROLLOUT, **_: Any):
         self.rng = random.Random(seed)
         self.greedy = GreedyPlayer(seed)
         self.greedy.rng = self.rng
-        self.simulations = simulations
+        self.simulations, self.rollout = simulations, rollout
         self.steps = 0  # engine steps taken in the tree: the search's work, for tests
 
     def choose(self, info: InfoState) -> Hashable:
@@ -94,6 +95,8 @@ class ISMCTSPlayer:
             g.step(key)
             self.steps += 1
         policy.finish(g)  # the action under way completed by the greedy, then scored
+        if self.rollout:
+            policy.play_on(g, self.rollout)
         p = (1.0 + math.tanh(policy.ev.value(g, me) / SCALE)) / 2.0
         root.visits += 1
         for n, side in path:
