@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from cardgen.engine import Game, new_game
+from cardgen.engine.ismcts import ISMCTSPlayer
 from cardgen.engine.match import play_game
 from cardgen.engine.ops import buy
 from cardgen.engine.players import GreedyPlayer, RandomPlayer
@@ -74,7 +75,7 @@ def _midgame(seed: int, plays: int) -> Game:
         g.step(pick.choose(g.observe(g.decision.side)))
 
 
-@pytest.mark.parametrize("player", [GreedyPlayer, SearchPlayer])
+@pytest.mark.parametrize("player", [GreedyPlayer, SearchPlayer, ISMCTSPlayer])
 def test_players_never_read_hidden_cards(player):
     """Rearranging what Luxembourg can't see never changes its choice."""
     checked = 0

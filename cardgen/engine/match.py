@@ -9,13 +9,14 @@ from collections.abc import Callable
 from typing import Any
 
 from .flow import new_game
+from .ismcts import ISMCTSPlayer
 from .players import GreedyPlayer, Player, RandomPlayer
 from .rules import Rules
 from .search import SearchPlayer
 from .state import Decision, Game
 
 PLAYERS: dict[str, Callable[[int], Player]] = {"random": RandomPlayer, "greedy": GreedyPlayer,
-                                               "search": SearchPlayer}
+                                               "search": SearchPlayer, "ismcts": ISMCTSPlayer}
 DEFAULT_PLAYER = "greedy"
 
 
