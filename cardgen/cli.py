@@ -211,7 +211,7 @@ def _parser() -> argparse.ArgumentParser:
                            "(about a minute on 2 cores)")
     pt.add_argument("--seed", type=whole(-MAX_SEED, MAX_SEED), default=1, help="seed of the run (default 1)")
     pt.add_argument("--players", default="greedy,greedy",
-                    help="Luxembourg,Wittelsbach players: random, greedy or search "
+                    help="Luxembourg,Wittelsbach players: random, greedy, search or ismcts "
                          "(default greedy,greedy)")
     pt.add_argument("--jobs", type=whole(0, MAX_JOBS), default=0,
                     help="worker processes (default 0: one per core)")
