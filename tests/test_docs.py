@@ -167,3 +167,30 @@ def test_a_changed_value_is_written_into_both_texts_as_the_how_to_says(project, 
     out = capsys.readouterr().out
     assert "1 fuzzy" in out and "prague-burghers:deed" in out
     assert "Lízni 2\u00a0karty." in market.read_text(encoding="utf-8")  # with its typography
+
+
+def test_one_card_reworded_with_a_wording_exception_as_the_how_to_says(project, capsys):
+    """how-to/reword-a-card.md: the Czech of Charles IV's Deed with the draw first is
+    text-differs whose hint offers the exception line; with the page's exception line it
+    passes and is listed as reviewed; an exception never relaxes a number (text-meaning)."""
+    page = (DOCS / "how-to" / "reword-a-card.md").read_text(encoding="utf-8")
+    exception = re.search(r"\n( +wording_exception: .*)\n", page).group(1)
+    reworded = re.search(r'\n +cs: "(Lízni .*)"\n', page).group(1)
+    cards = project / "card_data" / "cards" / "luxembourg.yaml"
+    nbsp = {"2 vlivu": "2\u00a0vlivu", "1 kartu": "1\u00a0kartu"}
+    for old, new in nbsp.items():
+        reworded = reworded.replace(old, new)
+    replace_in(cards, 'cs: "Umísti 2\u00a0vlivu do Čech. Lízni 1\u00a0kartu."', f'cs: "{reworded}"')
+    assert main(["--project", str(project), "check"]) == 1
+    out = capsys.readouterr().out
+    assert "error[text-differs] card charles-iv" in out and "wording_exception" in out
+
+    replace_in(cards, '      text:\n        en: "Place 2 influence in Bohemia. Draw 1 card."',
+               f'{exception}\n      text:\n        en: "Place 2 influence in Bohemia. Draw 1 card."')
+    assert main(["--project", str(project), "check"]) == 0
+    out = capsys.readouterr().out
+    assert " 0 errors" in out and "1 reviewed exception" in out and "charles-iv" in out
+
+    replace_in(cards, f'cs: "{reworded}"', f'cs: "{reworded.replace("2", "3")}"')
+    assert main(["--project", str(project), "check"]) == 1
+    assert "card charles-iv" in capsys.readouterr().out
